@@ -1,0 +1,41 @@
+// One jest run, two projects: unit tests beside the code (no build needed: sources are
+// transformed by swc) and the end-to-end suite, which starts the built apps as processes.
+const fs = require('node:fs');
+const path = require('node:path');
+
+// `@cinetrace/<name>` resolves to the package's sources, so unit tests need no build.
+const moduleNameMapper = {};
+for (const dir of ['libs', 'apps']) {
+  for (const name of fs.readdirSync(path.join(__dirname, dir))) {
+    moduleNameMapper[`^@cinetrace/${name}$`] = `<rootDir>/${dir}/${name}/src`;
+  }
+}
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        target: 'es2022',
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+// Nest, class-validator and TypeORM read decorator metadata through this polyfill.
+const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node', setupFiles: ['reflect-metadata'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testTimeout: 120000,
+    },
+  ],
+};
