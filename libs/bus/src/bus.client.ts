@@ -1,0 +1,74 @@
+import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import { firstValueFrom, timeout } from 'rxjs';
+import { toDomainError } from './to-domain-error';
+
+/**
+ * What the gateway (or any caller) uses to talk to services: one request, one reply,
+ * bounded by a timeout, with every failure turned into a DomainError.
+ */
+export class BusClient implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(BusClient.name);
+  private connecting?: Promise<void>;
+
+  constructor(
+    private readonly proxy: ClientProxy<any, any>,
+    private readonly timeoutMs: number,
+    private readonly probeReachable: () => Promise<boolean> = async () => true,
+  ) {}
+
+  onModuleInit(): void {
+    // Connect in the background: a gateway boots without Kafka and answers 503 until it is there.
+    this.ensureConnected().catch(() => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.proxy.close();
+  }
+
+  async request<TReply>(pattern: string, payload: unknown): Promise<TReply> {
+    try {
+      await withTimeout(this.ensureConnected(), this.timeoutMs);
+      return await firstValueFrom(this.proxy.send<TReply>(pattern, payload).pipe(timeout(this.timeoutMs)));
+    } catch (err) {
+      throw toDomainError(err);
+    }
+  }
+
+  /** For readiness: can the bus be reached right now? */
+  async isReachable(): Promise<boolean> {
+    try {
+      return await this.probeReachable();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * One connection attempt at a time, left to finish however long a consumer-group join
+   * takes (a request only waits up to its timeout); a failed attempt is closed and
+   * forgotten, because ClientKafka would otherwise keep answering with the old failure.
+   */
+  private ensureConnected(): Promise<void> {
+    this.connecting ??= Promise.resolve(this.proxy.connect()).then(
+      () => undefined,
+      async (err) => {
+        this.connecting = undefined;
+        this.logger.warn(`Bus connection failed: ${(err as Error)?.message ?? err}`);
+        await Promise.resolve(this.proxy.close()).catch(() => undefined);
+        throw err;
+      },
+    );
+    return this.connecting;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (err) => (clearTimeout(timer), reject(err)),
+    );
+  });
+}

@@ -1,0 +1,53 @@
+import { ErrorCode } from '@cinetrace/contracts';
+import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
+import type { Subscription } from 'rxjs';
+import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
+import { InProcessBroker, jsonRoundTrip } from './in-process.broker';
+
+/** Nest client that sends bus requests to handlers registered in the same process. */
+export class InProcessClient extends ClientProxy {
+  constructor(private readonly broker: InProcessBroker) {
+    super();
+  }
+
+  async connect(): Promise<void> {
+    // Nothing to connect: the broker is an object in this process.
+  }
+
+  close(): void {}
+
+  unwrap<T>(): T {
+    return this.broker as T;
+  }
+
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    const pattern = this.normalizePattern(packet.pattern);
+    const handler = this.broker.handlerFor(pattern);
+    if (!handler) {
+      const err = { code: ErrorCode.Unavailable, detail: `No service answers '${pattern}'`, retryAfter: BUS_RETRY_AFTER_SECONDS };
+      callback({ err, isDisposed: true });
+      return () => undefined;
+    }
+    let subscription: Subscription | undefined;
+    let cancelled = false;
+    handler(jsonRoundTrip(packet.data)).then(
+      (response$) => {
+        if (cancelled) return;
+        subscription = response$.subscribe({
+          next: (response) => callback({ response: jsonRoundTrip(response) }),
+          error: (err) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
+          complete: () => callback({ isDisposed: true }),
+        });
+      },
+      (err) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
+    );
+    return () => {
+      cancelled = true;
+      subscription?.unsubscribe();
+    };
+  }
+
+  protected async dispatchEvent(): Promise<never> {
+    throw new Error('The in-process bus carries request-reply messages only');
+  }
+}

@@ -1,0 +1,35 @@
+import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { InProcessBroker, jsonRoundTrip } from './in-process.broker';
+
+/** Nest server strategy that answers bus requests from the in-process broker. */
+export class InProcessServer extends Server implements CustomTransportStrategy {
+  private readonly registered: string[] = [];
+
+  constructor(private readonly broker: InProcessBroker) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    for (const [pattern, handler] of this.messageHandlers) {
+      if (handler.isEventHandler) continue;
+      this.broker.register(pattern, async (data) => {
+        const result = await handler(jsonRoundTrip(data), new BaseRpcContext([pattern]));
+        return this.transformToObservable(result);
+      });
+      this.registered.push(pattern);
+    }
+    callback();
+  }
+
+  close(): void {
+    for (const pattern of this.registered.splice(0)) this.broker.unregister(pattern);
+  }
+
+  on(): void {
+    // The in-process broker has no connection events.
+  }
+
+  unwrap<T>(): T {
+    return this.broker as T;
+  }
+}

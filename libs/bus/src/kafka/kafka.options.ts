@@ -1,0 +1,71 @@
+import { KafkaOptions, Transport } from '@nestjs/microservices';
+import { logLevel } from 'kafkajs';
+import { JsonValueSerializer } from './json-value.serializer';
+import { kafkaLogCreator } from './kafka-log-creator';
+
+export interface KafkaConnection {
+  brokers: string[];
+  /** Longest a fetch waits for data; low values cut request-reply latency. */
+  maxWaitTimeInMs: number;
+}
+
+/**
+ * kafkajs retries are kept short so that a broker outage surfaces as a fast 503
+ * instead of a request hanging for tens of seconds.
+ */
+function client(clientId: string, kafka: KafkaConnection) {
+  return {
+    clientId,
+    brokers: kafka.brokers,
+    logLevel: logLevel.ERROR,
+    logCreator: kafkaLogCreator,
+    connectionTimeout: 3000,
+    requestTimeout: 5000,
+    retry: { initialRetryTime: 100, maxRetryTime: 1000, retries: 3 },
+  };
+}
+
+/**
+ * A member that died (a killed replica) leaves its group after 10 s instead of kafkajs'
+ * 30 s, so the survivors' rebalance, and with it request-reply, resumes sooner.
+ */
+const GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 10000, heartbeatInterval: 1000 };
+
+/** Options for a service answering requests (Nest's ServerKafka, group `<service>-server`). */
+export function kafkaServerOptions(service: string, kafka: KafkaConnection): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      client: client(service, kafka),
+      consumer: {
+        groupId: service,
+        maxWaitTimeInMs: kafka.maxWaitTimeInMs,
+        allowAutoTopicCreation: true,
+        ...GROUP_TIMING,
+        // A consumer that loses its broker keeps retrying until it comes back.
+        retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
+      },
+      producer: { allowAutoTopicCreation: true },
+      subscribe: { fromBeginning: false },
+      run: { partitionsConsumedConcurrently: 4 },
+      serializer: new JsonValueSerializer(),
+    },
+  };
+}
+
+/** Options for a caller (Nest's ClientKafka; replies come back on `<pattern>.reply`). */
+export function kafkaClientOptions(clientId: string, kafka: KafkaConnection): KafkaOptions['options'] {
+  return {
+    client: client(clientId, kafka),
+    consumer: {
+      groupId: clientId,
+      maxWaitTimeInMs: kafka.maxWaitTimeInMs,
+      allowAutoTopicCreation: true,
+      ...GROUP_TIMING,
+      retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
+    },
+    producer: { allowAutoTopicCreation: true },
+    send: { acks: -1 },
+    serializer: new JsonValueSerializer(),
+  };
+}

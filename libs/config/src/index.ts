@@ -1,0 +1,3 @@
+export * from './validate-env';
+export * from './env-types';
+export * from './run-mode';

@@ -1,0 +1,37 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+/** Thrown at boot when the environment is incomplete or wrong; names every variable. */
+export class EnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvironmentError';
+  }
+}
+
+/**
+ * Reads the environment into one typed class per app, applying its defaults, and fails
+ * fast naming each missing or wrong variable (never its value: it may be a secret).
+ */
+export function validateEnv<T extends object>(
+  schema: new () => T,
+  env: NodeJS.ProcessEnv = process.env,
+): T {
+  const config = plainToInstance(schema, { ...env }, { exposeDefaultValues: true });
+  const errors = validateSync(config, { skipMissingProperties: false, whitelist: false });
+  if (errors.length) {
+    throw new EnvironmentError(
+      errors.map((e) => {
+        const messages = Object.values(e.constraints ?? {}).map((m) => m.replace(`${e.property} `, ''));
+        return `${e.property}: ${messages.join('; ')}`;
+      }),
+    );
+  }
+  return config;
+}
+
+/** Fails naming every variable of `names` that is unset or empty (for what one run mode needs). */
+export function requireVariables(names: string[], why: string, env: NodeJS.ProcessEnv = process.env): void {
+  const missing = names.filter((name) => !env[name]?.trim());
+  if (missing.length) throw new EnvironmentError(missing.map((name) => `${name}: required ${why}`));
+}

@@ -1,0 +1,11 @@
+/** Who is calling, as resolved by the gateway from the authenticated headers. */
+export interface OrgContext {
+  orgId: string;
+  apiKeyId: string;
+  requestId: string;
+}
+
+/** A call scoped to one project (every route outside /projects). */
+export interface ProjectContext extends OrgContext {
+  projectId: string;
+}

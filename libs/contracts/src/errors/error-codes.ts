@@ -1,0 +1,33 @@
+/**
+ * Stable, machine-readable error codes of the public API (API.md, "Errors").
+ * Clients match on these strings: never rename one.
+ */
+export const ErrorCode = {
+  InvalidJson: 'invalid_json',
+  ValidationFailed: 'validation_failed',
+  InvalidCursor: 'invalid_cursor',
+  Unauthenticated: 'unauthenticated',
+  ProjectKeyRequired: 'project_key_required',
+  InvalidProjectKey: 'invalid_project_key',
+  ProjectMismatch: 'project_mismatch',
+  NotFound: 'not_found',
+  MethodNotAllowed: 'method_not_allowed',
+  Conflict: 'conflict',
+  RunInProgress: 'run_in_progress',
+  PreconditionFailed: 'precondition_failed',
+  IdempotencyKeyReused: 'idempotency_key_reused',
+  PayloadTooLarge: 'payload_too_large',
+  UnsupportedMediaType: 'unsupported_media_type',
+  QuotaExceeded: 'quota_exceeded',
+  RateLimited: 'rate_limited',
+  Unavailable: 'unavailable',
+  Internal: 'internal',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && KNOWN_CODES.has(value);
+}

@@ -1,0 +1,3 @@
+export * from './logging.module';
+export * from './process-name';
+export * from './boot-logger';

@@ -1,0 +1,36 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { logProcessName } from './process-name';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/**
+ * Structured JSON logs (pino) for every app. Secrets never reach a log line: auth and
+ * key headers are redacted, and errors are reduced to their type and message (no stack).
+ */
+@Module({})
+export class LoggingModule {
+  static forApp(app: string, level: LogLevel): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level,
+            base: { app: logProcessName(app) },
+            genReqId: (req) => (req as { id?: string }).id ?? '',
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers["x-project-key"]', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
+            serializers: {
+              err: (err: Error) => ({ type: err?.name, message: err?.message }),
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            },
+            autoLogging: level === 'debug' || level === 'trace',
+          },
+        }),
+      ],
+    };
+  }
+}

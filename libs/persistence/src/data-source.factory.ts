@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import type { DatabaseTarget } from './database-target';
+
+export interface ServiceDataSourceSpec {
+  target: DatabaseTarget;
+  entities: MixedList<Function>;
+  migrations: MixedList<Function>;
+}
+
+export function dataSourceOptions({ target, entities, migrations }: ServiceDataSourceSpec): DataSourceOptions {
+  const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false } as const;
+  if (target.kind === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: target.url,
+      schema: target.schema,
+      // Unqualified names in migrations and raw SQL resolve to the service's own schema.
+      extra: { options: `-c search_path=${target.schema}`, max: 10, connectionTimeoutMillis: 5000 },
+    };
+  }
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: target.file,
+    enableWAL: true,
+    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+    },
+  };
+}
+
+/**
+ * Opens a service's store and brings its schema up to date. On PostgreSQL the
+ * migrations run under an advisory lock, so replicas starting together migrate once.
+ */
+export async function openServiceDataSource(spec: ServiceDataSourceSpec, attempts = 10, delayMs = 2000): Promise<DataSource> {
+  const logger = new Logger('Persistence');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOnce(spec);
+    } catch (err) {
+      const reason = (err as { code?: string })?.code ?? (err as Error)?.message;
+      if (attempt >= attempts) throw new Error(`The database is unreachable (${reason})`);
+      // A database that is still starting is normal in compose and Kubernetes: wait for it.
+      logger.warn(`The database is unreachable (${reason}); retrying in ${delayMs} ms (${attempt}/${attempts})`);
+      await sleep(delayMs);
+    }
+  }
+}
+
+async function openOnce(spec: ServiceDataSourceSpec): Promise<DataSource> {
+  if (spec.target.kind === 'sqlite') fs.mkdirSync(path.dirname(spec.target.file), { recursive: true });
+  const dataSource = new DataSource(dataSourceOptions(spec));
+  await dataSource.initialize();
+  try {
+    await migrate(dataSource, spec.target);
+  } catch (err) {
+    await dataSource.destroy();
+    throw err;
+  }
+  return dataSource;
+}
+
+async function migrate(dataSource: DataSource, target: DatabaseTarget): Promise<void> {
+  if (target.kind === 'sqlite') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${target.schema}`]);
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${target.schema}`]);
+    }
+  } finally {
+    await runner.release();
+  }
+}

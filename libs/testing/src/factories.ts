@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+
+let counter = 0;
+
+/** A short string unique within this run (and, with its random part, across runs). */
+export function unique(prefix = 'x'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${randomBytes(3).toString('hex')}`;
+}
+
+export interface ProjectInput {
+  name?: unknown;
+  description?: unknown;
+  key?: unknown;
+  [field: string]: unknown;
+}
+
+/** A valid project create body with a unique name; fields can be overridden or added. */
+export function aProject(overrides: ProjectInput = {}): ProjectInput {
+  return { name: unique('Project'), description: 'Made by the e2e suite', ...overrides };
+}
+
+/** A random API key in the bootstrap format tests use. */
+export function aTestApiKey(): string {
+  return `ct_test_${randomBytes(16).toString('hex')}`;
+}
+
+/** A well-formed key nobody issued, for negative authentication tests. */
+export function aWrongApiKey(): string {
+  return `ct_test_${randomBytes(16).toString('hex')}`;
+}
+
+/** A JSON text of exactly `bytes` bytes (UTF-8) that is a valid project create body. */
+export function aProjectBodyOfSize(bytes: number): string {
+  const base = JSON.stringify({ name: unique('Sized'), description: '' });
+  const padding = bytes - Buffer.byteLength(base);
+  if (padding < 0) throw new Error(`a project body cannot be smaller than ${Buffer.byteLength(base)} bytes`);
+  return JSON.stringify({ name: JSON.parse(base).name, description: 'd'.repeat(padding) });
+}

@@ -1,0 +1,248 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Api, api } from './api';
+import { AppProcess } from './app-process';
+import { Broker, startBroker } from './broker';
+import { TestDatabase, createDatabase } from './database';
+import { aTestApiKey } from './factories';
+import { freePort } from './free-port';
+import { StackMode } from './mode';
+
+/** An app of a stack: its name and the built entry point, relative to the repo root. */
+export interface AppSpec {
+  name: string;
+  entry: string;
+}
+
+export const ALL_IN_ONE_APP: AppSpec = { name: 'all-in-one', entry: 'apps/all-in-one/dist/main.js' };
+
+/**
+ * The processes of the distributed stack. New apps join here; the edge (the one that
+ * answers HTTP for the suite) is the gateway.
+ */
+export const DISTRIBUTED_APPS: AppSpec[] = [
+  { name: 'project-service', entry: 'apps/project-service/dist/main.js' },
+  { name: 'gateway', entry: 'apps/gateway/dist/main.js' },
+];
+const EDGE_APP = 'gateway';
+
+export interface StackOptions {
+  /** The BOOTSTRAP_API_KEY; default a random one; `null` starts without (the stack makes its own). */
+  apiKey?: string | null;
+  /** DATA_DIR; default a fresh temp dir, removed by stop(). */
+  dataDir?: string;
+  /** Extra environment for every app (e.g. MAX_BODY_BYTES). */
+  env?: Record<string, string>;
+  /** Distributed: run a private broker even when KAFKA_BROKERS names a shared one. */
+  ownBroker?: boolean;
+  /** Distributed: use this bootstrap address (e.g. a broker the test controls). */
+  kafkaBrokers?: string;
+  /** How long start and restart may take to be ready; default 90 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface Stack {
+  readonly mode: StackMode;
+  readonly baseUrl: string;
+  /** The key the suite authenticates with: the given one, or the one the stack bootstrapped ('' if none). */
+  readonly apiKey: string;
+  readonly dataDir: string;
+  /** An authenticated client. */
+  api(): Api;
+  /** Output (stdout and stderr) of the apps since the last start or restart. */
+  output(): string;
+  /** Stops every app (SIGTERM, SIGKILL after 5 s) and removes what the harness created. */
+  stop(): Promise<void>;
+  /** Stops the apps and starts them again on the same store, port and key. */
+  restart(options?: { env?: Record<string, string | undefined> }): Promise<void>;
+  /** Sends `signal` to every app and waits until they have exited (a crash, with SIGKILL). */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+// Two distributed stacks on one broker would share consumer groups and answer each
+// other's requests, so the harness refuses rather than letting tests interfere.
+const stacksOnBroker = new Map<string, number>();
+
+/** Starts the whole service in `mode` as child processes and waits until it serves. */
+export async function startStack(mode: StackMode, options: StackOptions = {}): Promise<Stack> {
+  const apiKey = options.apiKey === undefined ? aTestApiKey() : options.apiKey;
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cinetrace-e2e-'));
+  const cleanups: Array<() => Promise<void> | void> = [];
+  if (ownDataDir) cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const common: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  if (apiKey) common.BOOTSTRAP_API_KEY = apiKey;
+  const apps: Array<AppSpec & { env: Record<string, string> }> = [];
+  let edgePort: number;
+  try {
+    if (mode === 'all-in-one') {
+      edgePort = await freePort();
+      apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort) } });
+    } else {
+      const brokers = await brokerFor(options, cleanups);
+      const database: TestDatabase = await createDatabase();
+      cleanups.unshift(() => database.drop());
+      const shared = {
+        ...common,
+        KAFKA_BROKERS: brokers,
+        KAFKA_MAX_WAIT_MS: '20',
+        DATABASE_URL: database.url,
+        REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379',
+      };
+      edgePort = 0;
+      for (const app of DISTRIBUTED_APPS) {
+        const port = await freePort();
+        if (app.name === EDGE_APP) edgePort = port;
+        apps.push({ ...app, env: { ...shared, PORT: String(port) } });
+      }
+    }
+    for (const app of apps) Object.assign(app.env, options.env);
+  } catch (error) {
+    await runCleanups(cleanups);
+    throw error;
+  }
+
+  const baseUrl = `http://127.0.0.1:${edgePort}`;
+  const timeoutMs = options.readyTimeoutMs ?? 90_000;
+  let running: AppProcess[] = [];
+  let key = apiKey ?? '';
+  let stopped = false;
+
+  const launch = async () => {
+    running = apps.map((app) => new AppProcess(app.name, app.entry, { ...baseEnv(), ...app.env }));
+    key = await waitUntilReady(baseUrl, running, apiKey ?? null, dataDir, timeoutMs);
+  };
+  const stopApps = () => Promise.all(running.map((app) => app.stop()));
+
+  const stack: Stack = {
+    mode,
+    baseUrl,
+    dataDir,
+    get apiKey() {
+      return key;
+    },
+    api: () => api(baseUrl, key),
+    output: () => running.map((app) => app.output()).join(''),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await stopApps();
+      await runCleanups(cleanups);
+    },
+    async restart(restartOptions = {}) {
+      await stopApps();
+      for (const app of apps) {
+        for (const [name, value] of Object.entries(restartOptions.env ?? {})) {
+          if (value === undefined) delete app.env[name];
+          else app.env[name] = value;
+        }
+      }
+      await launch();
+    },
+    async kill(signal = 'SIGTERM') {
+      running.forEach((app) => app.kill(signal));
+      await Promise.all(running.map((app) => app.exited));
+    },
+  };
+
+  try {
+    await launch();
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+}
+
+/** Distributed: the broker address, starting a private broker when there is no shared one. */
+async function brokerFor(options: StackOptions, cleanups: Array<() => Promise<void> | void>): Promise<string> {
+  let brokers = options.kafkaBrokers ?? (options.ownBroker ? undefined : process.env.KAFKA_BROKERS);
+  if (!brokers) {
+    const broker: Broker = await startBroker();
+    cleanups.push(() => broker.stop());
+    brokers = broker.brokers;
+  }
+  const address = brokers;
+  if (stacksOnBroker.get(address)) {
+    throw new Error(`Another distributed stack is running on broker ${address}: stop it first, or pass ownBroker: true`);
+  }
+  stacksOnBroker.set(address, 1);
+  cleanups.push(() => void stacksOnBroker.delete(address));
+  return address;
+}
+
+async function runCleanups(cleanups: Array<() => Promise<void> | void>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const cleanup of cleanups.splice(0)) {
+    try {
+      await cleanup();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length) throw failures[0];
+}
+
+/**
+ * The apps get a clean environment (plus what the harness sets), so a developer's
+ * DATABASE_URL or KAFKA_BROKERS never leaks into an all-in-one stack.
+ */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) {
+    const value = process.env[name];
+    if (value) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Ready means serving a real request: /readyz answers 200, then an authenticated list
+ * of projects answers 200 (Kafka consumer groups take a few seconds to join).
+ * Returns the key it authenticated with (the bootstrap file's when none was given).
+ */
+async function waitUntilReady(
+  baseUrl: string,
+  apps: AppProcess[],
+  apiKey: string | null,
+  dataDir: string,
+  timeoutMs: number,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const keyFile = join(dataDir, 'bootstrap-api-key');
+  let last = 'no answer yet';
+  const probe = async (path: string, key?: string): Promise<boolean> => {
+    try {
+      const response = await api(baseUrl, key).get(path, undefined, { timeoutMs: 5000 });
+      last = `GET ${path}: ${response.status} ${response.text.slice(0, 300)}`;
+      return response.status === 200;
+    } catch (error) {
+      last = `GET ${path}: ${(error as Error).message}`;
+      return false;
+    }
+  };
+  let phase: 'readyz' | 'projects' = 'readyz';
+  while (Date.now() < deadline) {
+    const dead = apps.find((app) => !app.running);
+    if (dead) {
+      const { code, signal } = await dead.exited;
+      throw new Error(`${dead.name} exited while starting (code ${code}, signal ${signal}):\n${tails(apps)}`);
+    }
+    if (phase === 'readyz') {
+      if (await probe('/readyz')) phase = 'projects';
+    } else {
+      const key = apiKey ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : undefined);
+      if (key === undefined) last = `no ${keyFile} yet`;
+      else if (await probe('/api/v1/projects', key)) return key;
+    }
+    await sleep(250);
+  }
+  throw new Error(`Stack at ${baseUrl} not ready after ${timeoutMs} ms (last: ${last}):\n${tails(apps)}`);
+}
+
+function tails(apps: AppProcess[]): string {
+  return apps.map((app) => `--- ${app.name} (pid ${app.pid}) ---\n${app.output().slice(-4000)}`).join('\n');
+}

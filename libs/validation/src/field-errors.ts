@@ -1,0 +1,28 @@
+import type { FieldError } from '@cinetrace/contracts';
+import type { ValidationError } from 'class-validator';
+
+/**
+ * Flattens class-validator's tree into one entry per offending field, named by its
+ * path the way a client wrote it: `spans[2].startTime`, `metadata.tone`.
+ */
+export function toFieldErrors(errors: ValidationError[], parentPath = ''): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const path = joinPath(parentPath, error.property);
+    for (const message of Object.values(error.constraints ?? {})) {
+      result.push({ path, message: stripPropertyName(message, error.property) });
+    }
+    if (error.children?.length) result.push(...toFieldErrors(error.children, path));
+  }
+  return result;
+}
+
+function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** class-validator starts messages with the property name; the path already says it. */
+function stripPropertyName(message: string, property: string): string {
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}

@@ -1,0 +1,2 @@
+export * from './field-errors';
+export * from './validation.pipe';
