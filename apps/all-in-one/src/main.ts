@@ -1,0 +1,41 @@
+import { InProcessBroker, InProcessServer } from '@cinetrace/bus';
+import { validateEnv } from '@cinetrace/config';
+import { GatewayEnv, startGateway } from '@cinetrace/gateway';
+import { setLogProcessName } from '@cinetrace/logging';
+import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
+
+/**
+ * The whole service in one process: every app's own Nest application, joined by the
+ * in-process bus instead of Kafka, each keeping its data in its own SQLite file under
+ * DATA_DIR. Services start first so the gateway never routes to a missing handler.
+ */
+async function main(): Promise<void> {
+  const gatewayEnv = validateEnv(GatewayEnv);
+  const projectEnv = validateEnv(ProjectServiceEnv);
+  const broker = new InProcessBroker();
+  setLogProcessName('all-in-one');
+
+  const services = [await startProjectService(projectEnv, { strategy: new InProcessServer(broker) })];
+  const gateway = await startGateway(gatewayEnv, {
+    transport: 'in-process',
+    broker,
+    timeoutMs: gatewayEnv.BUS_TIMEOUT_MS,
+  });
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // Stop taking requests first, then let the services finish and close their stores.
+    await gateway.close();
+    for (const service of services.reverse()) await service.close();
+    process.exit(signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : 1);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: Error) => {
+  console.error(`cinetrace failed to start: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import { hashApiKey } from '@cinetrace/auth';
+import { BusClient } from '@cinetrace/bus';
+import { AuthResolveReply, AuthResolveRequest, DomainError, ErrorCode, Patterns } from '@cinetrace/contracts';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Access, ACCESS_METADATA } from './access.decorators';
+import { AuthCache } from './auth-cache';
+import type { AuthenticatedRequest } from './caller';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Authenticates every route that is not @Public: the org API key, then (by default) X-Project-Key. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly bus: BusClient,
+    @Inject(AuthCache) private readonly cache: AuthCache,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access =
+      this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, [context.getHandler(), context.getClass()]) ?? 'project';
+    if (access === 'public') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+
+    const apiKey = BEARER.exec(header(request, 'authorization') ?? '')?.[1];
+    if (!apiKey) {
+      throw new DomainError(ErrorCode.Unauthenticated, 'Send your organization API key as "Authorization: Bearer <key>"');
+    }
+    let projectKey: string | undefined;
+    if (access === 'project') {
+      projectKey = header(request, 'x-project-key')?.trim();
+      if (!projectKey) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as X-Project-Key');
+    }
+    request.auth = await this.resolve({ apiKeyHash: hashApiKey(apiKey), projectKey });
+    return true;
+  }
+
+  private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {
+    const cacheKey = `${query.apiKeyHash}:${query.projectKey ?? ''}`;
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
+    const resolved = await this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query);
+    this.cache.set(cacheKey, resolved);
+    return resolved;
+  }
+}
+
+function header(request: AuthenticatedRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,27 @@
+import { ToInt } from '@cinetrace/config';
+import type { LogLevel } from '@cinetrace/logging';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+/** Environment of the gateway; validated at boot. */
+export class GatewayEnv {
+  @ToInt() @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @IsString() HOST = '0.0.0.0';
+
+  /** Idempotency records and the cursor secret live here (PostgreSQL schema `gateway`), else SQLite under DATA_DIR. */
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString() DATA_DIR = './data';
+  @IsOptional() @IsString() KAFKA_BROKERS?: string;
+  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
+
+  /** How long a request waits for a service's reply before answering 503. */
+  @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
+
+  @ToInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024) MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+  /** How long a resolved API key / project key pair is trusted without asking project-service again. */
+  @ToInt() @IsInt() @Min(0) @Max(300000) AUTH_CACHE_TTL_MS = 5000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
+}

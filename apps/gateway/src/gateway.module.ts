@@ -1,0 +1,63 @@
+import { BusClientConfig, BusModule } from '@cinetrace/bus';
+import { ProblemDetailsFilter } from '@cinetrace/http-problem';
+import { LoggingModule } from '@cinetrace/logging';
+import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { createValidationPipe } from '@cinetrace/validation';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuthCache } from './auth/auth-cache';
+import { AuthGuard } from './auth/auth.guard';
+import { GatewayEnv } from './gateway.env';
+import { IdempotencyRecord } from './idempotency/idempotency-record.entity';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { CursorCodec } from './lists/cursor-codec';
+import { ListResponder } from './lists/list-responder';
+import { gatewayMigrations } from './migrations';
+import { HttpMetrics } from './ops/http-metrics';
+import { OperationsController } from './ops/operations.controller';
+import { ProjectsController } from './projects/projects.controller';
+import { GatewaySetting } from './settings/gateway-setting.entity';
+import { sharedSecret } from './settings/shared-secret';
+
+export const GATEWAY = 'gateway';
+const entities = [IdempotencyRecord, GatewaySetting];
+
+/** The HTTP edge: authentication, validation, problem details, idempotency; routes over the bus. */
+@Module({})
+export class GatewayModule {
+  static register(env: GatewayEnv, bus: BusClientConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        LoggingModule.forApp(GATEWAY, env.LOG_LEVEL),
+        BusModule.forClient(bus),
+        PersistenceModule.forService({
+          target: databaseTarget(GATEWAY, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+          entities,
+          migrations: gatewayMigrations,
+        }),
+        TypeOrmModule.forFeature(entities),
+      ],
+      controllers: [ProjectsController, OperationsController],
+      providers: [
+        { provide: GatewayEnv, useValue: env },
+        { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
+        {
+          provide: CursorCodec,
+          inject: [getDataSourceToken()],
+          useFactory: async (dataSource: DataSource) => new CursorCodec(await sharedSecret(dataSource, 'cursor_secret')),
+        },
+        ListResponder,
+        IdempotencyStore,
+        HttpMetrics,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { DomainError } from '@cinetrace/contracts';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { createHash } from 'node:crypto';
+import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import type { AuthenticatedRequest } from '../auth/caller';
+import { canonicalJson } from '../http/canonical-json';
+import { IdempotencyStore } from './idempotency.store';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `Idempotency-Key` on any POST: the first 2xx answer is stored and replayed (same
+ * status and body, `Idempotent-Replayed: true`) for the same key and body within 24 h;
+ * a different body under the same key is `422 idempotency_key_reused`. Failed requests
+ * are not stored, so a retry after a 503 does the work.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || key === undefined) return next.handle();
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw DomainError.validation([{ path: 'Idempotency-Key', message: 'must be 1..255 visible ASCII characters' }]);
+    }
+    const scope = `${request.auth?.orgId ?? '-'}:${request.auth?.project?.id ?? '-'}`;
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
+      .digest('hex');
+
+    const claim = await this.store.claim(scope, key, fingerprint);
+    if (claim.kind === 'replay') {
+      reply.status(claim.statusCode).header('idempotent-replayed', 'true');
+      if (claim.location) reply.header('location', claim.location);
+      return of(claim.body);
+    }
+    return next.handle().pipe(
+      mergeMap(async (body) => {
+        const location = reply.getHeader('location');
+        await this.store.complete(scope, key, reply.statusCode, body, typeof location === 'string' ? location : null);
+        return body;
+      }),
+      catchError((err) => from(this.store.release(scope, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)))),
+    );
+  }
+}

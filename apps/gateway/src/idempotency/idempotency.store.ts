@@ -1,0 +1,90 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { isUniqueViolation } from '@cinetrace/persistence';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThanOrEqual, Repository } from 'typeorm';
+import { IdempotencyRecord } from './idempotency-record.entity';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A pending claim older than this belongs to a request that died; a retry may take it over. */
+const PENDING_STALE_MS = 60_000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export type Claim =
+  | { kind: 'fresh' }
+  | { kind: 'replay'; statusCode: number; body: unknown; location: string | null };
+
+/**
+ * Durable idempotency records (the gateway's own store). A key is claimed before the
+ * request runs, so two concurrent requests with one key cannot both do the work.
+ */
+@Injectable()
+export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async claim(scope: string, key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.records.insert({
+          scope, key, fingerprint, state: 'pending', statusCode: null, responseBody: null, location: null,
+          createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS,
+        });
+        return { kind: 'fresh' };
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+      const existing = await this.records.findOneBy({ scope, key });
+      if (!existing) continue;
+      if (existing.expiresAt <= now) {
+        await this.records.delete({ scope, key, expiresAt: LessThanOrEqual(now) });
+        continue;
+      }
+      if (existing.fingerprint !== fingerprint) {
+        throw new DomainError(
+          ErrorCode.IdempotencyKeyReused,
+          'This Idempotency-Key was used with a different request; use a new key for a new request',
+        );
+      }
+      if (existing.state === 'done') {
+        return { kind: 'replay', statusCode: existing.statusCode!, body: JSON.parse(existing.responseBody!), location: existing.location };
+      }
+      if (now - existing.createdAt > PENDING_STALE_MS && (await this.takeOver(existing, now))) return { kind: 'fresh' };
+      throw new DomainError(ErrorCode.Conflict, 'A request with this Idempotency-Key is still in progress; retry shortly');
+    }
+    throw new DomainError(ErrorCode.Conflict, 'Could not claim this Idempotency-Key; retry shortly');
+  }
+
+  async complete(scope: string, key: string, statusCode: number, body: unknown, location: string | null): Promise<void> {
+    await this.records.update(
+      { scope, key, state: 'pending' },
+      { state: 'done', statusCode, responseBody: JSON.stringify(body ?? null), location },
+    );
+  }
+
+  /** The request failed: free the key so the client can retry it. */
+  async release(scope: string, key: string): Promise<void> {
+    await this.records.delete({ scope, key, state: 'pending' });
+  }
+
+  private async takeOver(stale: IdempotencyRecord, now: number): Promise<boolean> {
+    const result = await this.records.update(
+      { scope: stale.scope, key: stale.key, state: 'pending', createdAt: stale.createdAt },
+      { createdAt: now },
+    );
+    return (result.affected ?? 0) === 1;
+  }
+
+  private async sweep(now = Date.now()): Promise<void> {
+    await this.records.delete({ expiresAt: LessThanOrEqual(now) });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './gateway.env';
+export * from './gateway.module';
+export * from './start-gateway';

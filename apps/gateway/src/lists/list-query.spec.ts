@@ -1,0 +1,49 @@
+import { parseListQuery } from './list-query';
+
+const spec = { name: 'string', includeDeleted: 'boolean', tags: 'string-list', metadata: 'object', from: 'time' } as const;
+const paths = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { errors: { path: string }[] }).errors.map((e) => e.path);
+  }
+  throw new Error('expected a validation error');
+};
+
+describe('parseListQuery', () => {
+  it('defaults the limit to 50 and accepts 1..200', () => {
+    expect(parseListQuery({}, spec).limit).toBe(50);
+    expect(parseListQuery({ limit: '200' }, spec).limit).toBe(200);
+    for (const limit of ['0', '201', 'abc', '1.5', '-1', '']) expect(paths(() => parseListQuery({ limit }, spec))).toEqual(['limit']);
+  });
+
+  it('merges args under explicit parameters', () => {
+    const q = parseListQuery({ name: 'explicit', args: JSON.stringify({ name: 'from-args', tags: ['a', 'b'] }) }, spec);
+    expect(q.filters).toEqual({ name: 'explicit', tags: ['a', 'b'] });
+  });
+
+  it('parses typed query parameters', () => {
+    const q = parseListQuery({ includeDeleted: 'true', tags: 'a, b', from: '1763784000000' }, spec);
+    expect(q.filters).toEqual({ includeDeleted: true, tags: ['a', 'b'], from: '2025-11-22T04:00:00.000Z' });
+  });
+
+  it.each([
+    ['unknown key', '{"color":"red"}', 'args.color'],
+    ['__proto__', '{"__proto__":{"polluted":true}}', 'args.__proto__'],
+    ['constructor', '{"constructor":{}}', 'args.constructor'],
+    ['array', '[1]', 'args'],
+    ['string', '"str"', 'args'],
+    ['null', 'null', 'args'],
+    ['not json', 'not json', 'args'],
+    ['wrong type', '{"name":5}', 'args.name'],
+    ['wrong list type', '{"tags":"a"}', 'args.tags'],
+  ])('refuses args with %s', (_, args, path) => {
+    expect(paths(() => parseListQuery({ args }, spec))).toEqual([path]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses unknown and repeated query parameters', () => {
+    expect(paths(() => parseListQuery({ color: 'red' }, spec))).toEqual(['color']);
+    expect(paths(() => parseListQuery({ limit: ['1', '2'] }, spec))).toEqual(['limit']);
+  });
+});

@@ -1,0 +1,135 @@
+import { DomainError, FieldError, PAGE_LIMIT } from '@cinetrace/contracts';
+
+/** The type of one list filter, as it may arrive in the query string and in `args`. */
+export type FilterType = 'string' | 'boolean' | 'string-list' | 'object' | 'time';
+export type FilterSpec = Record<string, FilterType>;
+
+export interface ListQuery {
+  limit: number;
+  cursor?: string;
+  filters: Record<string, unknown>;
+}
+
+const PAGING_PARAMS = new Set(['limit', 'cursor', 'args']);
+
+/**
+ * Parses a list route's query: `limit`, `cursor`, the route's own filters, and `args`
+ * (a JSON object of those same filters, merged under the explicit parameters). Anything
+ * not on the route's allow-list is refused, `__proto__` included, so only known names
+ * with checked types ever reach a query, and then only as bound parameters.
+ */
+export function parseListQuery(query: Record<string, unknown>, spec: FilterSpec): ListQuery {
+  const errors: FieldError[] = [];
+  const explicit: Record<string, unknown> = {};
+  for (const name of Object.keys(query)) {
+    if (PAGING_PARAMS.has(name)) continue;
+    if (!Object.hasOwn(spec, name)) {
+      errors.push({ path: name, message: 'is not a parameter of this list' });
+      continue;
+    }
+    const value = fromQueryString(query[name], spec[name], name, errors);
+    if (value !== undefined) explicit[name] = value;
+  }
+  const fromArgs = parseArgs(query.args, spec, errors);
+  const limit = parseLimit(query.limit, errors);
+  const cursor = single(query.cursor, 'cursor', errors);
+  if (cursor !== undefined && cursor === '') errors.push({ path: 'cursor', message: 'must not be empty' });
+  if (errors.length) throw DomainError.validation(errors);
+  return { limit, cursor: cursor || undefined, filters: { ...fromArgs, ...explicit } };
+}
+
+function parseLimit(raw: unknown, errors: FieldError[]): number {
+  const value = single(raw, 'limit', errors);
+  if (value === undefined) return PAGE_LIMIT.default;
+  const limit = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(limit) || limit < PAGE_LIMIT.min || limit > PAGE_LIMIT.max) {
+    errors.push({ path: 'limit', message: `must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}` });
+  }
+  return limit;
+}
+
+function parseArgs(raw: unknown, spec: FilterSpec, errors: FieldError[]): Record<string, unknown> {
+  const text = single(raw, 'args', errors);
+  if (text === undefined) return {};
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text);
+  } catch {
+    errors.push({ path: 'args', message: 'must be a JSON object' });
+    return {};
+  }
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) {
+    errors.push({ path: 'args', message: 'must be a JSON object' });
+    return {};
+  }
+  const filters: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(decoded)) {
+    const path = `args.${name}`;
+    if (!Object.hasOwn(spec, name)) {
+      errors.push({ path, message: `is not a filter of this list (allowed: ${Object.keys(spec).join(', ') || 'none'})` });
+      continue;
+    }
+    const checked = fromJson(value, spec[name], path, errors);
+    if (checked !== undefined) filters[name] = checked;
+  }
+  return filters;
+}
+
+function fromQueryString(raw: unknown, type: FilterType, name: string, errors: FieldError[]): unknown {
+  const value = single(raw, name, errors);
+  if (value === undefined) return undefined;
+  switch (type) {
+    case 'string':
+      return value;
+    case 'boolean':
+      if (value === 'true' || value === 'false') return value === 'true';
+      errors.push({ path: name, message: 'must be true or false' });
+      return undefined;
+    case 'string-list':
+      return value.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'time':
+      return parseTime(/^\d+$/.test(value) ? Number(value) : value, name, errors);
+    case 'object':
+      errors.push({ path: name, message: 'can only be given in args' });
+      return undefined;
+  }
+}
+
+function fromJson(value: unknown, type: FilterType, path: string, errors: FieldError[]): unknown {
+  switch (type) {
+    case 'string':
+      if (typeof value === 'string') return value;
+      errors.push({ path, message: 'must be a string' });
+      return undefined;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      errors.push({ path, message: 'must be a boolean' });
+      return undefined;
+    case 'string-list':
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+      errors.push({ path, message: 'must be an array of strings' });
+      return undefined;
+    case 'object':
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+      errors.push({ path, message: 'must be an object' });
+      return undefined;
+    case 'time':
+      return parseTime(value, path, errors);
+  }
+}
+
+/** Times as ISO-8601 strings or epoch milliseconds; normalised to ISO. */
+function parseTime(value: unknown, path: string, errors: FieldError[]): string | undefined {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isFinite(ms)) return new Date(ms).toISOString();
+  errors.push({ path, message: 'must be an ISO-8601 time or epoch milliseconds' });
+  return undefined;
+}
+
+/** Repeated query parameters (`?limit=1&limit=2`) are refused rather than guessed at. */
+function single(raw: unknown, path: string, errors: FieldError[]): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'string') return raw;
+  errors.push({ path, message: 'must be given once' });
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  CreateProjectInput,
+  ListEnvelope,
+  OrgContext,
+  Patterns,
+  ProjectCreateRequest,
+  ProjectGetRequest,
+  ProjectListRequest,
+  ProjectView,
+} from '@cinetrace/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { OrganizationScoped } from '../auth/access.decorators';
+import { Caller } from '../auth/caller';
+import { ListResponder } from '../lists/list-responder';
+
+/** /api/v1/projects: organization scope (no X-Project-Key). Thin: validates, then asks project-service. */
+@ApiTags('Projects')
+@ApiSecurity('bearer')
+@OrganizationScoped()
+@Controller('api/v1/projects')
+export class ProjectsController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly lists: ListResponder,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a project' })
+  @ApiResponse({ status: 201, type: ProjectView })
+  async create(@Caller() ctx: OrgContext, @Body() input: CreateProjectInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const project = await this.bus.request<ProjectView>(Patterns.ProjectCreate, { ctx, input } satisfies ProjectCreateRequest);
+    reply.header('location', `/api/v1/projects/${project.id}`);
+    return project;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List projects, newest first (filter: name)' })
+  list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ProjectView>> {
+    return this.lists.respond('projects', ctx, query, { name: 'string' }, (filters, page) =>
+      this.bus.request(Patterns.ProjectList, { ctx, filters, page } as ProjectListRequest),
+    );
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a project' })
+  @ApiResponse({ status: 200, type: ProjectView })
+  get(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<ProjectView> {
+    return this.bus.request<ProjectView>(Patterns.ProjectGet, { ctx, id } satisfies ProjectGetRequest);
+  }
+}

@@ -1,0 +1,29 @@
+import type { BusClientConfig } from '@cinetrace/bus';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { bootLogger } from '@cinetrace/logging';
+import { Logger } from 'nestjs-pino';
+import { GatewayEnv } from './gateway.env';
+import { GATEWAY, GatewayModule } from './gateway.module';
+import { createFastifyAdapter } from './http/fastify-adapter';
+import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
+import { HttpMetrics } from './ops/http-metrics';
+import { setupOpenApi } from './ops/openapi';
+
+/** Starts the gateway on PORT, talking to services over the given bus (Kafka or in-process). */
+export async function startGateway(env: GatewayEnv, bus: BusClientConfig): Promise<NestFastifyApplication> {
+  const adapter = createFastifyAdapter(env.MAX_BODY_BYTES);
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus), adapter, {
+    logger: bootLogger(GATEWAY, env.LOG_LEVEL),
+    abortOnError: false,
+    // Fastify's own JSON parser only: Nest's would add form bodies, which the API refuses (415).
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
+  app.get(HttpMetrics).attach(fastify);
+  registerMethodNotAllowed(fastify);
+  setupOpenApi(app);
+  await app.listen(env.PORT, env.HOST);
+  return app;
+}

@@ -1,0 +1,79 @@
+import { generateApiKey, hashApiKey, keyPreview } from '@cinetrace/auth';
+import { isUniqueViolation, newId } from '@cinetrace/persistence';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Repository } from 'typeorm';
+import { ProjectServiceEnv } from '../project-service.env';
+import { ApiKey } from './api-key.entity';
+import { Organization } from './organization.entity';
+
+const BOOTSTRAP_SLUG = 'default';
+export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
+
+/**
+ * First start on an empty store: one organization and one API key, the key printed
+ * once and written to `<DATA_DIR>/bootstrap-api-key` (0600). With BOOTSTRAP_API_KEY
+ * set, that key is made to exist at every start instead.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
+    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    @Inject(ProjectServiceEnv) private readonly env: ProjectServiceEnv,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { organization, created } = await this.bootstrapOrganization();
+    if (this.env.BOOTSTRAP_API_KEY) {
+      await this.ensureKey(organization.id, this.env.BOOTSTRAP_API_KEY, 'Bootstrap key (BOOTSTRAP_API_KEY)');
+    } else if (created) {
+      const key = generateApiKey();
+      await this.ensureKey(organization.id, key, 'Bootstrap key');
+      const file = this.writeKeyFile(key);
+      // The one time this key is shown: the contract asks for it in the log and in the file.
+      this.logger.warn(`Bootstrap API key (shown once, also in ${file}): ${key}`);
+    }
+  }
+
+  private async bootstrapOrganization(): Promise<{ organization: Organization; created: boolean }> {
+    const existing = await this.organizations.findOneBy({ slug: BOOTSTRAP_SLUG });
+    if (existing) return { organization: existing, created: false };
+    const organization = this.organizations.create({
+      id: newId('org'),
+      slug: BOOTSTRAP_SLUG,
+      name: 'Default organization',
+      createdAt: Date.now(),
+    });
+    try {
+      await this.organizations.insert(organization);
+      return { organization, created: true };
+    } catch (err) {
+      // Another replica made it first.
+      if (!isUniqueViolation(err)) throw err;
+      return { organization: await this.organizations.findOneByOrFail({ slug: BOOTSTRAP_SLUG }), created: false };
+    }
+  }
+
+  private async ensureKey(orgId: string, key: string, name: string): Promise<void> {
+    const keyHash = hashApiKey(key);
+    if (await this.apiKeys.existsBy({ keyHash })) return;
+    try {
+      await this.apiKeys.insert({ id: newId('key'), orgId, name, keyHash, preview: keyPreview(key), createdAt: Date.now(), revokedAt: null });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+
+  private writeKeyFile(key: string): string {
+    const file = path.resolve(this.env.DATA_DIR, BOOTSTRAP_KEY_FILE);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    fs.chmodSync(file, 0o600);
+    return file;
+  }
+}

@@ -1,0 +1,38 @@
+import { LoggingModule } from '@cinetrace/logging';
+import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthBusController } from './auth/auth.bus-controller';
+import { AuthService } from './auth/auth.service';
+import { projectServiceMigrations } from './migrations';
+import { ApiKey } from './organizations/api-key.entity';
+import { BootstrapService } from './organizations/bootstrap.service';
+import { Organization } from './organizations/organization.entity';
+import { ProjectServiceEnv } from './project-service.env';
+import { Project } from './projects/project.entity';
+import { ProjectsBusController } from './projects/projects.bus-controller';
+import { ProjectsService } from './projects/projects.service';
+
+export const PROJECT_SERVICE = 'project-service';
+const entities = [Organization, ApiKey, Project];
+
+/** Organizations, API keys and projects; answers on the bus in either run mode. */
+@Module({})
+export class ProjectServiceModule {
+  static register(env: ProjectServiceEnv): DynamicModule {
+    return {
+      module: ProjectServiceModule,
+      imports: [
+        LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL),
+        PersistenceModule.forService({
+          target: databaseTarget(PROJECT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+          entities,
+          migrations: projectServiceMigrations,
+        }),
+        TypeOrmModule.forFeature(entities),
+      ],
+      controllers: [ProjectsBusController, AuthBusController],
+      providers: [{ provide: ProjectServiceEnv, useValue: env }, ProjectsService, AuthService, BootstrapService],
+    };
+  }
+}

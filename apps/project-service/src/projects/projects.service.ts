@@ -1,0 +1,96 @@
+import {
+  CreateProjectInput,
+  DomainError,
+  ErrorCode,
+  OrgContext,
+  Page,
+  PageRequest,
+  ProjectListFilters,
+  ProjectListKey,
+  ProjectView,
+} from '@cinetrace/contracts';
+import { isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { deriveProjectKey, firstFreeKey } from './project-key';
+import { Project } from './project.entity';
+
+/** Concurrent creates deriving the same key: the loser of the unique index tries the next suffix. */
+const DERIVED_KEY_ATTEMPTS = 25;
+
+@Injectable()
+export class ProjectsService {
+  constructor(@InjectRepository(Project) private readonly projects: Repository<Project>) {}
+
+  async create(ctx: OrgContext, input: CreateProjectInput): Promise<ProjectView> {
+    const now = Date.now();
+    const base = { orgId: ctx.orgId, name: input.name, description: input.description ?? '', createdAt: now, updatedAt: now };
+    if (input.key) {
+      const project = this.projects.create({ ...base, id: newId('prj'), key: input.key });
+      await this.insertOrConflict(project, `The project key '${input.key}' is already taken in this organization`);
+      return toView(project);
+    }
+    const derived = deriveProjectKey(input.name);
+    for (let attempt = 1; ; attempt++) {
+      const key = firstFreeKey(derived, await this.keysLike(ctx.orgId, derived));
+      const project = this.projects.create({ ...base, id: newId('prj'), key });
+      try {
+        await this.projects.insert(project);
+        return toView(project);
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= DERIVED_KEY_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async list(ctx: OrgContext, filters: ProjectListFilters, page: PageRequest<ProjectListKey>): Promise<Page<ProjectView, ProjectListKey>> {
+    const query = this.projects
+      .createQueryBuilder('p')
+      .where('p.org_id = :orgId', { orgId: ctx.orgId })
+      .orderBy('p.id', 'DESC')
+      .limit(page.limit + 1);
+    if (filters.name !== undefined) query.andWhere('p.name = :name', { name: filters.name });
+    if (page.after !== undefined) query.andWhere('p.id < :after', { after: page.after });
+    const rows = await query.getMany();
+    const items = rows.slice(0, page.limit);
+    return { items: items.map(toView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  async get(ctx: OrgContext, id: string): Promise<ProjectView> {
+    const project = await this.projects.findOneBy({ id, orgId: ctx.orgId });
+    if (!project) throw DomainError.notFound(`No project with id '${id}'`);
+    return toView(project);
+  }
+
+  private async insertOrConflict(project: Project, conflictDetail: string): Promise<void> {
+    try {
+      await this.projects.insert(project);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(ErrorCode.Conflict, conflictDetail);
+      throw err;
+    }
+  }
+
+  /** The keys of the organization that are `base` or `base-<anything>`. */
+  private async keysLike(orgId: string, base: string): Promise<Set<string>> {
+    const rows = await this.projects
+      .createQueryBuilder('p')
+      .select('p.project_key', 'key')
+      .where('p.org_id = :orgId', { orgId })
+      .andWhere('(p.project_key = :base OR p.project_key LIKE :prefix)', { base, prefix: `${base}-%` })
+      .getRawMany<{ key: string }>();
+    return new Set(rows.map((r) => r.key));
+  }
+}
+
+function toView(p: Project): ProjectView {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    key: p.key,
+    createdAt: toIso(p.createdAt),
+    updatedAt: toIso(p.updatedAt),
+  };
+}
