@@ -1,0 +1,33 @@
+import { Api, aProject } from '@cinetrace/testing';
+import { expectProblem } from './support/expectations';
+import { useStack } from './support/stack-hooks';
+
+const PROJECTS = '/api/v1/projects';
+
+async function seedAndTakeCursor(client: Api): Promise<string> {
+  for (let i = 0; i < 3; i += 1) expect((await client.post(PROJECTS, aProject())).status).toBe(201);
+  const page = await client.get(PROJECTS, { limit: 1 });
+  expect(typeof page.body.nextCursor).toBe('string');
+  return page.body.nextCursor;
+}
+
+// Two stores started one after the other, each bootstrapping its own organization.
+describe('A cursor from another organization', () => {
+  let foreignCursor: string;
+
+  describe('organization A', () => {
+    const ctx = useStack();
+    it('hands out a cursor', async () => {
+      foreignCursor = await seedAndTakeCursor(ctx.api);
+    });
+  });
+
+  describe('organization B', () => {
+    const ctx = useStack();
+    it('rejects organization A’s cursor: 400 invalid_cursor', async () => {
+      await seedAndTakeCursor(ctx.api);
+      expect(foreignCursor).toEqual(expect.any(String));
+      expectProblem(await ctx.api.get(PROJECTS, { limit: 1, cursor: foreignCursor }), 400, 'invalid_cursor');
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import { aProject, unique } from '@cinetrace/testing';
+import { expectProblem } from './support/expectations';
+import { useStack } from './support/stack-hooks';
+
+const PROJECTS = '/api/v1/projects';
+
+describe('Idempotency-Key on POST', () => {
+  const ctx = useStack();
+  const countNamed = async (name: string) =>
+    (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+
+  it('replays the first answer for the same key and body, and creates nothing more', async () => {
+    const client = ctx.api.withIdempotencyKey(unique('idem'));
+    const project = aProject();
+    const first = await client.post(PROJECTS, project);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).not.toBe('true');
+
+    const again = await client.post(PROJECTS, project);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await countNamed(project.name as string)).toBe(1);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another body, and creates nothing', async () => {
+    const client = ctx.api.withIdempotencyKey(unique('idem'));
+    expect((await client.post(PROJECTS, aProject())).status).toBe(201);
+    const other = aProject();
+    expectProblem(await client.post(PROJECTS, other), 422, 'idempotency_key_reused');
+    expect(await countNamed(other.name as string)).toBe(0);
+  });
+
+  it('creates again for a new key with the same body', async () => {
+    const project = aProject();
+    const first = await ctx.api.withIdempotencyKey(unique('idem')).post(PROJECTS, project);
+    const second = await ctx.api.withIdempotencyKey(unique('idem')).post(PROJECTS, project);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(await countNamed(project.name as string)).toBe(2);
+  });
+});

@@ -1,0 +1,75 @@
+import { Broker, Stack, aProject, e2eMode, startBroker, startStack } from '@cinetrace/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expectProblem } from './support/expectations';
+import { STACK_HOOK_TIMEOUT_MS, useStack } from './support/stack-hooks';
+
+const PROJECTS = '/api/v1/projects';
+
+// What each mode loses when something underneath it dies: the distributed stack its
+// Kafka broker, the all-in-one stack its own process.
+if (e2eMode() === 'distributed') {
+  describe('Kafka outage (distributed)', () => {
+    let broker: Broker;
+    let stack: Stack;
+
+    // Its own broker, so killing it disturbs no other stack.
+    beforeAll(async () => {
+      broker = await startBroker();
+      stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
+    }, STACK_HOOK_TIMEOUT_MS);
+    afterAll(async () => {
+      await stack?.stop();
+      await broker?.stop();
+    }, STACK_HOOK_TIMEOUT_MS);
+
+    it('answers 503 unavailable with Retry-After within 10 s while the broker is down, then recovers', async () => {
+      const created = await stack.api().post(PROJECTS, aProject());
+      expect(created.status).toBe(201);
+
+      await broker.stop();
+      for (let i = 0; i < 3; i += 1) {
+        const started = Date.now();
+        // A hang would abort at 15 s and fail the test: the answer must come within 10 s.
+        const response = await stack.api().get(PROJECTS, undefined, { timeoutMs: 15_000 });
+        expect(Date.now() - started).toBeLessThanOrEqual(10_000);
+        expectProblem(response, 503, 'unavailable');
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+      }
+      const write = await stack.api().post(PROJECTS, aProject(), { timeoutMs: 15_000 });
+      expectProblem(write, 503, 'unavailable');
+
+      await broker.start();
+      const deadline = Date.now() + 60_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = await stack
+          .api()
+          .get(PROJECTS, undefined, { timeoutMs: 10_000 })
+          .then((r) => r.status, () => 0);
+        if (status === 200) break;
+        await sleep(1000);
+      }
+      expect(status).toBe(200);
+      // What was stored before the outage is all still there.
+      expect((await stack.api().get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
+    }, 180_000);
+  });
+} else {
+  describe('Process crash (all-in-one)', () => {
+    const ctx = useStack();
+
+    it('keeps every acknowledged project after the process is killed with SIGKILL', async () => {
+      const created = [];
+      for (let i = 0; i < 5; i += 1) {
+        const response = await ctx.api.post(PROJECTS, aProject());
+        expect(response.status).toBe(201);
+        created.push(response.body);
+      }
+      await ctx.stack.kill('SIGKILL');
+      await ctx.stack.restart();
+      for (const project of created) {
+        expect((await ctx.api.get(`${PROJECTS}/${project.id}`)).body).toEqual(project);
+      }
+    }, STACK_HOOK_TIMEOUT_MS);
+  });
+}
