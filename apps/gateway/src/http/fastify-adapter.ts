@@ -1,4 +1,5 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { drainRejectedBodies } from './drain-rejected-body';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFor } from './request-id';
 
@@ -18,6 +19,7 @@ export function createFastifyAdapter(maxBodyBytes: number): FastifyAdapter {
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);
   registerJsonBodyParser(fastify);
+  drainRejectedBodies(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
