@@ -9,8 +9,13 @@ import secureJson from 'secure-json-parse';
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    // Clients often label a body-less DELETE as JSON; only routes that take a body need one.
+    if (text.trim() === '' && request.method === 'DELETE') {
+      done(null, undefined);
+      return;
+    }
     if (text.trim() === '') {
       done(new DomainError(ErrorCode.InvalidJson, 'The body is empty; send a JSON document'), undefined);
       return;
