@@ -1,5 +1,5 @@
 import { PROJECT_KEY_PATTERN } from '@cinetrace/contracts';
-import { deriveProjectKey, firstFreeKey } from './project-key';
+import { deriveProjectKey } from './project-key';
 
 describe('deriveProjectKey', () => {
   it.each([
@@ -17,13 +17,5 @@ describe('deriveProjectKey', () => {
     const key = deriveProjectKey('x'.repeat(100) + ' tail');
     expect(key.length).toBeLessThanOrEqual(44);
     expect(PROJECT_KEY_PATTERN.test(`${key}-999`)).toBe(true);
-  });
-});
-
-describe('firstFreeKey', () => {
-  it('adds -2, -3 … on collision', () => {
-    expect(firstFreeKey('demo', new Set())).toBe('demo');
-    expect(firstFreeKey('demo', new Set(['demo']))).toBe('demo-2');
-    expect(firstFreeKey('demo', new Set(['demo', 'demo-2']))).toBe('demo-3');
   });
 });

@@ -13,7 +13,8 @@ import { isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { deriveProjectKey, firstFreeKey } from './project-key';
+import { firstFreeSlug } from '@cinetrace/slugs';
+import { deriveProjectKey } from './project-key';
 import { Project } from './project.entity';
 
 /** Concurrent creates deriving the same key: the loser of the unique index tries the next suffix. */
@@ -33,7 +34,7 @@ export class ProjectsService {
     }
     const derived = deriveProjectKey(input.name);
     for (let attempt = 1; ; attempt++) {
-      const key = firstFreeKey(derived, await this.keysLike(ctx.orgId, derived));
+      const key = firstFreeSlug(derived, await this.keysLike(ctx.orgId, derived));
       const project = this.projects.create({ ...base, id: newId('prj'), key });
       try {
         await this.projects.insert(project);
