@@ -3,6 +3,7 @@ import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { setLogProcessName } from '@cinetrace/logging';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
+import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
 
 /**
  * The whole service in one process: every app's own Nest application, joined by the
@@ -12,10 +13,14 @@ import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-servi
 async function main(): Promise<void> {
   const gatewayEnv = validateEnv(GatewayEnv);
   const projectEnv = validateEnv(ProjectServiceEnv);
+  const promptEnv = validateEnv(PromptServiceEnv);
   const broker = new InProcessBroker();
   setLogProcessName('all-in-one');
 
-  const services = [await startProjectService(projectEnv, { strategy: new InProcessServer(broker) })];
+  const services = [
+    await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }),
+    await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
+  ];
   const gateway = await startGateway(gatewayEnv, {
     transport: 'in-process',
     broker,

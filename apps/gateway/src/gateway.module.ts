@@ -19,6 +19,7 @@ import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
 import { ProjectsController } from './projects/projects.controller';
+import { PromptsController } from './prompts/prompts.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
 
@@ -41,7 +42,7 @@ export class GatewayModule {
         }),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [ProjectsController, OperationsController],
+      controllers: [ProjectsController, PromptsController, OperationsController],
       providers: [
         { provide: GatewayEnv, useValue: env },
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },

@@ -1,1 +1,3 @@
-export {};
+export * from './prompt-service.env';
+export * from './prompt-service.module';
+export * from './start-prompt-service';

@@ -1,6 +1,18 @@
-/**
- * prompt-service: Prompts: versioned documents with stable identifiers, labels and an activity trail.
- * Not built yet (issue #3); this entry point keeps the architecture's layout whole.
- */
-console.error('prompt-service is not implemented yet (issue #3)');
-process.exit(1);
+import { kafkaServerOptions } from '@cinetrace/bus';
+import { requireVariables, validateEnv } from '@cinetrace/config';
+import { PromptServiceEnv } from './prompt-service.env';
+import { PROMPT_SERVICE } from './prompt-service.module';
+import { startPromptService } from './start-prompt-service';
+
+async function main(): Promise<void> {
+  requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
+  const env = validateEnv(PromptServiceEnv);
+  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka));
+  app.enableShutdownHooks();
+}
+
+main().catch((err: Error) => {
+  console.error(`prompt-service failed to start: ${err.message}`);
+  process.exit(1);
+});

@@ -7,3 +7,8 @@ export * from './projects/create-project.input';
 export * from './projects/project.view';
 export * from './projects/project.messages';
 export * from './auth/auth.messages';
+export * from './validators';
+export * from './prompts/prompt-rules';
+export * from './prompts/prompt.inputs';
+export * from './prompts/prompt.views';
+export * from './prompts/prompt.messages';

@@ -5,3 +5,4 @@ export * from './dialect-sql';
 export * from './column-transformers';
 export * from './store-errors';
 export * from './persistence.module';
+export * from './transactions';

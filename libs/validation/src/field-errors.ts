@@ -9,12 +9,19 @@ export function toFieldErrors(errors: ValidationError[], parentPath = ''): Field
   const result: FieldError[] = [];
   for (const error of errors) {
     const path = joinPath(parentPath, error.property);
-    for (const message of Object.values(error.constraints ?? {})) {
-      result.push({ path, message: stripPropertyName(message, error.property) });
+    for (const [constraint, text] of Object.entries(error.constraints ?? {})) {
+      const message = constraint === 'whitelistValidation' ? 'is not accepted here (unknown or read-only field)' : text;
+      for (const line of message.split('\n')) result.push(itemError(path, stripPropertyName(line, error.property)));
     }
     if (error.children?.length) result.push(...toFieldErrors(error.children, path));
   }
   return result;
+}
+
+/** A line `[i] message` from an item-wise validator names the item itself: `labels[2]`. */
+function itemError(path: string, message: string): FieldError {
+  const item = /^\[(\d+)\] (.*)$/s.exec(message);
+  return item ? { path: `${path}[${item[1]}]`, message: item[2] } : { path, message };
 }
 
 function joinPath(parent: string, property: string): string {

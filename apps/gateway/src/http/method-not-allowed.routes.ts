@@ -5,6 +5,11 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/projects': ['GET', 'POST'],
   '/api/v1/projects/:id': ['GET'],
+  '/api/v1/prompts': ['GET', 'POST'],
+  '/api/v1/prompts/:id': ['GET', 'PUT', 'DELETE'],
+  '/api/v1/prompts/:id/versions': ['GET'],
+  '/api/v1/prompts/:id/activity': ['GET'],
+  '/api/v1/prompts/by-identifier/:identifier': ['GET'],
 };
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

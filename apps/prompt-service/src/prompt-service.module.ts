@@ -1,0 +1,37 @@
+import { LoggingModule } from '@cinetrace/logging';
+import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { promptServiceMigrations } from './migrations';
+import { PromptServiceEnv } from './prompt-service.env';
+import { PromptActivity } from './prompts/prompt-activity.entity';
+import { PromptLabel } from './prompts/prompt-label.entity';
+import { PromptReadsService } from './prompts/prompt-reads.service';
+import { PromptVersion } from './prompts/prompt-version.entity';
+import { Prompt } from './prompts/prompt.entity';
+import { PromptsBusController } from './prompts/prompts.bus-controller';
+import { PromptsService } from './prompts/prompts.service';
+
+export const PROMPT_SERVICE = 'prompt-service';
+const entities = [Prompt, PromptVersion, PromptLabel, PromptActivity];
+
+/** Prompts, their versions and activity; answers on the bus in either run mode. */
+@Module({})
+export class PromptServiceModule {
+  static register(env: PromptServiceEnv): DynamicModule {
+    return {
+      module: PromptServiceModule,
+      imports: [
+        LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL),
+        PersistenceModule.forService({
+          target: databaseTarget(PROMPT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+          entities,
+          migrations: promptServiceMigrations,
+        }),
+        TypeOrmModule.forFeature(entities),
+      ],
+      controllers: [PromptsBusController],
+      providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService],
+    };
+  }
+}

@@ -1,0 +1,16 @@
+import { PROMPT_IDENTIFIER_MAX } from '@cinetrace/contracts';
+import { SLUG_SUFFIX_ROOM, slugify } from '@cinetrace/slugs';
+
+/** `Intro Shot` → `intro-shot`; a name with no letter or digit gives `prompt`. */
+export function deriveIdentifier(name: string): string {
+  return slugify(name, PROMPT_IDENTIFIER_MAX - SLUG_SUFFIX_ROOM) || 'prompt';
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
+
+/** The distinct `{{name}}` placeholders of a prompt's content, in order of first use. */
+export function extractVariables(content: string): string[] {
+  const names = new Set<string>();
+  for (const match of content.matchAll(PLACEHOLDER)) names.add(match[1]);
+  return [...names];
+}

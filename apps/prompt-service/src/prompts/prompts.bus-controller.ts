@@ -1,0 +1,61 @@
+import { BusController } from '@cinetrace/bus';
+import {
+  CreatePromptInput,
+  Patterns,
+  ProjectContext,
+  PromptActivityKey,
+  PromptDeleteRequest,
+  PromptGetRequest,
+  PromptHistoryRequest,
+  PromptListRequest,
+  PromptUpdateRequest,
+  PromptVersionKey,
+  UpdatePromptInput,
+} from '@cinetrace/contracts';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { PromptReadsService } from './prompt-reads.service';
+import { PromptsService } from './prompts.service';
+
+/** Bus adapter for prompts: unpacks the message, calls the service. */
+@BusController()
+export class PromptsBusController {
+  constructor(
+    private readonly prompts: PromptsService,
+    private readonly reads: PromptReadsService,
+  ) {}
+
+  @MessagePattern(Patterns.PromptCreate)
+  create(@Payload('ctx') ctx: ProjectContext, @Payload('input') input: CreatePromptInput) {
+    return this.prompts.create(ctx, input);
+  }
+
+  @MessagePattern(Patterns.PromptUpdate)
+  update(@Payload() request: Omit<PromptUpdateRequest, 'input'>, @Payload('input') input: UpdatePromptInput) {
+    return this.prompts.update(request.ctx, request.id, input, request.ifMatch);
+  }
+
+  @MessagePattern(Patterns.PromptDelete)
+  delete(@Payload() request: PromptDeleteRequest) {
+    return this.prompts.delete(request.ctx, request.id, request.ifMatch);
+  }
+
+  @MessagePattern(Patterns.PromptGet)
+  get(@Payload() request: PromptGetRequest) {
+    return this.reads.get(request);
+  }
+
+  @MessagePattern(Patterns.PromptList)
+  list(@Payload() request: PromptListRequest) {
+    return this.reads.list(request.ctx, request.filters, request.page);
+  }
+
+  @MessagePattern(Patterns.PromptVersions)
+  versions(@Payload() request: PromptHistoryRequest<PromptVersionKey>) {
+    return this.reads.versionsOf(request.ctx, request.id, request.page);
+  }
+
+  @MessagePattern(Patterns.PromptActivity)
+  activity(@Payload() request: PromptHistoryRequest<PromptActivityKey>) {
+    return this.reads.activityOf(request.ctx, request.id, request.page);
+  }
+}

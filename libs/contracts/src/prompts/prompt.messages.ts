@@ -1,0 +1,55 @@
+import type { ProjectContext } from '../context';
+import type { PageRequest } from '../lists/page';
+import type { CreatePromptInput, UpdatePromptInput } from './prompt.inputs';
+
+export interface PromptCreateRequest {
+  ctx: ProjectContext;
+  input: CreatePromptInput;
+}
+
+export interface PromptListFilters {
+  type?: string;
+  label?: string;
+  q?: string;
+  includeDeleted?: boolean;
+}
+
+/** Keyset positions: prompts and activity by id (time-sortable), versions by number. */
+export type PromptListKey = string;
+export type PromptVersionKey = number;
+export type PromptActivityKey = string;
+
+export interface PromptListRequest {
+  ctx: ProjectContext;
+  filters: PromptListFilters;
+  page: PageRequest<PromptListKey>;
+}
+
+/** One prompt, by id or by identifier; `version` picks an older version. */
+export interface PromptGetRequest {
+  ctx: ProjectContext;
+  id?: string;
+  identifier?: string;
+  version?: number;
+  includeDeleted?: boolean;
+}
+
+export interface PromptUpdateRequest {
+  ctx: ProjectContext;
+  id: string;
+  input: UpdatePromptInput;
+  /** From `If-Match`: the versions the client accepts to change; absent means any. */
+  ifMatch?: number[];
+}
+
+export interface PromptDeleteRequest {
+  ctx: ProjectContext;
+  id: string;
+  ifMatch?: number[];
+}
+
+export interface PromptHistoryRequest<TKey> {
+  ctx: ProjectContext;
+  id: string;
+  page: PageRequest<TKey>;
+}

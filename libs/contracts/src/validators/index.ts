@@ -1,0 +1,3 @@
+export * from './optional-not-null';
+export * from './json-object';
+export * from './string-items';
