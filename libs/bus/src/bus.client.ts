@@ -35,6 +35,17 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** For readiness: does a request on `pattern` get its answer within `withinMs`? */
+  async answers(pattern: string, withinMs: number): Promise<boolean> {
+    try {
+      await withTimeout(this.ensureConnected(), withinMs);
+      await firstValueFrom(this.proxy.send(pattern, {}).pipe(timeout(withinMs)));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** For readiness: can the bus be reached right now? */
   async isReachable(): Promise<boolean> {
     try {

@@ -8,3 +8,5 @@ export * from './bus-exception.filter';
 export * from './bus-controller.decorator';
 export * from './to-domain-error';
 export * from './kafka/json-value.serializer';
+export * from './streams';
+export * from './ping.controller';

@@ -13,7 +13,7 @@ export interface KafkaConnection {
  * kafkajs retries are kept short so that a broker outage surfaces as a fast 503
  * instead of a request hanging for tens of seconds.
  */
-function client(clientId: string, kafka: KafkaConnection) {
+export function kafkaClientConfig(clientId: string, kafka: KafkaConnection) {
   return {
     clientId,
     brokers: kafka.brokers,
@@ -29,19 +29,19 @@ function client(clientId: string, kafka: KafkaConnection) {
  * A member that died (a killed replica) leaves its group after 10 s instead of kafkajs'
  * 30 s, so the survivors' rebalance, and with it request-reply, resumes sooner.
  */
-const GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 10000, heartbeatInterval: 1000 };
+export const KAFKA_GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 10000, heartbeatInterval: 1000 };
 
 /** Options for a service answering requests (Nest's ServerKafka, group `<service>-server`). */
 export function kafkaServerOptions(service: string, kafka: KafkaConnection): KafkaOptions {
   return {
     transport: Transport.KAFKA,
     options: {
-      client: client(service, kafka),
+      client: kafkaClientConfig(service, kafka),
       consumer: {
         groupId: service,
         maxWaitTimeInMs: kafka.maxWaitTimeInMs,
         allowAutoTopicCreation: true,
-        ...GROUP_TIMING,
+        ...KAFKA_GROUP_TIMING,
         // A consumer that loses its broker keeps retrying until it comes back.
         retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
       },
@@ -56,16 +56,17 @@ export function kafkaServerOptions(service: string, kafka: KafkaConnection): Kaf
 /** Options for a caller (Nest's ClientKafka; replies come back on `<pattern>.reply`). */
 export function kafkaClientOptions(clientId: string, kafka: KafkaConnection): KafkaOptions['options'] {
   return {
-    client: client(clientId, kafka),
+    client: kafkaClientConfig(clientId, kafka),
     consumer: {
       groupId: clientId,
       maxWaitTimeInMs: kafka.maxWaitTimeInMs,
       allowAutoTopicCreation: true,
-      ...GROUP_TIMING,
+      ...KAFKA_GROUP_TIMING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
     },
     producer: { allowAutoTopicCreation: true },
     send: { acks: -1 },
+    run: { partitionsConsumedConcurrently: 4 },
     serializer: new JsonValueSerializer(),
   };
 }

@@ -1,0 +1,95 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { jsonRoundTrip } from '../in-process/in-process.broker';
+import { BatchHandler, StreamPublisher, StreamRecord } from './stream.types';
+
+interface Pending {
+  records: StreamRecord[];
+  done: (err?: unknown) => void;
+}
+
+/**
+ * The all-in-one mode's streams. Publishes that arrive while the consumer is busy are
+ * queued and handed to it together as one batch (group commit: one transaction for
+ * many requests), and each publisher is answered only after its batch committed.
+ */
+export class InProcessStreams extends StreamPublisher {
+  private readonly consumers = new Map<string, TopicConsumer>();
+
+  subscribe<T>(topic: string, handler: BatchHandler<T>, maxBatchRecords = 2000): void {
+    if (this.consumers.has(topic)) throw new Error(`Two consumers for stream '${topic}'`);
+    this.consumers.set(topic, new TopicConsumer(handler as BatchHandler, maxBatchRecords));
+  }
+
+  unsubscribe(topic: string): void {
+    this.consumers.delete(topic);
+  }
+
+  publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
+    const consumer = this.consumers.get(topic);
+    if (!consumer) {
+      return Promise.reject(new DomainError(ErrorCode.Unavailable, 'The service for this stream is not running', undefined, 2));
+    }
+    return consumer.enqueue(jsonRoundTrip(records));
+  }
+
+  async isReachable(): Promise<boolean> {
+    return true;
+  }
+}
+
+class TopicConsumer {
+  private queue: Pending[] = [];
+  private running = false;
+
+  constructor(
+    private readonly handler: BatchHandler,
+    private readonly maxBatchRecords: number,
+  ) {}
+
+  enqueue(records: StreamRecord[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ records, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    // Let the publishes of this tick join the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length) {
+      const batch = this.takeBatch();
+      try {
+        await this.handler(batch.flatMap((p) => p.records));
+        batch.forEach((p) => p.done());
+      } catch {
+        // One bad publish must not fail the others that shared its batch: retry each alone.
+        for (const p of batch) {
+          try {
+            await this.handler(p.records);
+            p.done();
+          } catch (err) {
+            p.done(asUnavailable(err));
+          }
+        }
+      }
+    }
+    this.running = false;
+  }
+
+  private takeBatch(): Pending[] {
+    let count = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || count + this.queue[n].records.length <= this.maxBatchRecords)) {
+      count += this.queue[n].records.length;
+      n += 1;
+    }
+    return this.queue.splice(0, n);
+  }
+}
+
+/** A store that fails to take records is a passing outage to the client: 503, retry. */
+function asUnavailable(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  return new DomainError(ErrorCode.Unavailable, 'The store could not take the records; retry shortly', undefined, 1);
+}

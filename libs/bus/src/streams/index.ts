@@ -1,0 +1,4 @@
+export * from './stream.types';
+export * from './in-process.streams';
+export * from './kafka-stream.publisher';
+export * from './kafka-stream.consumer';

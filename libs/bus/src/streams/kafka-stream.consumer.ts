@@ -1,0 +1,160 @@
+import { Logger } from '@nestjs/common';
+import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KafkaConnection, kafkaClientConfig, KAFKA_GROUP_TIMING } from '../kafka/kafka.options';
+import { BatchHandler, StreamRecord } from './stream.types';
+
+export interface StreamConsumerOptions {
+  groupId: string;
+  topic: string;
+  /** Where a record goes that fails `maxAttempts` times on its own, so it cannot block its partition. */
+  deadLetterTopic: string;
+  maxAttempts?: number;
+  partitionsConsumedConcurrently?: number;
+  /** Partitions the topic is created with when it does not exist: the most consumers that can share it. */
+  partitions?: number;
+  /**
+   * Failures of what is underneath (a database blip) rather than of the records: those
+   * are retried until they pass, never dead-lettered, so an outage loses nothing.
+   */
+  isTransient?: (err: unknown) => boolean;
+  /** Fetch wait; short, because a stream consumer that waits long on each fetch falls behind its producers. */
+  maxWaitTimeInMs?: number;
+}
+
+/**
+ * Consumes a topic in batches: the handler commits a batch's effects, then the offsets
+ * are committed (at-least-once; handlers are idempotent). A failing batch is retried
+ * with backoff, then split record by record; a record that still fails is sent to the
+ * dead-letter topic with the reason, and consumption moves on.
+ */
+export class KafkaStreamConsumer<T = unknown> {
+  private readonly logger = new Logger(KafkaStreamConsumer.name);
+  private readonly kafka: Kafka;
+  private consumer?: Consumer;
+  private readonly maxAttempts: number;
+  private stopping = false;
+
+  constructor(
+    clientId: string,
+    private readonly connection: KafkaConnection,
+    private readonly options: StreamConsumerOptions,
+    private readonly handler: BatchHandler<T>,
+  ) {
+    this.kafka = new Kafka(kafkaClientConfig(clientId, connection));
+    this.maxAttempts = options.maxAttempts ?? 3;
+  }
+
+  async start(): Promise<void> {
+    const consumer = this.kafka.consumer({
+      groupId: this.options.groupId,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 5,
+      allowAutoTopicCreation: true,
+      ...KAFKA_GROUP_TIMING,
+      retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
+    });
+    this.consumer = consumer;
+    await this.ensureTopics();
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        if (!batch.messages.length || !isRunning() || isStale()) return;
+        await this.handleBatch(batch.messages, heartbeat);
+        const last = batch.messages[batch.messages.length - 1].offset;
+        resolveOffset(last);
+        await consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+        ]);
+      },
+    });
+  }
+
+  /** Auto-created topics get the broker's default partition count (often 1): create them on purpose. */
+  private async ensureTopics(): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const partitions = this.options.partitions ?? 12;
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [this.options.topic, this.options.deadLetterTopic].map((topic) => ({ topic, numPartitions: partitions })),
+      });
+    } catch (err) {
+      this.logger.warn(`Could not create '${this.options.topic}' (${(err as Error)?.message ?? err}); relying on auto-creation`);
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect().catch(() => undefined);
+  }
+
+  private async handleBatch(messages: KafkaMessage[], heartbeat: () => Promise<void>): Promise<void> {
+    const decoded = messages.map((m) => ({ message: m, record: decode<T>(m) }));
+    const poison = decoded.filter((d) => d.record === undefined);
+    for (const p of poison) await this.deadLetter(p.message, 'the value is not JSON');
+    const good = decoded.filter((d) => d.record !== undefined);
+    if (!good.length) return;
+    const records = good.map((d) => d.record!);
+    if (await this.attempt(() => this.handler(records), heartbeat)) return;
+    // The batch keeps failing: find the record at fault so the others get through.
+    for (const { message, record } of good) {
+      if (!(await this.attempt(() => this.handler([record!]), heartbeat))) {
+        await this.deadLetter(message, 'the record failed every attempt');
+      }
+    }
+  }
+
+  private async attempt(work: () => Promise<void>, heartbeat: () => Promise<void>): Promise<boolean> {
+    let outageMs = 200;
+    for (let attempt = 1; attempt <= this.maxAttempts; ) {
+      try {
+        await work();
+        return true;
+      } catch (err) {
+        const reason = (err as Error)?.message ?? String(err);
+        await heartbeat().catch(() => undefined);
+        if (this.options.isTransient?.(err)) {
+          if (this.stopping) throw err; // leave the offsets uncommitted: the next owner redoes the batch
+          this.logger.warn(`Storing a batch of '${this.options.topic}' failed (${reason}); retrying in ${outageMs} ms`);
+          await sleep(outageMs);
+          outageMs = Math.min(outageMs * 2, 5000);
+          continue;
+        }
+        this.logger.warn(`Batch of '${this.options.topic}' failed (attempt ${attempt}): ${reason}`);
+        if (attempt < this.maxAttempts) await sleep(100 * 2 ** attempt);
+        attempt += 1;
+      }
+    }
+    return false;
+  }
+
+  private async deadLetter(message: KafkaMessage, reason: string): Promise<void> {
+    const producer = this.kafka.producer({ allowAutoTopicCreation: true });
+    await producer.connect();
+    try {
+      await producer.send({
+        topic: this.options.deadLetterTopic,
+        acks: -1,
+        messages: [{ key: message.key, value: message.value, headers: { ...message.headers, 'x-dead-letter-reason': reason } }],
+      });
+      this.logger.error(`A record of '${this.options.topic}' went to '${this.options.deadLetterTopic}': ${reason}`);
+    } finally {
+      await producer.disconnect().catch(() => undefined);
+    }
+  }
+}
+
+function decode<T>(message: KafkaMessage): StreamRecord<T> | undefined {
+  try {
+    return { key: message.key?.toString('utf8') ?? '', value: JSON.parse(message.value?.toString('utf8') ?? '') as T };
+  } catch {
+    return undefined;
+  }
+}

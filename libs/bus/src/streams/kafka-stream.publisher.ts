@@ -1,0 +1,131 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CompressionTypes, Kafka, Message, Partitioners, Producer } from 'kafkajs';
+import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
+import { KafkaConnection, kafkaClientConfig } from '../kafka/kafka.options';
+import { StreamPublisher, StreamRecord } from './stream.types';
+
+interface PendingSend {
+  topic: string;
+  messages: Message[];
+  done: (err?: unknown) => void;
+}
+
+/** Records gathered into one produce request at most: bounded so one request stays well under a broker's 1 MB default. */
+const MAX_BATCH_RECORDS = 500;
+
+/**
+ * Publishes to Kafka and resolves only when all in-sync replicas acknowledged the
+ * records (acks = -1): a client told "accepted" can rely on the broker having them.
+ * Publishes that arrive while a produce request is in flight are sent together in the
+ * next one (one record batch per partition instead of one per request), which is what
+ * keeps the broker, and the consumers that fetch batch by batch, fast under load.
+ */
+export class KafkaStreamPublisher extends StreamPublisher implements OnApplicationShutdown {
+  private readonly logger = new Logger(KafkaStreamPublisher.name);
+  private readonly kafka: Kafka;
+  private producer?: Producer;
+  private connecting?: Promise<Producer>;
+  private queue: PendingSend[] = [];
+  private sending = false;
+
+  /**
+   * @param lingerMs how long a produce request waits for more publishes to join it
+   * (Kafka's `linger.ms`): a few ms of latency buys large record batches, which both the
+   * broker and the batch consumers need to keep up under load.
+   */
+  constructor(
+    clientId: string,
+    connection: KafkaConnection,
+    private readonly lingerMs = 10,
+  ) {
+    super();
+    this.kafka = new Kafka(kafkaClientConfig(`${clientId}-streams`, connection));
+  }
+
+  publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
+    const messages = records.map((r) => ({ key: r.key, value: JSON.stringify(r.value) }));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ topic, messages, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (!this.sending) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.sending = true;
+    while (this.queue.length) {
+      if (this.lingerMs > 0 && this.queuedRecords() < MAX_BATCH_RECORDS) await sleep(this.lingerMs);
+      const batch = this.takeBatch();
+      try {
+        const producer = await this.connected();
+        const byTopic = new Map<string, Message[]>();
+        for (const p of batch) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+        await producer.sendBatch({
+          acks: -1,
+          compression: CompressionTypes.None,
+          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+        });
+        batch.forEach((p) => p.done());
+      } catch (err) {
+        this.logger.warn(`Publishing ${batch.length} request(s) failed: ${(err as Error)?.message ?? err}`);
+        const unavailable = new DomainError(ErrorCode.Unavailable, 'The event stream is unreachable', undefined, BUS_RETRY_AFTER_SECONDS);
+        batch.forEach((p) => p.done(unavailable));
+      }
+    }
+    this.sending = false;
+  }
+
+  private queuedRecords(): number {
+    return this.queue.reduce((sum, p) => sum + p.messages.length, 0);
+  }
+
+  private takeBatch(): PendingSend[] {
+    let count = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || count + this.queue[n].messages.length <= MAX_BATCH_RECORDS)) {
+      count += this.queue[n].messages.length;
+      n += 1;
+    }
+    return this.queue.splice(0, n);
+  }
+
+  async isReachable(): Promise<boolean> {
+    try {
+      await this.connected();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+
+  /** One connection attempt at a time; a failed one is forgotten so the next call retries. */
+  private connected(): Promise<Producer> {
+    this.connecting ??= (async () => {
+      const producer = this.kafka.producer({
+        allowAutoTopicCreation: true,
+        // Murmur2 on the key, as the Java client: a trace's records keep to one partition.
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 500 },
+      });
+      producer.on(producer.events.DISCONNECT, () => {
+        this.connecting = undefined;
+      });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })().catch((err) => {
+      this.connecting = undefined;
+      throw err;
+    });
+    return this.connecting;
+  }
+}

@@ -1,0 +1,22 @@
+/** One record of a stream (a Kafka topic in the distributed mode): its key orders it within a partition. */
+export interface StreamRecord<T = unknown> {
+  key: string;
+  value: T;
+}
+
+/**
+ * Writes records to a stream. `publish` resolves only once the records are durable: on
+ * Kafka, acknowledged by all in-sync replicas; in-process, committed by the consumer.
+ * Any failure rejects with a DomainError (`unavailable` when the stream is down).
+ */
+export abstract class StreamPublisher {
+  abstract publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void>;
+  abstract isReachable(): Promise<boolean>;
+}
+
+/**
+ * Handles a batch of records and resolves once their effects are committed. Throwing
+ * fails the whole batch; the consumer retries it and, after that, isolates the record
+ * at fault (see StreamConsumerOptions.deadLetterTopic).
+ */
+export type BatchHandler<T = unknown> = (records: StreamRecord<T>[]) => Promise<void>;
