@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
-import { IsJsonObject, IsStringItems, OptionalNotNull } from '../validators';
+import { KeepJson, IsJsonObject, IsStringItems, OptionalNotNull } from '../validators';
 import {
   PROMPT_CONTENT_MAX,
   PROMPT_IDENTIFIER_PATTERN,
@@ -41,6 +41,7 @@ class PromptFields {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @OptionalNotNull()
+  @KeepJson()
   @IsJsonObject(PROMPT_METADATA_MAX_BYTES)
   metadata?: Record<string, unknown>;
 }
@@ -85,6 +86,7 @@ export class UpdatePromptInput {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @OptionalNotNull()
+  @KeepJson()
   @IsJsonObject(PROMPT_METADATA_MAX_BYTES)
   metadata?: Record<string, unknown>;
 }

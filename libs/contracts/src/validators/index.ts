@@ -1,3 +1,4 @@
 export * from './optional-not-null';
 export * from './json-object';
 export * from './string-items';
+export * from './keep-json';

@@ -18,3 +18,20 @@ export function IsJsonObject(maxBytes: number, options?: ValidationOptions): Pro
       },
     });
 }
+
+/** Any JSON value, `null` included, whose serialised form fits in `maxBytes`; absent passes unless `required`. */
+export function IsJsonValue(maxBytes: number, { required = false } = {}, options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isJsonValue',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options,
+      validator: {
+        validate: (value: unknown) =>
+          value === undefined ? !required : Buffer.byteLength(JSON.stringify(value) ?? '') <= maxBytes,
+        defaultMessage: (args) =>
+          args?.value === undefined ? 'is required (any JSON value)' : `must be at most ${maxBytes} bytes serialised`,
+      },
+    });
+}

@@ -1,0 +1,50 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export const BENCHMARK_STATUSES = ['idle', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type BenchmarkStatus = (typeof BENCHMARK_STATUSES)[number];
+export type RunStatus = Exclude<BenchmarkStatus, 'idle'>;
+
+export class Runner {
+  @ApiProperty({ minimum: 1, maximum: 64 }) concurrency: number;
+  @ApiProperty({ minimum: 1, maximum: 10 }) maxAttempts: number;
+  @ApiProperty({ minimum: 1000, maximum: 600_000 }) timeoutMs: number;
+}
+
+export class RunCountsView {
+  @ApiProperty() total: number;
+  @ApiProperty() pending: number;
+  @ApiProperty() running: number;
+  @ApiProperty() completed: number;
+  @ApiProperty() failed: number;
+  @ApiProperty() cancelled: number;
+}
+
+export class RunView {
+  @ApiProperty({ example: 'run_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty() benchmarkId: string;
+  @ApiProperty({ enum: BENCHMARK_STATUSES.filter((s) => s !== 'idle') }) status: RunStatus;
+  @ApiProperty({ type: 'object', additionalProperties: true }) experiment: Record<string, unknown>;
+  @ApiProperty({ type: Runner }) runner: Runner;
+  @ApiProperty() datasetVersion: number;
+  @ApiProperty({ type: RunCountsView }) counts: RunCountsView;
+  @ApiProperty({ type: 'object', additionalProperties: true }) scores: Record<string, { mean: number | null; passRate: number | null }>;
+  @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) startedAt: string | null;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) finishedAt: string | null;
+}
+
+export class BenchmarkView {
+  @ApiProperty({ example: 'bm_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty() projectId: string;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiProperty() datasetId: string;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) scorers: { name: string; type: string; config: Record<string, unknown> }[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) target: Record<string, unknown>;
+  @ApiProperty({ type: Runner }) runner: Runner;
+  @ApiProperty({ enum: BENCHMARK_STATUSES }) status: BenchmarkStatus;
+  @ApiProperty({ type: RunView, nullable: true }) lastRun: RunView | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}

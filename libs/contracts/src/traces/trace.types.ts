@@ -1,0 +1,67 @@
+/**
+ * Traces as they travel from the gateway to trace-ingest: validated, ids assigned,
+ * times as epoch milliseconds. Only the fields the client sent are present, so a merge
+ * can tell "absent" (keep what is stored) from "present" (replace).
+ */
+export const TRACE_STATUSES = ['running', 'ok', 'error'] as const;
+export type TraceStatus = (typeof TRACE_STATUSES)[number];
+
+export const SPAN_KINDS = ['span', 'generation', 'llm', 'tool', 'retrieval', 'embedding', 'agent', 'scorer'] as const;
+export type SpanKind = (typeof SPAN_KINDS)[number];
+
+/** Span status: `unset` until the client says `ok` or `error` (OpenTelemetry's convention). */
+export const SPAN_STATUSES = ['unset', 'ok', 'error'] as const;
+export type SpanStatus = (typeof SPAN_STATUSES)[number];
+
+export interface SpanEvent {
+  name: string;
+  time: number;
+  attributes?: Record<string, unknown>;
+}
+
+export interface SpanInput {
+  id: string;
+  parentId?: string | null;
+  name?: string;
+  kind?: SpanKind;
+  status?: SpanStatus;
+  statusMessage?: string | null;
+  startTime?: number;
+  endTime?: number | null;
+  model?: string | null;
+  input?: unknown;
+  output?: unknown;
+  usage?: Record<string, number>;
+  costUsd?: number | null;
+  attributes?: Record<string, unknown>;
+  events?: SpanEvent[];
+}
+
+export interface TraceInput {
+  id: string;
+  name?: string | null;
+  status?: TraceStatus;
+  startTime?: number;
+  endTime?: number | null;
+  input?: unknown;
+  output?: unknown;
+  metadata?: Record<string, unknown>;
+  tags?: string[];
+  userId?: string | null;
+  sessionId?: string | null;
+  spans: SpanInput[];
+}
+
+/** One message of the trace stream (topic `trace.ingest`, keyed by project and trace id). */
+export interface TraceIngestMessage {
+  ingestId: string;
+  projectId: string;
+  receivedAt: number;
+  trace: TraceInput;
+}
+
+export const Topics = {
+  /** Never rename: the topic holds accepted traces until trace-ingest stored them. */
+  TraceIngest: 'trace.ingest',
+  TraceIngestDeadLetter: 'trace.ingest.dead-letter',
+} as const;

@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SPAN_KINDS, SPAN_STATUSES, SpanKind, SpanStatus, TRACE_STATUSES, TraceStatus } from './trace.types';
+
+/** The answer to an ingest: 202 describes the payload as accepted, 201 (`Prefer: wait`) the stored trace. */
+export class TraceAcceptedView {
+  @ApiProperty({ example: 'tr_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty({ enum: TRACE_STATUSES }) status: TraceStatus;
+  @ApiProperty() spanCount: number;
+}
+
+export class BatchItemResult {
+  @ApiProperty() index: number;
+  @ApiProperty({ type: String, nullable: true }) id: string | null;
+  @ApiProperty({ enum: ['accepted', 'rejected'] }) result: 'accepted' | 'rejected';
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) errors?: { path: string; message: string }[];
+}
+
+export class TraceBatchView {
+  @ApiProperty() accepted: number;
+  @ApiProperty() rejected: number;
+  @ApiProperty({ type: [BatchItemResult] }) items: BatchItemResult[];
+}
+
+export class TraceSummaryView {
+  @ApiProperty() id: string;
+  @ApiProperty() projectId: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ enum: TRACE_STATUSES }) status: TraceStatus;
+  @ApiProperty({ format: 'date-time' }) startTime: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) endTime: string | null;
+  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+  @ApiProperty() spanCount: number;
+  @ApiProperty() errorCount: number;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) sessionId: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'Summed over spans' })
+  usage: Record<string, number>;
+  @ApiProperty({ type: Number, nullable: true, description: 'Summed over spans' }) costUsd: number | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class SpanEventView {
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'date-time' }) time: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) attributes?: Record<string, unknown>;
+}
+
+export class SpanView {
+  @ApiProperty() id: string;
+  @ApiProperty({ type: String, nullable: true }) parentId: string | null;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: SPAN_KINDS }) kind: SpanKind;
+  @ApiProperty({ enum: SPAN_STATUSES }) status: SpanStatus;
+  @ApiProperty({ type: String, nullable: true }) statusMessage: string | null;
+  @ApiProperty({ format: 'date-time' }) startTime: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) endTime: string | null;
+  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+  @ApiProperty({ description: '0 for a root span, parent depth + 1 below it' }) depth: number;
+  @ApiProperty({ type: String, nullable: true }) model: string | null;
+  @ApiProperty({ nullable: true }) input: unknown;
+  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'number' } }) usage: Record<string, number> | null;
+  @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) attributes: Record<string, unknown> | null;
+  @ApiProperty({ type: [SpanEventView], nullable: true }) events: SpanEventView[] | null;
+}
+
+export class TraceView extends TraceSummaryView {
+  @ApiProperty({ nullable: true }) input: unknown;
+  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiProperty({ type: [SpanView], description: 'Ordered by startTime, then id' }) spans: SpanView[];
+}
