@@ -1,0 +1,144 @@
+import type { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+import { OutboundError } from './outbound-error';
+import { publicOnlyLookup, type ResolveHost } from './public-lookup';
+import { checkOutboundUrl } from './url-policy';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+export interface OutboundClientOptions {
+  /** Lifts the public-address rule (local development, tests): `OUTBOUND_ALLOW_PRIVATE=true`. */
+  allowPrivate: boolean;
+  maxResponseBytes?: number;
+  userAgent?: string;
+  /** How hostnames resolve; tests replace DNS with it. */
+  resolve?: ResolveHost;
+}
+
+export interface OutboundRequestOptions {
+  headers?: Record<string, string>;
+  /** For the whole exchange: connecting, the headers and the last byte of the body. */
+  timeoutMs: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * JSON calls to user-configured URLs under the outbound rules of the API contract:
+ * public addresses only (checked on the URL, then on every address a name resolves to
+ * when connecting), no redirects, answers bounded in size and time. Every failure is an
+ * `OutboundError`.
+ */
+export class OutboundClient {
+  private readonly allowPrivate: boolean;
+  private readonly maxResponseBytes: number;
+  private readonly userAgent: string;
+  private readonly agent: Agent;
+
+  constructor(options: OutboundClientOptions) {
+    this.allowPrivate = options.allowPrivate;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.userAgent = options.userAgent ?? 'cinetrace';
+    this.agent = new Agent({ connect: { lookup: publicOnlyLookup({ allowPrivate: options.allowPrivate, resolve: options.resolve }) } });
+  }
+
+  postJson(url: string, body: unknown, options: OutboundRequestOptions): Promise<OutboundResponse> {
+    return this.send('POST', url, JSON.stringify(body), options);
+  }
+
+  getJson(url: string, options: OutboundRequestOptions): Promise<OutboundResponse> {
+    return this.send('GET', url, undefined, options);
+  }
+
+  /** Closes pooled connections (shutdown, end of tests). */
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async send(method: 'GET' | 'POST', raw: string, body: string | undefined, options: OutboundRequestOptions): Promise<OutboundResponse> {
+    // Checked again here: a stored URL may predate the rule, and literals never reach the lookup.
+    const check = checkOutboundUrl(raw, { allowPrivate: this.allowPrivate });
+    if (!check.ok) throw new OutboundError('refused_address', `url ${check.message}`);
+    const { url } = check;
+
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    try {
+      // undici's request() follows no redirects (that takes the redirect interceptor): a 3xx comes back as is.
+      const response = await request(url, { method, headers, body, dispatcher: this.agent, signal: controller.signal });
+      const { statusCode } = response;
+      if (statusCode < 200 || statusCode >= 300) {
+        discard(response.body);
+        if (statusCode >= 300 && statusCode < 400) throw new OutboundError('redirect', `redirects are not followed (${url.host} answered ${statusCode})`, statusCode);
+        throw new OutboundError('http_status', `${url.host} answered with status ${statusCode}`, statusCode);
+      }
+      const text = await this.readBounded(response.body, response.headers['content-length'], url.host);
+      return { status: statusCode, body: statusCode === 204 ? null : parseJson(text, url.host) };
+    } catch (error) {
+      throw this.toOutboundError(error, timedOut, url.host, options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async readBounded(body: Readable, contentLength: string | string[] | undefined, host: string): Promise<string> {
+    const tooLarge = () => new OutboundError('too_large', `the answer of ${host} is larger than ${formatBytes(this.maxResponseBytes)}`);
+    if (Number(contentLength) > this.maxResponseBytes) {
+      discard(body);
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // Leaving the loop early (the throw) destroys the stream, which drops the connection.
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.maxResponseBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Maps whatever undici, net or dns threw to a reason, with a message built here, not copied. */
+  private toOutboundError(error: unknown, timedOut: boolean, host: string, timeoutMs: number): OutboundError {
+    if (timedOut) return new OutboundError('timeout', `${host} did not answer within ${timeoutMs} ms`);
+    if (error instanceof OutboundError) return error;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof OutboundError) return cause;
+    const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
+    return new OutboundError('network', `could not reach ${host}${typeof code === 'string' ? ` (${code})` : ''}`);
+  }
+}
+
+/** Drops an unread body with its connection; undici reports that as an error nobody needs. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined).destroy();
+}
+
+function parseJson(text: string, host: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    throw new OutboundError('invalid_json', `the answer of ${host} is not JSON`);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
+
+/** The service's client: private addresses only when `OUTBOUND_ALLOW_PRIVATE=true`. */
+export function outboundClientFromEnv(env: NodeJS.ProcessEnv = process.env): OutboundClient {
+  return new OutboundClient({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' });
+}
