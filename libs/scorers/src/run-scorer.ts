@@ -1,0 +1,48 @@
+import { scoreLocally } from './local-scorers';
+import { askHttpScorer, judgeWithLlm } from './remote-scorers';
+import { ScoreInput, ScoreOutcome, ScoreResult, ScorerDeps, ScorerSpec, isScorerType, scorerThreshold } from './scorer.types';
+import { ScorerError } from './scorer-error';
+import { withinTimeLimit } from './time-limit';
+
+const MAX_ERROR_LENGTH = 300;
+
+/**
+ * Scores one item's output with one scorer. Never throws: a scorer that fails gives its own
+ * entry an `error` (score and passed null) and leaves the task's other scores alone.
+ */
+export async function runScorer(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Promise<ScoreResult> {
+  const scorer = typeof spec?.name === 'string' ? spec.name : String(spec?.type);
+  try {
+    const outcome = await score(spec, input, deps);
+    const passed = outcome.passed ?? outcome.score >= scorerThreshold(spec);
+    return { scorer, score: outcome.score, passed, details: outcome.details ?? null, error: null };
+  } catch (err) {
+    return { scorer, score: null, passed: null, details: null, error: safeMessage(err, secretsOf(spec, deps)) };
+  }
+}
+
+async function score(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Promise<ScoreOutcome> {
+  const type: unknown = spec?.type; // a stored spec from an older version may hold anything
+  if (!isScorerType(type)) throw new ScorerError(`unknown scorer type '${String(type)}'`);
+  if (spec.type === 'llm_judge') return judgeWithLlm(spec, input, deps);
+  if (spec.type === 'http') return askHttpScorer(spec, input, deps);
+  return withinTimeLimit(() => scoreLocally(spec, input));
+}
+
+/** Values no error may show: the judge's key and the http scorer's header values. */
+function secretsOf(spec: ScorerSpec, deps: ScorerDeps): string[] {
+  const secrets: string[] = [];
+  if (spec?.type === 'llm_judge' && spec.config.apiKeyEnv) secrets.push(deps.env[spec.config.apiKeyEnv] ?? '');
+  if (spec?.type === 'http') secrets.push(...Object.values(spec.config.headers ?? {}));
+  return secrets.filter((s) => s.length > 0);
+}
+
+/**
+ * Our own errors are written for users; anything else (a bug, an odd value) is shown by its
+ * message too, as it is the best clue, but with every secret cut out and the length bounded.
+ */
+function safeMessage(err: unknown, secrets: string[]): string {
+  const raw = err instanceof ScorerError ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
+  const redacted = secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), raw);
+  return redacted.length > MAX_ERROR_LENGTH ? `${redacted.slice(0, MAX_ERROR_LENGTH)}…` : redacted;
+}

@@ -1,0 +1,122 @@
+/** The kinds of scorer a benchmark may name (API.md, "Benchmarks"). Stored as is: never rename one. */
+export const SCORER_TYPES = [
+  'exact_match',
+  'contains',
+  'regex',
+  'json_schema',
+  'numeric_tolerance',
+  'range',
+  'string_similarity',
+  'llm_judge',
+  'http',
+] as const;
+export type ScorerType = (typeof SCORER_TYPES)[number];
+
+export const isScorerType = (value: unknown): value is ScorerType =>
+  typeof value === 'string' && (SCORER_TYPES as readonly string[]).includes(value);
+
+/** Scorers whose score is all or nothing: they pass only at 1 unless told otherwise. */
+export const EXACT_SCORER_TYPES: readonly ScorerType[] = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range'];
+
+export const MAX_SCORERS = 20;
+export const SCORER_NAME_MAX = 100;
+
+/** What every scorer accepts. `field` is a dot path into the output (`video.durationSeconds`). */
+export interface CommonScorerConfig {
+  field?: string;
+  threshold?: number;
+}
+export interface ExactMatchConfig extends CommonScorerConfig {
+  caseSensitive?: boolean;
+}
+export interface ContainsConfig extends CommonScorerConfig {
+  /** Without it, the item's `expected` is looked for. */
+  value?: string;
+  caseSensitive?: boolean;
+}
+export interface RegexConfig extends CommonScorerConfig {
+  pattern: string;
+  flags?: string;
+}
+export interface JsonSchemaConfig extends CommonScorerConfig {
+  schema: Record<string, unknown>;
+}
+export interface NumericToleranceConfig extends CommonScorerConfig {
+  tolerance: number;
+}
+export interface RangeConfig extends CommonScorerConfig {
+  field: string;
+  min?: number;
+  max?: number;
+}
+export type StringSimilarityConfig = CommonScorerConfig;
+export interface LlmJudgeConfig extends CommonScorerConfig {
+  baseUrl: string;
+  model: string;
+  rubric: string;
+  /** The name of the environment variable holding the key, never the key itself. */
+  apiKeyEnv?: string;
+}
+export interface HttpScorerConfig extends CommonScorerConfig {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+interface ScorerConfigs {
+  exact_match: ExactMatchConfig;
+  contains: ContainsConfig;
+  regex: RegexConfig;
+  json_schema: JsonSchemaConfig;
+  numeric_tolerance: NumericToleranceConfig;
+  range: RangeConfig;
+  string_similarity: StringSimilarityConfig;
+  llm_judge: LlmJudgeConfig;
+  http: HttpScorerConfig;
+}
+
+/** A scorer as validateScorers normalises it: named (the type by default), config always present. */
+export type ScorerSpec = { [T in ScorerType]: { name: string; type: T; config: ScorerConfigs[T] } }[ScorerType];
+export type ScorerSpecOf<T extends ScorerType> = Extract<ScorerSpec, { type: T }>;
+
+/** One benchmark item and what the task produced for it. */
+export interface ScoreInput {
+  input: unknown;
+  expected: unknown;
+  output: unknown;
+  metadata: unknown;
+}
+
+/** One entry of a task's scores: either score and passed, or error. */
+export interface ScoreResult {
+  scorer: string;
+  score: number | null;
+  passed: boolean | null;
+  details: unknown | null;
+  error: string | null;
+}
+
+export interface ScorerFieldError {
+  path: string;
+  message: string;
+}
+
+/** What the remote scorers (llm_judge, http) need from outside, injected so tests need no network. */
+export interface ScorerDeps {
+  postJson(url: string, body: unknown, options: { headers?: Record<string, string>; timeoutMs: number }): Promise<{ status: number; body: unknown }>;
+  /** Read when a judge is called, so a rotated key takes effect without re-creating the benchmark. */
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+}
+
+/** `config.threshold`, else 1 for the all-or-nothing scorers and 0.5 for the graded ones. */
+export function scorerThreshold(spec: ScorerSpec): number {
+  return spec.config.threshold ?? (EXACT_SCORER_TYPES.includes(spec.type) ? 1 : 0.5);
+}
+
+/** What one scorer concludes before runScorer applies the threshold. */
+export interface ScoreOutcome {
+  score: number;
+  /** Only an http scorer may decide this itself. */
+  passed?: boolean;
+  details?: unknown;
+}
