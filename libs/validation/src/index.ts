@@ -1,2 +1,3 @@
 export * from './field-errors';
 export * from './validation.pipe';
+export * from './check-input';
