@@ -1,0 +1,41 @@
+import { StreamRecord } from '@cinetrace/bus';
+import { TraceIngestMessage } from '@cinetrace/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import { TraceWriter } from '../store/trace-writer';
+
+/**
+ * Handles a batch of the trace stream. The gateway validated every trace, so a record
+ * that is not a well-formed message is poison: throwing makes the consumer retry it
+ * alone and then set it aside on the dead-letter topic.
+ */
+@Injectable()
+export class TraceIngestHandler {
+  private readonly logger = new Logger(TraceIngestHandler.name);
+
+  constructor(private readonly writer: TraceWriter) {}
+
+  readonly handle = async (records: StreamRecord<TraceIngestMessage>[]): Promise<void> => {
+    const messages = records.map((r) => r.value);
+    const malformed = messages.findIndex((m) => !isIngestMessage(m));
+    if (malformed >= 0) throw new Error(`record ${records[malformed].key} is not a trace ingest message`);
+    const started = Date.now();
+    await this.writer.store(messages);
+    this.logger.debug(
+      `stored ${messages.length} trace(s) in ${Date.now() - started} ms, ${started - Math.min(...messages.map((m) => m.receivedAt))} ms after the oldest was received`,
+    );
+  };
+}
+
+function isIngestMessage(value: unknown): value is TraceIngestMessage {
+  const m = value as TraceIngestMessage;
+  return (
+    !!m &&
+    typeof m.ingestId === 'string' &&
+    typeof m.projectId === 'string' &&
+    typeof m.receivedAt === 'number' &&
+    !!m.trace &&
+    typeof m.trace.id === 'string' &&
+    Array.isArray(m.trace.spans) &&
+    m.trace.spans.every((s) => !!s && typeof s.id === 'string' && typeof s.name === 'string' && typeof s.startTime === 'number')
+  );
+}

@@ -1,0 +1,144 @@
+import {
+  DomainError,
+  ErrorCode,
+  IngestReceiptsReply,
+  Page,
+  ProjectContext,
+  SpanParentsReply,
+  TRACE_STATUSES,
+  TraceGetRequest,
+  TraceListFilters,
+  TraceListKey,
+  TraceListRequest,
+  TraceSummaryView,
+  TraceView,
+} from '@cinetrace/contracts';
+import { Dialect } from '@cinetrace/persistence';
+import { toTimeline } from '@cinetrace/traces';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { SqlBuilder } from '../store/sql-builder';
+import { spanFromRow, traceFromRow } from '../store/trace-rows';
+import { toSummaryView, toTraceView } from './trace.views';
+
+/** Summary columns only: a list never reads the (possibly large) input and output. */
+const SUMMARY_COLUMNS =
+  't.project_id, t.id, t.name, t.status, t.status_explicit, t.start_time, t.start_explicit, t.end_time, t.metadata, t.tags, ' +
+  't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.cost_spans, t.created_at, t.updated_at';
+
+/** Metadata filter keys become a JSON path on SQLite (`$."key"`), so quotes and backslashes are refused. */
+const METADATA_KEY = /^[^"\\]{1,256}$/;
+
+/** Reads of traces; every query is scoped by the caller's project and binds every value. */
+@Injectable()
+export class TraceReadsService {
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  async get({ ctx, id }: TraceGetRequest): Promise<TraceView> {
+    const sql = new SqlBuilder(this.dialect);
+    const [row] = await this.dataSource.query(
+      `SELECT * FROM traces WHERE project_id = ${sql.bind(ctx.projectId)} AND id = ${sql.bind(id)}`,
+      sql.params,
+    );
+    if (!row) throw DomainError.notFound(`No trace with id '${id}' in this project`);
+    const spanSql = new SqlBuilder(this.dialect);
+    const spans: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT * FROM spans WHERE project_id = ${spanSql.bind(ctx.projectId)} AND trace_id = ${spanSql.bind(id)}`,
+      spanSql.params,
+    );
+    return toTraceView(traceFromRow(row), toTimeline(spans.map(spanFromRow)));
+  }
+
+  async list({ ctx, filters, page }: TraceListRequest): Promise<Page<TraceSummaryView, TraceListKey>> {
+    const sql = new SqlBuilder(this.dialect);
+    const where = [`t.project_id = ${sql.bind(ctx.projectId)}`, ...this.filterClauses(ctx, filters, sql)];
+    if (page.after) {
+      const [startTime, id] = page.after;
+      where.push(`(t.start_time < ${sql.bind(startTime)} OR (t.start_time = ${sql.bind(startTime)} AND t.id < ${sql.bind(id)}))`);
+    }
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT ${SUMMARY_COLUMNS} FROM traces t WHERE ${where.join(' AND ')}
+       ORDER BY t.start_time DESC, t.id DESC LIMIT ${sql.bind(page.limit + 1)}`,
+      sql.params,
+    );
+    const traces = rows.map((row) => traceFromRow(row, false));
+    const items = traces.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return { items: items.map(toSummaryView), nextKey: traces.length > page.limit ? [last.startTime, last.id] : null };
+  }
+
+  /** For each named span and each of its stored ancestors: its stored parent. */
+  async parentsOf(ctx: ProjectContext, traceId: string, spanIds: string[]): Promise<SpanParentsReply> {
+    const sql = new SqlBuilder(this.dialect);
+    const rows: { id: string; parent_id: string | null }[] = await this.dataSource.query(
+      `SELECT id, parent_id FROM spans WHERE project_id = ${sql.bind(ctx.projectId)} AND trace_id = ${sql.bind(traceId)}`,
+      sql.params,
+    );
+    const stored = new Map(rows.map((r) => [r.id, r.parent_id]));
+    const reply: SpanParentsReply = {};
+    for (const spanId of spanIds) {
+      for (let at: string | null | undefined = spanId; at && stored.has(at) && !(at in reply); at = stored.get(at)) {
+        reply[at] = stored.get(at) ?? null;
+      }
+    }
+    return reply;
+  }
+
+  /** Which of these ingests are stored, with their traces as they now stand. */
+  async receipts(ctx: ProjectContext, ingestIds: string[]): Promise<IngestReceiptsReply> {
+    if (!ingestIds.length) return {};
+    const sql = new SqlBuilder(this.dialect);
+    const rows: { ingest_id: string; id: string; status: string; span_count: unknown }[] = await this.dataSource.query(
+      `SELECT r.ingest_id, t.id, t.status, t.span_count FROM trace_receipts r
+       JOIN traces t ON t.project_id = r.project_id AND t.id = r.trace_id
+       WHERE r.project_id = ${sql.bind(ctx.projectId)} AND r.ingest_id IN (${sql.bindAll(ingestIds)})`,
+      sql.params,
+    );
+    const reply: IngestReceiptsReply = {};
+    for (const row of rows) {
+      reply[row.ingest_id] = { id: row.id, status: row.status as TraceView['status'], spanCount: Number(row.span_count) };
+    }
+    return reply;
+  }
+
+  private filterClauses(ctx: ProjectContext, filters: TraceListFilters, sql: SqlBuilder): string[] {
+    if (filters.projectId !== undefined && filters.projectId !== ctx.projectId) {
+      throw new DomainError(ErrorCode.ProjectMismatch, `projectId '${filters.projectId}' is not the project of this X-Project-Key`);
+    }
+    if (filters.status !== undefined && !(TRACE_STATUSES as readonly string[]).includes(filters.status)) {
+      throw DomainError.validation([{ path: 'status', message: `must be one of: ${TRACE_STATUSES.join(', ')}` }]);
+    }
+    const metadata = Object.entries(filters.metadata ?? {});
+    const badKey = metadata.find(([key]) => !METADATA_KEY.test(key));
+    if (badKey) {
+      throw DomainError.validation([{ path: `args.metadata`, message: 'keys must be 1..256 characters without quotes or backslashes' }]);
+    }
+
+    const clauses: string[] = [];
+    const equal = { status: 't.status', name: 't.name', userId: 't.user_id', sessionId: 't.session_id' } as const;
+    for (const [filter, column] of Object.entries(equal)) {
+      const value = filters[filter as keyof typeof equal];
+      if (value !== undefined) clauses.push(`${column} = ${sql.bind(value)}`);
+    }
+    if (filters.from !== undefined) clauses.push(`t.start_time >= ${sql.bind(Date.parse(filters.from))}`);
+    if (filters.to !== undefined) clauses.push(`t.start_time < ${sql.bind(Date.parse(filters.to))}`);
+    for (const tag of new Set(filters.tags ?? [])) {
+      clauses.push(
+        `EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`,
+      );
+    }
+    for (const [key, value] of metadata) {
+      clauses.push(
+        this.dialect === 'postgres'
+          ? `(t.metadata::jsonb -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb`
+          : `(t.metadata -> ${sql.bind(`$."${key}"`)}) = json(${sql.bind(JSON.stringify(value))})`,
+      );
+    }
+    return clauses;
+  }
+}

@@ -1,0 +1,30 @@
+import { BusController } from '@cinetrace/bus';
+import { IngestReceiptsRequest, Patterns, SpanParentsRequest, TraceGetRequest, TraceListRequest } from '@cinetrace/contracts';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { TraceReadsService } from './trace-reads.service';
+
+/** Bus adapter for trace reads (writes arrive on the trace stream, not as requests). */
+@BusController()
+export class TracesBusController {
+  constructor(private readonly reads: TraceReadsService) {}
+
+  @MessagePattern(Patterns.TraceGet)
+  get(@Payload() request: TraceGetRequest) {
+    return this.reads.get(request);
+  }
+
+  @MessagePattern(Patterns.TraceList)
+  list(@Payload() request: TraceListRequest) {
+    return this.reads.list(request);
+  }
+
+  @MessagePattern(Patterns.SpanParents)
+  parents(@Payload() request: SpanParentsRequest) {
+    return this.reads.parentsOf(request.ctx, request.traceId, request.spanIds);
+  }
+
+  @MessagePattern(Patterns.IngestReceipts)
+  receipts(@Payload() request: IngestReceiptsRequest) {
+    return this.reads.receipts(request.ctx, request.ingestIds);
+  }
+}

@@ -1,0 +1,46 @@
+import { pingController } from '@cinetrace/bus';
+import { Patterns } from '@cinetrace/contracts';
+import { LoggingModule } from '@cinetrace/logging';
+import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { DynamicModule, Module } from '@nestjs/common';
+import { INGEST_SOURCE, IngestSource, IngestSubscription } from './ingest/ingest-source';
+import { TraceIngestHandler } from './ingest/trace-ingest.handler';
+import { traceIngestMigrations } from './migrations';
+import { TraceReadsService } from './reads/trace-reads.service';
+import { TracesBusController } from './reads/traces.bus-controller';
+import { ReceiptPruner } from './store/receipt-pruner';
+import { TraceWriter } from './store/trace-writer';
+import { TraceIngestEnv } from './trace-ingest.env';
+
+export const TRACE_INGEST = 'trace-ingest';
+
+/**
+ * Traces: consumes the trace stream in batches and stores them (raw multi-row SQL, no
+ * entities: the write path is the hot path), and answers trace reads on the bus.
+ */
+@Module({})
+export class TraceIngestModule {
+  static register(env: TraceIngestEnv, source: IngestSource): DynamicModule {
+    return {
+      module: TraceIngestModule,
+      imports: [
+        LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL),
+        PersistenceModule.forService({
+          target: databaseTarget(TRACE_INGEST, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+          entities: [],
+          migrations: traceIngestMigrations,
+        }),
+      ],
+      controllers: [pingController(Patterns.TracePing), TracesBusController],
+      providers: [
+        { provide: TraceIngestEnv, useValue: env },
+        { provide: INGEST_SOURCE, useValue: source },
+        TraceWriter,
+        TraceIngestHandler,
+        IngestSubscription,
+        TraceReadsService,
+        ReceiptPruner,
+      ],
+    };
+  }
+}
