@@ -1,1 +1,3 @@
-export {};
+export * from './benchmark-service.env';
+export * from './benchmark-service.module';
+export * from './start-benchmark-service';

@@ -1,0 +1,148 @@
+import {
+  BENCHMARK_STATUSES,
+  BenchmarkListFilters,
+  BenchmarkListKey,
+  BenchmarkView,
+  CreateBenchmarkInput,
+  DeletedView,
+  DomainError,
+  FieldError,
+  Page,
+  PageRequest,
+  ProjectContext,
+  RUNNER_DEFAULTS,
+} from '@cinetrace/contracts';
+import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { checkOutboundUrl } from '@cinetrace/outbound';
+import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
+import { checkInput } from '@cinetrace/validation';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { BenchmarkServiceEnv } from '../benchmark-service.env';
+import { Dataset } from '../datasets/dataset.entity';
+import { lockDataset } from '../datasets/lock-dataset';
+import { Benchmark } from './benchmark.entity';
+import { validateTarget } from './target-rules';
+
+/** Benchmarks: what to run (dataset, target, scorers) and how (runner); runs arrive with the run routes. */
+@Injectable()
+export class BenchmarksService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly env: BenchmarkServiceEnv,
+  ) {}
+
+  /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
+  async create(ctx: ProjectContext, raw: unknown): Promise<BenchmarkView> {
+    const { value: input, errors } = await checkInput(CreateBenchmarkInput, raw);
+    const allowPrivate = this.env.OUTBOUND_ALLOW_PRIVATE === 'true';
+    const named = new Set(errors.map((e) => e.path));
+    const scorers = validateScorers(input.scorers, 'scorers');
+    if (!scorers.ok) errors.push(...scorers.errors);
+    else errors.push(...scorerUrlErrors(scorers.scorers, allowPrivate));
+    const target = isObject(input.target) ? validateTarget(input.target, { allowPrivate }) : undefined;
+    if (target && !target.ok) errors.push(...target.errors);
+    if (typeof input.datasetId === 'string' && !named.has('datasetId')) {
+      const dataset = await this.dataSource.manager.findOneBy(Dataset, { id: input.datasetId, projectId: ctx.projectId });
+      if (!dataset) errors.push({ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` });
+    }
+    const unique = errors.filter((e, i) => errors.findIndex((o) => o.path === e.path) === i);
+    if (unique.length || !scorers.ok || !target?.ok) throw DomainError.validation(unique, 'The benchmark is not valid');
+
+    const now = Date.now();
+    const benchmark: Benchmark = {
+      id: newId('bm'),
+      projectId: ctx.projectId,
+      name: input.name,
+      description: input.description ?? '',
+      datasetId: input.datasetId,
+      scorers: scorers.scorers,
+      target: target.target,
+      runner: { ...RUNNER_DEFAULTS, ...stripUndefined(input.runner ?? {}) },
+      status: 'idle',
+      lastRunId: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await inTransaction(this.dataSource, async (tx) => {
+      // The dataset may have been deleted since it was checked: re-check inside the transaction.
+      if (!(await lockDataset(tx, ctx, input.datasetId))) {
+        throw DomainError.validation([{ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` }]);
+      }
+      await insertRows(tx, Benchmark, benchmark);
+    });
+    return toBenchmarkView(benchmark);
+  }
+
+  async get(ctx: ProjectContext, id: string): Promise<BenchmarkView> {
+    return toBenchmarkView(await this.findLive(ctx, id));
+  }
+
+  async list(ctx: ProjectContext, filters: BenchmarkListFilters, page: PageRequest<BenchmarkListKey>): Promise<Page<BenchmarkView, BenchmarkListKey>> {
+    if (filters.status !== undefined && !(BENCHMARK_STATUSES as readonly string[]).includes(filters.status)) {
+      throw DomainError.validation([{ path: 'status', message: `must be one of: ${BENCHMARK_STATUSES.join(', ')}` }]);
+    }
+    const query = this.dataSource
+      .getRepository(Benchmark)
+      .createQueryBuilder('b')
+      .where('b.project_id = :projectId AND b.deleted_at IS NULL', { projectId: ctx.projectId })
+      .orderBy('b.id', 'DESC')
+      .limit(page.limit + 1);
+    if (filters.status !== undefined) query.andWhere('b.status = :status', { status: filters.status });
+    if (page.after !== undefined) query.andWhere('b.id < :after', { after: page.after });
+    const rows = await query.getMany();
+    const items = rows.slice(0, page.limit);
+    return { items: items.map(toBenchmarkView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {
+    const benchmark = await this.findLive(ctx, id);
+    const now = Date.now();
+    await this.dataSource.getRepository(Benchmark).update({ id: benchmark.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+    return { id, deleted: true };
+  }
+
+  private async findLive(ctx: ProjectContext, id: string): Promise<Benchmark> {
+    const benchmark = await this.dataSource.manager.findOneBy(Benchmark, { id, projectId: ctx.projectId, deletedAt: IsNull() });
+    if (!benchmark) throw DomainError.notFound(`No benchmark with id '${id}' in this project`);
+    return benchmark;
+  }
+}
+
+function toBenchmarkView(b: Benchmark): BenchmarkView {
+  return {
+    id: b.id,
+    projectId: b.projectId,
+    name: b.name,
+    description: b.description,
+    datasetId: b.datasetId,
+    scorers: b.scorers as unknown as BenchmarkView['scorers'],
+    target: b.target as unknown as Record<string, unknown>,
+    runner: b.runner,
+    status: b.status,
+    lastRun: null,
+    createdAt: toIso(b.createdAt),
+    updatedAt: toIso(b.updatedAt),
+  };
+}
+
+/** Scorers that call out (llm_judge, http) follow the same address rules as targets. */
+function scorerUrlErrors(scorers: ScorerSpec[], allowPrivate: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  scorers.forEach((scorer, i) => {
+    const field = scorer.type === 'llm_judge' ? 'baseUrl' : scorer.type === 'http' ? 'url' : undefined;
+    if (!field) return;
+    const check = checkOutboundUrl((scorer.config as unknown as Record<string, string>)[field], { allowPrivate });
+    if (!check.ok) errors.push({ path: `scorers[${i}].config.${field}`, message: check.message });
+  });
+  return errors;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,5 @@
+import { CreateDatasets1763884800000 } from './1763884800000-CreateDatasets';
+import { CreateBenchmarks1763888400000 } from './1763888400000-CreateBenchmarks';
+
+/** In order of their timestamps. */
+export const benchmarkServiceMigrations = [CreateDatasets1763884800000, CreateBenchmarks1763888400000];

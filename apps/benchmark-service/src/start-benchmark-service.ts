@@ -1,0 +1,22 @@
+import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
+import { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { bootLogger } from '@cinetrace/logging';
+import { Logger } from 'nestjs-pino';
+import { BenchmarkServiceEnv } from './benchmark-service.env';
+import { BENCHMARK_SERVICE, BenchmarkServiceModule } from './benchmark-service.module';
+
+/** Starts benchmark-service on the given transport: Kafka (distributed) or an in-process strategy (all-in-one). */
+export async function startBenchmarkService(
+  env: BenchmarkServiceEnv,
+  transport: KafkaOptions | CustomStrategy,
+): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice(BenchmarkServiceModule.register(env), {
+    ...transport,
+    logger: bootLogger(BENCHMARK_SERVICE, env.LOG_LEVEL),
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  await app.listen();
+  return app;
+}
