@@ -1,4 +1,4 @@
-import { BusClientConfig, BusModule } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, StreamPublisher } from '@cinetrace/bus';
 import { ProblemDetailsFilter } from '@cinetrace/http-problem';
 import { LoggingModule } from '@cinetrace/logging';
 import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
@@ -13,6 +13,8 @@ import { GatewayEnv } from './gateway.env';
 import { IdempotencyRecord } from './idempotency/idempotency-record.entity';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
+import { BenchmarksController } from './benchmarks/benchmarks.controller';
+import { DatasetsController } from './datasets/datasets.controller';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
@@ -22,6 +24,8 @@ import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
+import { TraceIngestor } from './traces/trace-ingestor';
+import { TracesController } from './traces/traces.controller';
 
 export const GATEWAY = 'gateway';
 const entities = [IdempotencyRecord, GatewaySetting];
@@ -29,7 +33,7 @@ const entities = [IdempotencyRecord, GatewaySetting];
 /** The HTTP edge: authentication, validation, problem details, idempotency; routes over the bus. */
 @Module({})
 export class GatewayModule {
-  static register(env: GatewayEnv, bus: BusClientConfig): DynamicModule {
+  static register(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
@@ -42,9 +46,11 @@ export class GatewayModule {
         }),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [ProjectsController, PromptsController, OperationsController],
+      controllers: [ProjectsController, PromptsController, TracesController, DatasetsController, BenchmarksController, OperationsController],
       providers: [
         { provide: GatewayEnv, useValue: env },
+        { provide: StreamPublisher, useValue: streams },
+        TraceIngestor,
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
         {
           provide: CursorCodec,

@@ -1,4 +1,4 @@
-import type { BusClientConfig } from '@cinetrace/bus';
+import type { BusClientConfig, StreamPublisher } from '@cinetrace/bus';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootLogger } from '@cinetrace/logging';
@@ -10,10 +10,13 @@ import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
 import { setupOpenApi } from './ops/openapi';
 
-/** Starts the gateway on PORT, talking to services over the given bus (Kafka or in-process). */
-export async function startGateway(env: GatewayEnv, bus: BusClientConfig): Promise<NestFastifyApplication> {
+/**
+ * Starts the gateway on PORT, talking to services over the given bus (Kafka or
+ * in-process) and publishing ingested data to the given streams.
+ */
+export async function startGateway(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): Promise<NestFastifyApplication> {
   const adapter = createFastifyAdapter(env.MAX_BODY_BYTES);
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus, streams), adapter, {
     logger: bootLogger(GATEWAY, env.LOG_LEVEL),
     abortOnError: false,
     // Fastify's own JSON parser only: Nest's would add form bodies, which the API refuses (415).

@@ -14,7 +14,8 @@ export function createFastifyAdapter(maxBodyBytes: number): FastifyAdapter {
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Client-chosen ids run to 128 characters (more once percent-encoded); Fastify's default is 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);

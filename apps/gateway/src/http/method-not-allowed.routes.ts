@@ -10,6 +10,14 @@ export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/prompts/:id/versions': ['GET'],
   '/api/v1/prompts/:id/activity': ['GET'],
   '/api/v1/prompts/by-identifier/:identifier': ['GET'],
+  '/api/v1/traces': ['GET', 'POST'],
+  '/api/v1/traces/batch': ['POST'],
+  '/api/v1/traces/:id': ['GET'],
+  '/api/v1/datasets': ['GET', 'POST'],
+  '/api/v1/datasets/:id': ['GET', 'DELETE'],
+  '/api/v1/datasets/:id/items': ['GET', 'POST'],
+  '/api/v1/benchmarks': ['GET', 'POST'],
+  '/api/v1/benchmarks/:id': ['GET', 'DELETE'],
 };
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -118,11 +118,17 @@ function fromJson(value: unknown, type: FilterType, path: string, errors: FieldE
   }
 }
 
-/** Times as ISO-8601 strings or epoch milliseconds; normalised to ISO. */
+/** An ISO-8601 time with a zone: without one, the same text would name another instant on each server. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Times as ISO-8601 strings with a zone or non-negative epoch milliseconds, as inputs everywhere; normalised to ISO. */
 function parseTime(value: unknown, path: string, errors: FieldError[]): string | undefined {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isFinite(ms)) return new Date(ms).toISOString();
-  errors.push({ path, message: 'must be an ISO-8601 time or epoch milliseconds' });
+  const ms =
+    typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? value : NaN)
+    : typeof value === 'string' && ISO_TIME.test(value) ? Date.parse(value)
+    : NaN;
+  if (Number.isFinite(ms) && ms >= 0) return new Date(ms).toISOString();
+  errors.push({ path, message: 'must be an ISO-8601 time with a zone, or epoch milliseconds' });
   return undefined;
 }
 

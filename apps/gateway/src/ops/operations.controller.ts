@@ -1,11 +1,14 @@
 import { BusClient } from '@cinetrace/bus';
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
 import { HttpMetrics } from './http-metrics';
+
+/** How long /readyz waits for each service's answer. */
+const SERVICE_PING_MS = 2000;
 
 /** Liveness, readiness and metrics: unauthenticated, for orchestrators and scrapers. */
 @ApiExcludeController()
@@ -23,19 +26,27 @@ export class OperationsController {
     return { status: 'ok' };
   }
 
-  /** Ready when the gateway's store and the bus both answer; else 503 naming what is down. */
+  /**
+   * Ready when the gateway's store, the bus and every service behind it answer (a service
+   * answers once it is subscribed and serving); else 503 naming what is down.
+   */
   @Get('readyz')
   async ready() {
-    const [store, bus] = await Promise.all([
+    const services = Object.entries(ServicePings);
+    const [store, bus, ...answering] = await Promise.all([
       this.dataSource.query('SELECT 1').then(() => true, () => false),
       this.bus.isReachable(),
+      ...services.map(([, pattern]) => this.bus.answers(pattern, SERVICE_PING_MS)),
     ]);
-    const checks = { store: store ? 'up' : 'down', bus: bus ? 'up' : 'down' };
-    if (!store || !bus) {
-      const down = Object.entries(checks).filter(([, s]) => s === 'down').map(([n]) => n);
-      throw new DomainError(ErrorCode.Unavailable, `Not ready: ${down.join(', ')} unreachable`);
-    }
-    return { status: 'ok', checks };
+    const state = (up: boolean) => (up ? 'up' : 'down');
+    const serviceStates = Object.fromEntries(services.map(([name], i) => [name, state(answering[i])]));
+    const down = [
+      ...(store ? [] : ['store']),
+      ...(bus ? [] : ['bus']),
+      ...services.filter((_, i) => !answering[i]).map(([name]) => name),
+    ];
+    if (down.length > 0) throw new DomainError(ErrorCode.Unavailable, `Not ready: ${down.join(', ')} unreachable`);
+    return { status: 'ok', checks: { store: state(store), bus: state(bus), services: serviceStates } };
   }
 
   @Get('metrics')

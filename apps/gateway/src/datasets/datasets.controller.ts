@@ -1,0 +1,83 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  AddDatasetItemsInput,
+  CreateDatasetInput,
+  DatasetCreateRequest,
+  DatasetItemsAddedView,
+  DatasetItemsAddRequest,
+  DatasetItemsRequest,
+  DatasetItemView,
+  DatasetListRequest,
+  DatasetRequest,
+  DatasetView,
+  DeletedView,
+  ListEnvelope,
+  Patterns,
+  ProjectContext,
+} from '@cinetrace/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Caller } from '../auth/caller';
+import { ListResponder } from '../lists/list-responder';
+
+const location = (id: string) => `/api/v1/datasets/${id}`;
+
+/** /api/v1/datasets: project scope; a thin adapter to benchmark-service. */
+@ApiTags('Datasets')
+@ApiSecurity('bearer')
+@ApiHeader({ name: 'X-Project-Key', required: true })
+@Controller('api/v1/datasets')
+export class DatasetsController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly lists: ListResponder,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a dataset, optionally with its first items (up to 1000)' })
+  @ApiResponse({ status: 201, type: DatasetView })
+  async create(@Caller() ctx: ProjectContext, @Body() input: CreateDatasetInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const dataset = await this.bus.request<DatasetView>(Patterns.DatasetCreate, { ctx, input } satisfies DatasetCreateRequest);
+    reply.header('location', location(dataset.id));
+    return dataset;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List datasets, newest first (filter: name)' })
+  list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<DatasetView>> {
+    return this.lists.respond('datasets', ctx, query, { name: 'string' }, (filters, page) =>
+      this.bus.request(Patterns.DatasetList, { ctx, filters, page } as DatasetListRequest),
+    );
+  }
+
+  @Get(':id')
+  @ApiResponse({ status: 200, type: DatasetView })
+  get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<DatasetView> {
+    return this.bus.request(Patterns.DatasetGet, { ctx, id } satisfies DatasetRequest);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a dataset and its items (409 while a benchmark uses it)' })
+  @ApiResponse({ status: 200, type: DeletedView })
+  delete(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<DeletedView> {
+    return this.bus.request(Patterns.DatasetDelete, { ctx, id } satisfies DatasetRequest);
+  }
+
+  @Post(':id/items')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Append items (up to 1000); the dataset version goes up by one' })
+  @ApiResponse({ status: 201, type: DatasetItemsAddedView })
+  addItems(@Caller() ctx: ProjectContext, @Param('id') id: string, @Body() input: AddDatasetItemsInput): Promise<DatasetItemsAddedView> {
+    return this.bus.request(Patterns.DatasetItemsAdd, { ctx, id, input } satisfies DatasetItemsAddRequest);
+  }
+
+  @Get(':id/items')
+  @ApiOperation({ summary: 'Items of a dataset, oldest first' })
+  items(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<DatasetItemView>> {
+    return this.lists.respond(`datasets/${id}/items`, ctx, query, {}, (_, page) =>
+      this.bus.request(Patterns.DatasetItems, { ctx, id, page } as DatasetItemsRequest),
+    );
+  }
+}

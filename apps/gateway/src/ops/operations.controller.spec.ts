@@ -1,0 +1,39 @@
+import { BusClient } from '@cinetrace/bus';
+import { DomainError, ServicePings } from '@cinetrace/contracts';
+import { DataSource } from 'typeorm';
+import { HttpMetrics } from './http-metrics';
+import { OperationsController } from './operations.controller';
+
+function controller(options: { storeUp?: boolean; busUp?: boolean; silent?: string[] } = {}) {
+  const bus = {
+    isReachable: async () => options.busUp ?? true,
+    answers: async (pattern: string) => !(options.silent ?? []).includes(pattern),
+  } as unknown as BusClient;
+  const dataSource = {
+    query: async () => {
+      if (options.storeUp === false) throw new Error('connection refused');
+      return [{ '?column?': 1 }];
+    },
+  } as unknown as DataSource;
+  return new OperationsController(bus, dataSource, {} as HttpMetrics);
+}
+
+describe('OperationsController /readyz', () => {
+  it('is ready when the store, the bus and every service answer', async () => {
+    const answer = await controller().ready();
+    expect(answer.checks.services).toEqual(Object.fromEntries(Object.keys(ServicePings).map((name) => [name, 'up'])));
+  });
+
+  it('names a service that does not answer its ping', async () => {
+    const error = await controller({ silent: [ServicePings['trace-ingest']] }).ready().catch((e) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: trace-ingest unreachable' });
+  });
+
+  it('names the store and the bus, then the services, when all are down', async () => {
+    const error = await controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) })
+      .ready()
+      .catch((e) => e);
+    expect(error.detail).toBe('Not ready: store, bus, project-service, prompt-service, trace-ingest, benchmark-service unreachable');
+  });
+});

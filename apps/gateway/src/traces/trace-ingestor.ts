@@ -1,0 +1,94 @@
+import { BusClient, StreamPublisher } from '@cinetrace/bus';
+import {
+  FieldError,
+  IngestReceiptsReply,
+  IngestReceiptsRequest,
+  Patterns,
+  ProjectContext,
+  SpanParentsReply,
+  SpanParentsRequest,
+  TraceAcceptedView,
+  TraceIngestMessage,
+  TraceInput,
+  Topics,
+} from '@cinetrace/contracts';
+import { newId } from '@cinetrace/persistence';
+import { checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
+import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type CheckedTrace = { ok: true; trace: TraceInput } | { ok: false; errors: FieldError[] };
+
+/** An accepted trace on its way: the message id that its receipt will carry. */
+export interface Accepted {
+  ingestId: string;
+  trace: TraceInput;
+}
+
+/**
+ * The gateway's half of ingestion: validates traces (asking trace-ingest only when a
+ * parentId points outside the payload), publishes them to the trace stream, answering
+ * only once the stream holds them durably, and waits for storage on `Prefer: wait`.
+ */
+@Injectable()
+export class TraceIngestor {
+  constructor(
+    private readonly streams: StreamPublisher,
+    private readonly bus: BusClient,
+  ) {}
+
+  async check(ctx: ProjectContext, raw: unknown, path?: string): Promise<CheckedTrace> {
+    const checked = validateTrace(raw, { path });
+    if (!checked.ok) return checked;
+    const foreign = foreignParentIds(checked.trace);
+    let stored = new Map<string, string | null>();
+    if (foreign.length) {
+      const request: SpanParentsRequest = { ctx, traceId: checked.trace.id, spanIds: foreign };
+      stored = new Map(Object.entries(await this.bus.request<SpanParentsReply>(Patterns.SpanParents, request)));
+    }
+    const errors = checkSpanParents(checked.trace, stored, path);
+    return errors.length ? { ok: false, errors } : checked;
+  }
+
+  /** Resolves once the stream holds every trace durably (or rejects: then none counts as accepted). */
+  async publish(ctx: ProjectContext, traces: TraceInput[]): Promise<Accepted[]> {
+    const receivedAt = Date.now();
+    const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
+    await this.streams.publish<TraceIngestMessage>(
+      Topics.TraceIngest,
+      accepted.map(({ ingestId, trace }) => ({
+        key: `${ctx.projectId}/${trace.id}`,
+        value: { ingestId, projectId: ctx.projectId, receivedAt, trace },
+      })),
+    );
+    return accepted;
+  }
+
+  /**
+   * Polls trace-ingest until every ingest is stored; undefined when that takes longer
+   * than `waitMs` or cannot be told (the traces are accepted either way).
+   */
+  async waitStored(ctx: ProjectContext, ingestIds: string[], waitMs: number): Promise<IngestReceiptsReply | undefined> {
+    const deadline = Date.now() + waitMs;
+    const stored: IngestReceiptsReply = {};
+    let pending = ingestIds;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        const request: IngestReceiptsRequest = { ctx, ingestIds: pending };
+        Object.assign(stored, await this.bus.request<IngestReceiptsReply>(Patterns.IngestReceipts, request));
+      } catch {
+        // Not knowing is not failing: the traces were accepted; keep asking until the deadline.
+      }
+      pending = pending.filter((id) => !(id in stored));
+      if (!pending.length) return stored;
+      if (Date.now() + pause > deadline) return undefined;
+      await sleep(pause);
+    }
+  }
+}
+
+/** The 202 answer: the trace as sent, with the status it has by default. */
+export function asAccepted(trace: TraceInput): TraceAcceptedView {
+  const status = trace.status ?? (trace.endTime === undefined || trace.endTime === null ? 'running' : 'ok');
+  return { id: trace.id, status, spanCount: trace.spans.length };
+}

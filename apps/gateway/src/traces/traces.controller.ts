@@ -1,0 +1,122 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  DomainError,
+  ListEnvelope,
+  Patterns,
+  ProjectContext,
+  TraceAcceptedView,
+  TraceBatchView,
+  TraceGetRequest,
+  TraceListRequest,
+  TraceSummaryView,
+  TraceView,
+} from '@cinetrace/contracts';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Caller } from '../auth/caller';
+import { ListResponder } from '../lists/list-responder';
+import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
+import { Accepted, TraceIngestor, asAccepted } from './trace-ingestor';
+import { preferredWaitMs } from './prefer-wait';
+
+const LIST_FILTERS = {
+  projectId: 'string',
+  status: 'string',
+  name: 'string',
+  userId: 'string',
+  sessionId: 'string',
+  tags: 'string-list',
+  metadata: 'object',
+  from: 'time',
+  to: 'time',
+} as const;
+
+const location = (id: string) => `/api/v1/traces/${encodeURIComponent(id)}`;
+
+/** /api/v1/traces: ingest (to the trace stream) and reads (from trace-ingest), project scope. */
+@ApiTags('Traces')
+@ApiSecurity('bearer')
+@ApiHeader({ name: 'X-Project-Key', required: true })
+@Controller('api/v1/traces')
+export class TracesController {
+  constructor(
+    private readonly ingestor: TraceIngestor,
+    private readonly bus: BusClient,
+    private readonly lists: ListResponder,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
+  @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer 201 once the trace is stored and readable' })
+  @ApiBody({ schema: { type: 'object', description: 'A trace (see the API reference)' } })
+  @ApiResponse({ status: 202, type: TraceAcceptedView })
+  @ApiResponse({ status: 201, type: TraceAcceptedView })
+  async ingest(
+    @Caller() ctx: ProjectContext,
+    @Body() body: unknown,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TraceAcceptedView> {
+    const checked = await this.ingestor.check(ctx, body);
+    if (!checked.ok) throw DomainError.validation(checked.errors, 'The trace is not valid');
+    const [accepted] = await this.ingestor.publish(ctx, [checked.trace]);
+    reply.header('location', location(accepted.trace.id));
+    const waitMs = preferredWaitMs(prefer);
+    const stored = waitMs === undefined ? undefined : await this.ingestor.waitStored(ctx, [accepted.ingestId], waitMs);
+    if (!stored) {
+      reply.status(202);
+      return asAccepted(accepted.trace);
+    }
+    reply.status(201).header('preference-applied', 'wait');
+    return stored[accepted.ingestId];
+  }
+
+  @Post('batch')
+  @ApiOperation({ summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
+  @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer once every accepted trace is stored' })
+  @ApiBody({ schema: { type: 'object', properties: { traces: { type: 'array', items: { type: 'object' } } } } })
+  @ApiResponse({ status: 207, type: TraceBatchView })
+  async ingestBatch(
+    @Caller() ctx: ProjectContext,
+    @Body() body: unknown,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TraceBatchView> {
+    const items = checkBatchBody(body);
+    const checked = await Promise.all(items.map((item, index) => this.ingestor.check(ctx, item, `traces[${index}]`)));
+    const valid = checked.flatMap((c) => (c.ok ? [c.trace] : []));
+    const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid) : [];
+    const waitMs = preferredWaitMs(prefer);
+    if (waitMs !== undefined && accepted.length) {
+      const stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
+      if (stored) reply.header('preference-applied', 'wait');
+    } else if (waitMs !== undefined) {
+      reply.header('preference-applied', 'wait');
+    }
+    reply.status(207);
+    let next = 0;
+    const results = checked.map((c, index) => {
+      if (c.ok) return { index, id: accepted[next++].trace.id, result: 'accepted' as const };
+      const raw = items[index] as { id?: unknown } | null;
+      const id = raw && typeof raw === 'object' && typeof raw.id === 'string' ? raw.id : null;
+      return { index, id, result: 'rejected' as const, errors: c.errors };
+    });
+    return { accepted: accepted.length, rejected: items.length - accepted.length, items: results };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)' })
+  list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView>> {
+    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page) =>
+      this.bus.request(Patterns.TraceList, { ctx, filters, page } as TraceListRequest),
+    );
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a trace with its spans, ordered by startTime, each with depth and durationMs' })
+  @ApiResponse({ status: 200, type: TraceView })
+  get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<TraceView> {
+    return this.bus.request<TraceView>(Patterns.TraceGet, { ctx, id } satisfies TraceGetRequest);
+  }
+}
