@@ -35,6 +35,8 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      // Suites about what only the distributed mode has (a Kafka topic others can write to).
+      testPathIgnorePatterns: process.env.E2E_MODE === 'distributed' ? [] : ['\\.distributed\\.e2e-spec\\.ts$'],
       testTimeout: 120000,
     },
   ],

@@ -5,7 +5,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 // Services before the gateway; each later app joins this list when it exists.
-const APPS = ['project-service', 'prompt-service', 'gateway'];
+const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'gateway'];
 
 const required = ['KAFKA_BROKERS', 'DATABASE_URL'];
 const missing = required.filter((name) => !process.env[name]);

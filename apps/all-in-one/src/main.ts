@@ -1,9 +1,11 @@
-import { InProcessBroker, InProcessServer } from '@cinetrace/bus';
+import { BenchmarkServiceEnv, startBenchmarkService } from '@cinetrace/benchmark-service';
+import { InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { setLogProcessName } from '@cinetrace/logging';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
+import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
 
 /**
  * The whole service in one process: every app's own Nest application, joined by the
@@ -14,18 +16,19 @@ async function main(): Promise<void> {
   const gatewayEnv = validateEnv(GatewayEnv);
   const projectEnv = validateEnv(ProjectServiceEnv);
   const promptEnv = validateEnv(PromptServiceEnv);
+  const traceEnv = validateEnv(TraceIngestEnv);
+  const benchmarkEnv = validateEnv(BenchmarkServiceEnv);
   const broker = new InProcessBroker();
+  const streams = new InProcessStreams();
   setLogProcessName('all-in-one');
 
   const services = [
     await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }),
     await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
+    await startTraceIngest(traceEnv, { strategy: new InProcessServer(broker) }, { kind: 'in-process', streams }),
+    await startBenchmarkService(benchmarkEnv, { strategy: new InProcessServer(broker) }),
   ];
-  const gateway = await startGateway(gatewayEnv, {
-    transport: 'in-process',
-    broker,
-    timeoutMs: gatewayEnv.BUS_TIMEOUT_MS,
-  });
+  const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -25,6 +25,8 @@ export const ALL_IN_ONE_APP: AppSpec = { name: 'all-in-one', entry: 'apps/all-in
 export const DISTRIBUTED_APPS: AppSpec[] = [
   { name: 'project-service', entry: 'apps/project-service/dist/main.js' },
   { name: 'prompt-service', entry: 'apps/prompt-service/dist/main.js' },
+  { name: 'trace-ingest', entry: 'apps/trace-ingest/dist/main.js' },
+  { name: 'benchmark-service', entry: 'apps/benchmark-service/dist/main.js' },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js' },
 ];
 const EDGE_APP = 'gateway';
