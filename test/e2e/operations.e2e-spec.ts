@@ -10,6 +10,18 @@ describe('Operations routes (no authentication)', () => {
     expect(response.headers.get('x-request-id')).toEqual(expect.stringMatching(/\S/));
   });
 
+  it('/readyz reports the store, the bus and every service behind the gateway up', async () => {
+    const response = await anonymous().get('/readyz');
+    expect(response.body).toEqual({
+      status: 'ok',
+      checks: {
+        store: 'up',
+        bus: 'up',
+        services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up' },
+      },
+    });
+  });
+
   it('/metrics answers Prometheus text', async () => {
     const response = await anonymous().get('/metrics');
     expect(response.status).toBe(200);
