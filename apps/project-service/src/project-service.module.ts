@@ -1,3 +1,5 @@
+import { pingController } from '@cinetrace/bus';
+import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -31,7 +33,7 @@ export class ProjectServiceModule {
         }),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [ProjectsBusController, AuthBusController],
+      controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController],
       providers: [{ provide: ProjectServiceEnv, useValue: env }, ProjectsService, AuthService, BootstrapService],
     };
   }

@@ -1,3 +1,5 @@
+import { pingController } from '@cinetrace/bus';
+import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -30,7 +32,7 @@ export class PromptServiceModule {
         }),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [PromptsBusController],
+      controllers: [pingController(Patterns.PromptPing), PromptsBusController],
       providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService],
     };
   }
