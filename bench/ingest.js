@@ -1,0 +1,326 @@
+#!/usr/bin/env node
+'use strict';
+// Trace ingest benchmark (not a test: it always exits 0 once it ran, and prints MISSED
+// next to every target it missed). For the service, then for the bare baseline of the
+// same mode, on this machine, with the load generator in this process:
+//   1. throughput: autocannon POSTs traces of 10 spans (~8 KB), each with a unique id,
+//      for --duration seconds over --connections connections;
+//   2. durability: every acknowledged (202) trace is read back (list, then GET of any not
+//      listed) and its spans counted;
+//   3. ingest-to-readable delay: a background load at half the service's measured rate,
+//      plus probe traces sent at --probe-rate per second, each polled with GET from its 202
+//      until all its spans are visible.
+// Usage: node bench/ingest.js [--mode all-in-one|distributed] [--duration 60] [--connections 32|64]
+//          [--delay-duration 20] [--probe-rate 50] [--only service|baseline] [--apps a,b,gateway]
+// (more in bench/README.md)
+const { randomBytes } = require('node:crypto');
+const autocannon = require('autocannon');
+const c = require('./lib/common');
+
+const opts = c.parseArgs(process.argv.slice(2), {
+  mode: 'all-in-one',
+  duration: 60,
+  connections: 0, // 0: 32 all-in-one, 64 distributed
+  'delay-duration': 20,
+  'probe-rate': 50,
+  'poll-ms': 0, // 0: 2 ms all-in-one, 10 ms distributed (each GET there is a request-reply over Kafka)
+  warmup: 3,
+  only: '',
+  apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
+  spans: 10,
+});
+if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
+if (!opts.connections) opts.connections = opts.mode === 'distributed' ? 64 : 32;
+const pollMs = opts['poll-ms'] || (opts.mode === 'distributed' ? 10 : 2);
+const TARGETS = {
+  'all-in-one': { spansPerSec: 20000, delayP99: 50 },
+  distributed: { spansPerSec: 10000, delayP99: 500 },
+}[opts.mode];
+const SPANS = opts.spans;
+const makeBody = c.traceBodyFactory({ spans: SPANS });
+const log = (...a) => console.error(...a);
+
+/** autocannon POSTing unique traces; answers the result plus the acknowledged ids and statuses. */
+async function load(target, { duration, connections, overallRate, prefix }) {
+  const acked = [];
+  const statuses = {};
+  let n = 0;
+  const result = await autocannon({
+    url: target.baseUrl,
+    connections,
+    duration,
+    overallRate,
+    pipelining: 1,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/traces',
+        headers: { ...target.headers, 'content-type': 'application/json' },
+        setupRequest(req, context) {
+          const id = `${prefix}-${(n++).toString(36)}`;
+          context.id = id;
+          req.body = makeBody(id, Date.now());
+          return req;
+        },
+        onResponse(status, body, context) {
+          statuses[status] = (statuses[status] || 0) + 1;
+          if (status === 202) acked.push(context.id);
+        },
+      },
+    ],
+  });
+  return { result, acked, statuses };
+}
+
+const non202Of = (statuses) => Object.entries(statuses).reduce((k, [s, v]) => k + (s === '202' ? 0 : v), 0);
+
+/** Every acknowledged id read back; answers stored span count and how long until all were readable. */
+async function countStored(target, acked, { settleMs }) {
+  const t0 = Date.now();
+  const want = new Set(acked);
+  let listed = new Map();
+  let listError = null;
+  let lastSize = -1;
+  let lastProgress = Date.now();
+  // Distributed storage may lag the 202s: list until every id shows or no progress for settleMs.
+  for (;;) {
+    try {
+      listed = await c.listAll(target);
+    } catch (e) {
+      listError = e.message;
+      break;
+    }
+    const found = acked.reduce((k, id) => k + (listed.get(id) === SPANS ? 1 : 0), 0);
+    if (found === want.size) break;
+    if (found !== lastSize) {
+      lastSize = found;
+      lastProgress = Date.now();
+    } else if (Date.now() - lastProgress > settleMs) break;
+    await c.sleep(500);
+  }
+  const catchUpMs = Date.now() - t0;
+  // Any not listed with all its spans: GET it (the list may be wrong; the GET is the truth).
+  const toGet = acked.filter((id) => listed.get(id) !== SPANS);
+  let stored = 0;
+  for (const id of acked) if (listed.get(id) === SPANS) stored += SPANS;
+  let getErrors = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < toGet.length) {
+        const id = toGet[next++];
+        try {
+          const r = await c.request(target.baseUrl, 'GET', `/api/v1/traces/${encodeURIComponent(id)}`, { headers: target.headers });
+          if (r.status === 200) stored += Math.min(SPANS, r.json().spans?.length ?? 0);
+          else if (r.status !== 404) getErrors++;
+        } catch {
+          getErrors++;
+        }
+      }
+    }),
+  );
+  return { stored, catchUpMs, listError, fetchedOneByOne: toGet.length, getErrors };
+}
+
+/** Probe traces at `rate`/s for `durationMs`: each POSTed, then GET-polled until all spans show. */
+async function probeDelays(target, { rate, durationMs, prefix }) {
+  const delays = [];
+  let errors = 0;
+  let neverVisible = 0;
+  let firstError = null;
+  const probes = [];
+  const one = async (i) => {
+    const id = `${prefix}-${i}`;
+    try {
+      const r = await c.request(target.baseUrl, 'POST', '/api/v1/traces', { headers: target.headers, body: makeBody(id, Date.now()) });
+      if (r.status !== 202) {
+        errors++;
+        firstError ??= `POST ${r.status} ${r.body.slice(0, 200)}`;
+        return;
+      }
+      const acked = process.hrtime.bigint();
+      const deadline = Date.now() + 30000;
+      while (Date.now() < deadline) {
+        const g = await c.request(target.baseUrl, 'GET', `/api/v1/traces/${id}`, { headers: target.headers });
+        if (g.status === 200 && g.json().spans?.length === SPANS) {
+          delays.push(Number(process.hrtime.bigint() - acked) / 1e6);
+          return;
+        }
+        if (g.status !== 200 && g.status !== 404) {
+          errors++;
+          firstError ??= `GET ${g.status} ${g.body.slice(0, 200)}`;
+          return;
+        }
+        // Poll every poll-ms while young, then every tenth of the time waited (at most
+        // 50 ms): the figure keeps ~10% resolution and slow stores are not flooded by GETs.
+        const waited = Number(process.hrtime.bigint() - acked) / 1e6;
+        await c.sleep(Math.min(50, Math.max(pollMs, waited / 10)));
+      }
+      neverVisible++;
+    } catch (e) {
+      errors++;
+      firstError ??= e.message;
+    }
+  };
+  const start = Date.now();
+  for (let i = 0; Date.now() - start < durationMs; i++) {
+    probes.push(one(i));
+    const due = start + ((i + 1) * 1000) / rate;
+    await c.sleep(Math.max(0, due - Date.now()));
+  }
+  await Promise.all(probes);
+  return { ...c.summarize(delays), errors, neverVisible, firstError };
+}
+
+async function runOne(kind, halfRateFrom) {
+  const label = `${kind} (${opts.mode})`;
+  log(`\n== ${label}: starting`);
+  const target = kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps }) : await c.startBaseline(opts.mode, { log });
+  const run = randomBytes(4).toString('hex');
+  const out = { kind };
+  try {
+    await c.waitTracesReady(target);
+    if (opts.warmup > 0) {
+      log(`   warm-up ${opts.warmup} s`);
+      await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), prefix: `warm-${run}` });
+    }
+    log(`   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes`);
+    const { result, acked, statuses } = await load(target, { duration: opts.duration, connections: opts.connections, prefix: `bench-${run}` });
+    const seconds = result.duration; // autocannon's measured seconds
+    const non202 = non202Of(statuses);
+    Object.assign(out, {
+      traces: acked.length,
+      tracesPerSec: acked.length / seconds,
+      spansPerSec: (acked.length * SPANS) / seconds,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts + non202,
+      statuses,
+      seconds,
+    });
+    log(`   ${out.tracesPerSec.toFixed(0)} traces/s, ${out.spansPerSec.toFixed(0)} spans/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ` +
+      `errors ${out.errors} (autocannon errors ${result.errors}, timeouts ${result.timeouts}, statuses ${JSON.stringify(statuses)})`);
+
+    log(`   counting stored spans of ${acked.length} acknowledged traces`);
+    const counted = await countStored(target, acked, { settleMs: opts.mode === 'distributed' ? 30000 : 5000 });
+    Object.assign(out, { acknowledgedSpans: acked.length * SPANS, storedSpans: counted.stored, catchUpMs: counted.catchUpMs });
+    log(`   stored ${counted.stored} of ${acked.length * SPANS} acknowledged spans (readable after ${counted.catchUpMs} ms; ` +
+      `${counted.fetchedOneByOne} fetched one by one${counted.listError ? `; list failed: ${counted.listError}` : ''})`);
+
+    if (counted.stored < acked.length * SPANS && target.proc) {
+      const hints = target.proc.output().split('\n').filter((l) => /out of range|dead.letter|lost|error/i.test(l));
+      if (hints.length) log(`   the ${kind}'s log says (${hints.length} such lines; first 3):\n     ` + hints.slice(0, 3).map((l) => l.slice(0, 300)).join('\n     '));
+    }
+    const fullRate = halfRateFrom ?? out.tracesPerSec;
+    const half = Math.max(1, Math.floor(fullRate / 2));
+    const probeRate = Math.min(opts['probe-rate'], half);
+    const background = Math.max(0, half - probeRate);
+    log(`   delay: ${opts['delay-duration']} s at ${half} traces/s (${background} background + ${probeRate} probes/s)`);
+    const bg = background
+      ? load(target, { duration: opts['delay-duration'], connections: Math.min(opts.connections, 16), overallRate: background, prefix: `half-${run}` })
+      : Promise.resolve(null);
+    const delay = await probeDelays(target, { rate: probeRate, durationMs: opts['delay-duration'] * 1000, prefix: `probe-${run}` });
+    const bgResult = await bg;
+    Object.assign(out, {
+      delayRate: half,
+      delayP50: delay.p50,
+      delayP99: delay.p99,
+      delayMax: delay.max,
+      delayProbes: delay.n,
+      delayErrors: delay.errors + delay.neverVisible + (bgResult ? bgResult.result.errors + bgResult.result.timeouts + non202Of(bgResult.statuses) : 0),
+    });
+    log(`   delay p50 ${c.fmt(delay.p50, 2)} ms, p99 ${c.fmt(delay.p99, 2)} ms, max ${c.fmt(delay.max, 2)} ms over ${delay.n} probes; ` +
+      `errors ${delay.errors}, never visible ${delay.neverVisible}${delay.firstError ? ` (first: ${delay.firstError})` : ''}` +
+      (bgResult ? `; background ${(bgResult.acked.length / bgResult.result.duration).toFixed(0)} traces/s, statuses ${JSON.stringify(bgResult.statuses)}` : ''));
+  } catch (e) {
+    out.failed = e.message;
+    log(`   ${label} failed: ${e.message}`);
+    if (target.proc) log(target.proc.output().slice(-2000));
+  } finally {
+    await target.stop();
+  }
+  return out;
+}
+
+async function main() {
+  log(`Trace ingest benchmark, mode ${opts.mode}, duration ${opts.duration} s` +
+    (opts.duration < 60 ? ' (short run: the target is sustained for 60 s)' : ''));
+  const results = {};
+  if (opts.only !== 'baseline') {
+    try {
+      results.service = await runOne('service');
+    } catch (e) {
+      results.service = { failed: e.message };
+      log(`service could not start: ${e.message}`);
+    }
+  }
+  if (opts.only !== 'service') {
+    const halfFrom = results.service && !results.service.failed && results.service.tracesPerSec > 0 ? results.service.tracesPerSec : undefined;
+    try {
+      results.baseline = await runOne('baseline', halfFrom);
+    } catch (e) {
+      results.baseline = { failed: e.message };
+      log(`baseline could not start: ${e.message}`);
+    }
+  }
+  const s = results.service || {};
+  const b = results.baseline || {};
+  const num = (v) => (typeof v === 'number' && !Number.isNaN(v) ? v : null);
+  const has = (r) => r && !r.failed && r.traces !== undefined;
+  const ratio = has(s) && has(b) && b.spansPerSec ? s.spansPerSec / b.spansPerSec : null;
+  const missing = has(s) ? s.acknowledgedSpans - s.storedSpans : null;
+  const rows = [
+    { figure: 'ingest traces/s', service: num(s.tracesPerSec), baseline: num(b.tracesPerSec) },
+    {
+      figure: `ingest spans/s (${opts.duration} s)`,
+      service: num(s.spansPerSec),
+      baseline: num(b.spansPerSec),
+      target: `>= ${TARGETS.spansPerSec}` + (opts.duration < 60 ? ' (60 s)' : ''),
+      pass: has(s) ? s.spansPerSec >= TARGETS.spansPerSec : false,
+    },
+    {
+      figure: 'ingest throughput service / baseline',
+      service: ratio,
+      baseline: null,
+      ratio,
+      target: '>= 0.5',
+      pass: opts.only ? null : ratio === null ? false : ratio >= 0.5,
+    },
+    { figure: 'ingest latency p50 (ms)', service: num(s.p50), baseline: num(b.p50) },
+    { figure: 'ingest latency p99 (ms)', service: num(s.p99), baseline: num(b.p99) },
+    { figure: 'ingest errors', service: num(s.errors), baseline: num(b.errors), target: '0', pass: has(s) ? s.errors === 0 : false },
+    { figure: 'spans acknowledged (202)', service: num(s.acknowledgedSpans), baseline: num(b.acknowledgedSpans) },
+    { figure: 'spans stored (counted after)', service: num(s.storedSpans), baseline: num(b.storedSpans) },
+    { figure: 'acknowledged spans not stored', service: missing, baseline: has(b) ? b.acknowledgedSpans - b.storedSpans : null, target: '0', pass: missing === 0 },
+    { figure: 'all acknowledged readable after (ms)', service: num(s.catchUpMs), baseline: num(b.catchUpMs) },
+    {
+      figure: `ingest-to-readable p50 (ms) @ ${s.delayRate ?? b.delayRate ?? '?'} traces/s`,
+      service: num(s.delayP50),
+      baseline: num(b.delayP50),
+    },
+    {
+      figure: 'ingest-to-readable p99 (ms)',
+      service: num(s.delayP99),
+      baseline: num(b.delayP99),
+      target: `<= ${TARGETS.delayP99}`,
+      pass: num(s.delayP99) !== null ? s.delayP99 <= TARGETS.delayP99 && s.delayErrors === 0 : false,
+    },
+    { figure: 'delay phase errors / never visible', service: num(s.delayErrors), baseline: num(b.delayErrors), target: '0', pass: has(s) ? s.delayErrors === 0 : false },
+  ];
+  if (opts.only === 'baseline') for (const r of rows) r.pass = null;
+  console.log(`\nTrace ingest, ${opts.mode}: ${SPANS}-span traces of ~${makeBody('x'.repeat(16), 0).length} bytes, ` +
+    `${opts.duration} s, ${opts.connections} connections, load generator on this machine (autocannon); ` +
+    `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`);
+  if (s.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
+  if (b.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
+  c.printTable(`Results (${new Date().toISOString()})`, rows);
+  console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, duration: opts.duration, connections: opts.connections, service: s, baseline: b })}`);
+}
+
+main()
+  .catch((e) => console.error(`benchmark failed: ${e.stack || e.message}`))
+  .finally(async () => {
+    await c.cleanupAll();
+    process.exit(0);
+  });
