@@ -10,6 +10,7 @@
 // Env: PORT (3101), HOST (127.0.0.1), KAFKA_BROKERS, DATABASE_URL, BASELINE_TOPIC (bench-baseline-traces),
 // BASELINE_LINGER_MS (20), BASELINE_MAX_BATCH (2000), BASELINE_MAX_WAIT_MS (5), BASELINE_DEBUG (1: log batches).
 const Fastify = require('fastify');
+const { traceSummary } = require('./lib/trace-summary');
 const { Kafka, logLevel } = require('kafkajs');
 const { Pool } = require('pg');
 
@@ -194,26 +195,6 @@ function maybeAnalyze(n) {
 // ---------------------------------------------------------------- reading
 
 const SUMMARY = 'id, name, status, start_time, end_time, span_count, error_count, user_id, session_id, tags, metadata, created_at, updated_at';
-const iso = (d) => (d === null ? null : d.toISOString());
-function summary(row, projectId) {
-  return {
-    id: row.id,
-    projectId,
-    name: row.name,
-    status: row.status,
-    startTime: iso(row.start_time),
-    endTime: iso(row.end_time),
-    durationMs: row.end_time === null ? null : row.end_time - row.start_time,
-    spanCount: row.span_count,
-    errorCount: row.error_count,
-    tags: JSON.parse(row.tags),
-    metadata: JSON.parse(row.metadata),
-    userId: row.user_id,
-    sessionId: row.session_id,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
 
 const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
 const project = (req) => String(req.headers['x-project-key'] || 'default');
@@ -273,7 +254,7 @@ for (const prefix of ['/api/v1', '']) {
       s.depth = depth(s);
     }
     return {
-      ...summary(row, projectId),
+      ...traceSummary(row, projectId),
       input: row.input === null ? null : JSON.parse(row.input),
       output: row.output === null ? null : JSON.parse(row.output),
       spans,
@@ -301,7 +282,7 @@ for (const prefix of ['/api/v1', '']) {
     if (more) rows.pop();
     const last = rows[rows.length - 1];
     return {
-      data: rows.map((r) => summary(r, projectId)),
+      data: rows.map((r) => traceSummary(r, projectId)),
       // Microsecond precision is kept as text so the keyset comparison is exact.
       nextCursor: more ? Buffer.from(JSON.stringify([last.start_time.toISOString(), last.id])).toString('base64url') : null,
     };

@@ -9,6 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const Fastify = require('fastify');
+const { traceSummary } = require('./lib/trace-summary');
 const Database = require('better-sqlite3');
 
 const port = Number(process.env.PORT || 3100);
@@ -92,26 +93,6 @@ function store(projectId, trace, now) {
 const storeOne = db.transaction(store);
 const storeMany = db.transaction((projectId, traces, now) => traces.map((t) => store(projectId, t, now)));
 
-const iso = (v) => (v === null ? null : new Date(v).toISOString());
-function summary(row, projectId) {
-  return {
-    id: row.id,
-    projectId,
-    name: row.name,
-    status: row.status,
-    startTime: iso(row.start_time),
-    endTime: iso(row.end_time),
-    durationMs: row.end_time === null ? null : row.end_time - row.start_time,
-    spanCount: row.span_count,
-    errorCount: row.error_count,
-    tags: JSON.parse(row.tags),
-    metadata: JSON.parse(row.metadata),
-    userId: row.user_id,
-    sessionId: row.session_id,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
 
 const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
 const project = (req) => String(req.headers['x-project-key'] || 'default');
@@ -148,7 +129,7 @@ for (const prefix of ['/api/v1', '']) {
       s.depth = depth(s);
     }
     reply.send({
-      ...summary(row, projectId),
+      ...traceSummary(row, projectId),
       input: row.input === null ? null : JSON.parse(row.input),
       output: row.output === null ? null : JSON.parse(row.output),
       spans,
@@ -166,7 +147,7 @@ for (const prefix of ['/api/v1', '']) {
     if (more) rows.pop();
     const last = rows[rows.length - 1];
     reply.send({
-      data: rows.map((r) => summary(r, projectId)),
+      data: rows.map((r) => traceSummary(r, projectId)),
       nextCursor: more ? Buffer.from(JSON.stringify([last.start_time, last.id])).toString('base64url') : null,
     });
   });

@@ -1,7 +1,7 @@
-import { Broker, Stack, aProject, e2eMode, startBroker, startStack } from '@cinetrace/testing';
+import { aProject, e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
-import { STACK_HOOK_TIMEOUT_MS, useStack } from './support/stack-hooks';
+import { STACK_HOOK_TIMEOUT_MS, useStack, useStackOnOwnBroker } from './support/stack-hooks';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -9,40 +9,29 @@ const PROJECTS = '/api/v1/projects';
 // Kafka broker, the all-in-one stack its own process.
 if (e2eMode() === 'distributed') {
   describe('Kafka outage (distributed)', () => {
-    let broker: Broker;
-    let stack: Stack;
-
-    // Its own broker, so killing it disturbs no other stack.
-    beforeAll(async () => {
-      broker = await startBroker();
-      stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
-    }, STACK_HOOK_TIMEOUT_MS);
-    afterAll(async () => {
-      await stack?.stop();
-      await broker?.stop();
-    }, STACK_HOOK_TIMEOUT_MS);
+    const own = useStackOnOwnBroker();
 
     it('answers 503 unavailable with Retry-After within 10 s while the broker is down, then recovers', async () => {
-      const created = await stack.api().post(PROJECTS, aProject());
+      const created = await own.stack.api().post(PROJECTS, aProject());
       expect(created.status).toBe(201);
 
-      await broker.stop();
+      await own.broker.stop();
       for (let i = 0; i < 3; i += 1) {
         const started = Date.now();
         // A hang would abort at 15 s and fail the test: the answer must come within 10 s.
-        const response = await stack.api().get(PROJECTS, undefined, { timeoutMs: 15_000 });
+        const response = await own.stack.api().get(PROJECTS, undefined, { timeoutMs: 15_000 });
         expect(Date.now() - started).toBeLessThanOrEqual(10_000);
         expectProblem(response, 503, 'unavailable');
         expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
       }
-      const write = await stack.api().post(PROJECTS, aProject(), { timeoutMs: 15_000 });
+      const write = await own.stack.api().post(PROJECTS, aProject(), { timeoutMs: 15_000 });
       expectProblem(write, 503, 'unavailable');
 
-      await broker.start();
+      await own.broker.start();
       const deadline = Date.now() + 60_000;
       let status = 0;
       while (Date.now() < deadline) {
-        status = await stack
+        status = await own.stack
           .api()
           .get(PROJECTS, undefined, { timeoutMs: 10_000 })
           .then((r) => r.status, () => 0);
@@ -51,7 +40,7 @@ if (e2eMode() === 'distributed') {
       }
       expect(status).toBe(200);
       // What was stored before the outage is all still there.
-      expect((await stack.api().get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
+      expect((await own.stack.api().get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
     }, 180_000);
   });
 } else {

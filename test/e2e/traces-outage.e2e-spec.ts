@@ -1,8 +1,8 @@
-import { Api, ApiResponse, Broker, Stack, e2eMode, startBroker, startStack } from '@cinetrace/testing';
+import { Api, ApiResponse, e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
 import { inNewProject } from './support/prompts';
-import { STACK_HOOK_TIMEOUT_MS, useStack } from './support/stack-hooks';
+import { STACK_HOOK_TIMEOUT_MS, useStack, useStackOnOwnBroker } from './support/stack-hooks';
 import { BATCH, Json, TRACES, WAIT, aSpan, aTrace, at, ingest, readEventually } from './support/traces';
 
 /** Every trace answered 202 must come back whole: each span it was sent with, under its id. */
@@ -19,21 +19,10 @@ async function expectAllStored(api: Api, accepted: Json[], timeoutMs: number): P
 // Kafka broker, the all-in-one stack its own process.
 if (e2eMode() === 'distributed') {
   describe('Trace ingest during a Kafka outage (distributed)', () => {
-    let broker: Broker;
-    let stack: Stack;
-
-    // Its own broker, so killing it disturbs no other stack.
-    beforeAll(async () => {
-      broker = await startBroker();
-      stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
-    }, STACK_HOOK_TIMEOUT_MS);
-    afterAll(async () => {
-      await stack?.stop();
-      await broker?.stop();
-    }, STACK_HOOK_TIMEOUT_MS);
+    const own = useStackOnOwnBroker();
 
     it('answers 503 unavailable with Retry-After, never 202, while the broker is down; every 202 is stored', async () => {
-      const { api } = await inNewProject(stack.api());
+      const { api } = await inNewProject(own.stack.api());
       const accepted: Json[] = [];
       for (let i = 0; i < 5; i += 1) {
         const trace = aTrace({ startTime: at(i * 1000) });
@@ -44,7 +33,7 @@ if (e2eMode() === 'distributed') {
       // acknowledged is let through to the store before it is killed.
       await expectAllStored(api, accepted, 30_000);
 
-      await broker.stop();
+      await own.broker.stop();
       const during: ApiResponse[] = [];
       const attempts: Array<() => Promise<ApiResponse>> = [
         () => api.post(TRACES, aTrace(), { timeoutMs: 15_000 }),
@@ -64,7 +53,7 @@ if (e2eMode() === 'distributed') {
         expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
       }
 
-      await broker.start();
+      await own.broker.start();
       // Recovery: retry as a client would (on 503) until a 202 comes back.
       const deadline = Date.now() + 60_000;
       const statuses = new Set<number>();

@@ -1,4 +1,4 @@
-import { Api, Stack, StackOptions, e2eMode, startStack } from '@cinetrace/testing';
+import { Api, Broker, Stack, StackOptions, e2eMode, startBroker, startStack } from '@cinetrace/testing';
 
 /** Starting a distributed stack can take most of the harness's 90 s readiness budget. */
 export const STACK_HOOK_TIMEOUT_MS = 150_000;
@@ -31,6 +31,39 @@ export function useStack(options: StackOptions = {}): StackContext {
     },
     get api() {
       return started().api();
+    },
+  };
+}
+
+export interface OwnBrokerContext {
+  readonly stack: Stack;
+  /** The stack's private Kafka-protocol broker, to stop and start in a test. */
+  readonly broker: Broker;
+}
+
+/**
+ * A distributed stack on a broker of its own, so that killing the broker disturbs no
+ * other stack. Call at describe level, like useStack.
+ */
+export function useStackOnOwnBroker(): OwnBrokerContext {
+  let broker: Broker | undefined;
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    broker = await startBroker();
+    stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
+  }, STACK_HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await stack?.stop();
+    await broker?.stop();
+  }, STACK_HOOK_TIMEOUT_MS);
+  return {
+    get stack() {
+      if (!stack) throw new Error('the stack did not start (see beforeAll)');
+      return stack;
+    },
+    get broker() {
+      if (!broker) throw new Error('the broker did not start (see beforeAll)');
+      return broker;
     },
   };
 }
