@@ -21,3 +21,7 @@ export * from './datasets/dataset.messages';
 export * from './benchmarks/benchmark.inputs';
 export * from './benchmarks/benchmark.views';
 export * from './benchmarks/benchmark.messages';
+export * from './benchmarks/task.messages';
+export * from './benchmarks/run.inputs';
+export * from './benchmarks/run.messages';
+export * from './benchmarks/run.views';

@@ -28,6 +28,9 @@ export const Patterns = {
   BenchmarkList: 'benchmark.benchmarks.list',
   BenchmarkGet: 'benchmark.benchmarks.get',
   BenchmarkDelete: 'benchmark.benchmarks.delete',
+  RunStart: 'benchmark.runs.start',
+  RunList: 'benchmark.runs.list',
+  TaskList: 'benchmark.tasks.list',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -62,6 +65,9 @@ export const ServicePatterns = {
     Patterns.BenchmarkList,
     Patterns.BenchmarkGet,
     Patterns.BenchmarkDelete,
+    Patterns.RunStart,
+    Patterns.RunList,
+    Patterns.TaskList,
   ],
 } as const satisfies Record<string, readonly Pattern[]>;
 

@@ -1,0 +1,115 @@
+import { ErrorCode, TASK_QUEUE, TaskJob } from '@cinetrace/contracts';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { BullTaskQueue } from './bull-task-queue';
+import { taskCancelChannel } from './task-cancel-channel';
+
+// Real Redis; every test under a prefix of its own, deleted afterwards.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+function taskJob(taskId: string, overrides: Partial<TaskJob> = {}): TaskJob {
+  return {
+    taskId,
+    runId: 'run-1',
+    benchmarkId: 'bench-1',
+    projectId: 'project-1',
+    item: { id: `item-${taskId}`, index: 0, input: { prompt: 'a cat' }, expected: null, metadata: {} },
+    target: { type: 'dataset' },
+    prompt: null,
+    scorers: [],
+    timeoutMs: 5000,
+    maxAttempts: 3,
+    traceId: `trace-${taskId}`,
+    ...overrides,
+  };
+}
+
+describe('BullTaskQueue', () => {
+  let prefix: string;
+  let redis: IORedis;
+  let queue: BullTaskQueue;
+  let inspect: Queue<TaskJob>;
+
+  beforeEach(() => {
+    prefix = `cinetrace-test-${process.pid}-${randomUUID().slice(0, 8)}`;
+    redis = new IORedis(REDIS_URL);
+    queue = new BullTaskQueue(REDIS_URL, { prefix, logger: quiet });
+    inspect = new Queue<TaskJob>(TASK_QUEUE, { connection: { url: REDIS_URL }, prefix });
+  });
+
+  afterEach(async () => {
+    await queue.close();
+    await inspect.obliterate({ force: true });
+    await inspect.close();
+    const leftovers = await redis.keys(`${prefix}:*`);
+    if (leftovers.length) await redis.del(...leftovers);
+    await redis.quit();
+  });
+
+  it('enqueues one job per task, and a task enqueued again stays as it was', async () => {
+    await queue.enqueue([taskJob('t1'), taskJob('t2')]);
+    await queue.enqueue([taskJob('t1', { timeoutMs: 1 }), taskJob('t3')]);
+
+    const waiting = await inspect.getWaiting();
+    expect(waiting.map((j) => j.id).sort()).toEqual(['t1', 't2', 't3']);
+    const first = await inspect.getJob('t1');
+    expect(first?.data.timeoutMs).toBe(5000);
+    // What makes the worker's retries and the service's restart dedupe work.
+    expect(first?.opts).toMatchObject({
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 3600 },
+    });
+  });
+
+  it('cancels the named tasks that have not started, leaves the others, and announces the run to the workers', async () => {
+    const listener = new IORedis(REDIS_URL);
+    const announced: string[] = [];
+    listener.on('message', (_channel: string, runId: string) => announced.push(runId));
+    await listener.subscribe(taskCancelChannel(prefix));
+    try {
+      await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3', { runId: 'run-2' })]);
+      await inspect.add('task', taskJob('t4'), { jobId: 't4', delay: 60_000 });
+
+      await queue.cancel('run-1', ['t1', 't4', 'gone']);
+
+      expect((await inspect.getWaiting()).map((j) => j.id).sort()).toEqual(['t2', 't3']);
+      expect(await inspect.getJob('t4')).toBeUndefined();
+      await waitFor(() => expect(announced).toEqual(['run-1']));
+    } finally {
+      await listener.quit();
+    }
+  });
+
+  it('answers readiness from a ping', async () => {
+    expect(await queue.isReachable()).toBe(true);
+  });
+
+  it('fails fast as unavailable, never hangs, while Redis is unreachable', async () => {
+    const down = new BullTaskQueue('redis://127.0.0.1:1', { prefix, callTimeoutMs: 500, logger: quiet });
+    try {
+      const started = Date.now();
+      await expect(down.enqueue([taskJob('t1')])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+      await expect(down.cancel('run-1', ['t1'])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+      expect(await down.isReachable()).toBe(false);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+async function waitFor(check: () => void, timeoutMs = 3000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

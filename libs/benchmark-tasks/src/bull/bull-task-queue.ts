@@ -1,0 +1,139 @@
+import { BUS_RETRY_AFTER_SECONDS } from '@cinetrace/bus';
+import { DomainError, ErrorCode, TASK_QUEUE, TaskJob } from '@cinetrace/contracts';
+import { Logger } from '@nestjs/common';
+import { JobsOptions, Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { closeRedis } from './close-redis';
+import { withDeadline } from './deadline';
+import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { taskCancelChannel } from './task-cancel-channel';
+
+export interface BullTaskQueueOptions {
+  /** BullMQ key prefix (default BullMQ's `bull`); workers must use the same one. */
+  prefix?: string;
+  /** First retry delay of a failed attempt; doubled for each further one. */
+  backoffMs?: number;
+  /** Longest one Redis round may take before the call fails as `unavailable`. */
+  callTimeoutMs?: number;
+  logger?: TaskQueueLogger;
+}
+
+/** Finished jobs are kept this long, so a task enqueued again within it (a service restart) is not run twice. */
+const KEEP_FINISHED_SECONDS = 3600;
+/** Jobs per addBulk round: one MULTI each, small enough to finish well within the call deadline. */
+const ENQUEUE_CHUNK = 500;
+/** Jobs looked up at once when cancelling. */
+const CANCEL_CHUNK = 100;
+/** States a job can be dropped from without stopping anyone's work. */
+const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+/**
+ * benchmark-service's side of the BullMQ task queue: one job per task (job id = task id),
+ * retried with exponential backoff up to the task's attempts. Every call fails within a
+ * bound while Redis is down, as a DomainError `unavailable` (a 503 to the client).
+ */
+export class BullTaskQueue {
+  private readonly redis: IORedis;
+  private readonly queue: Queue<TaskJob>;
+  private readonly channel: string;
+  private readonly backoffMs: number;
+  private readonly callTimeoutMs: number;
+  private readonly logger: TaskQueueLogger;
+
+  constructor(redisUrl: string, options: BullTaskQueueOptions = {}) {
+    this.logger = options.logger ?? new Logger(BullTaskQueue.name);
+    this.backoffMs = options.backoffMs ?? 500;
+    this.callTimeoutMs = options.callTimeoutMs ?? 5000;
+    this.channel = taskCancelChannel(options.prefix);
+    // Fail fast instead of queueing commands while disconnected: callers answer 503 and retry.
+    this.redis = new IORedis(redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 3000,
+      retryStrategy: (times) => Math.min(100 * times, 2000),
+    });
+    const outage = new RedisOutageLog(this.logger, 'Task queue');
+    this.redis.on('ready', () => outage.ready());
+    this.queue = new Queue<TaskJob>(TASK_QUEUE, { connection: this.redis, prefix: options.prefix });
+    // Without a listener an 'error' event would crash the process.
+    this.queue.on('error', (err) => outage.error(err));
+  }
+
+  /** Adds one job per task; a task whose job still exists (waiting, running or finished within the hour) is left as it is. */
+  async enqueue(jobs: TaskJob[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
+      const chunk = jobs.slice(i, i + ENQUEUE_CHUNK).map((job) => ({ name: 'task', data: job, opts: this.jobOptions(job) }));
+      await this.call('enqueue tasks', () => this.queue.addBulk(chunk));
+    }
+  }
+
+  /**
+   * Drops the named tasks that have not started, then tells every worker to abort the
+   * run's running ones. Tasks already running or gone are left to that message.
+   */
+  async cancel(runId: string, taskIds: string[]): Promise<void> {
+    for (let i = 0; i < taskIds.length; i += CANCEL_CHUNK) {
+      const chunk = taskIds.slice(i, i + CANCEL_CHUNK);
+      await this.call('cancel tasks', () => Promise.all(chunk.map((taskId) => this.removeIfNotStarted(taskId))));
+    }
+    await this.call('cancel tasks', () => this.redis.publish(this.channel, runId));
+  }
+
+  /** For readiness: whether Redis answers a ping within a second. */
+  async isReachable(): Promise<boolean> {
+    try {
+      await withDeadline(this.ping(), 1000, () => new Error('ping timed out'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    await closeRedis(this.redis);
+  }
+
+  private jobOptions(job: TaskJob): JobsOptions {
+    return {
+      jobId: job.taskId,
+      attempts: Math.max(1, job.maxAttempts),
+      backoff: { type: 'exponential', delay: this.backoffMs },
+      removeOnComplete: { age: KEEP_FINISHED_SECONDS },
+      removeOnFail: { age: KEEP_FINISHED_SECONDS },
+    };
+  }
+
+  private async removeIfNotStarted(taskId: string): Promise<void> {
+    const state = await this.queue.getJobState(taskId);
+    // A job that became active since is locked: remove refuses it (0), and the published message stops it.
+    if (NOT_STARTED.has(state)) await this.queue.remove(taskId);
+  }
+
+  private async ping(): Promise<void> {
+    await this.queue.waitUntilReady();
+    await this.redis.ping();
+  }
+
+  /** One Redis round within the deadline (the queue's first use also waits for the connection). */
+  private async call<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const unavailable = (cause: string) => {
+      this.logger.warn(`Could not ${what}: ${cause}`);
+      return new DomainError(ErrorCode.Unavailable, 'The task queue is unreachable; retry shortly', undefined, BUS_RETRY_AFTER_SECONDS);
+    };
+    // The caller has its answer once the deadline passed: work must not start after it.
+    let expired = false;
+    const round = this.queue.waitUntilReady().then(() => {
+      if (expired) throw new Error('deadline passed');
+      return work();
+    });
+    try {
+      return await withDeadline(round, this.callTimeoutMs, () => {
+        expired = true;
+        return new Error(`no answer from Redis within ${this.callTimeoutMs} ms`);
+      });
+    } catch (err) {
+      throw unavailable(describeError(err));
+    }
+  }
+}

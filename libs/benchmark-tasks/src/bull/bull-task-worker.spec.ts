@@ -1,0 +1,368 @@
+import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
+import { DomainError, ErrorCode, TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { AttemptOutcome, TaskAttemptError } from '../processor';
+import { BullTaskQueue } from './bull-task-queue';
+import { BullTaskWorker, BullTaskWorkerDeps, TaskAttemptRunner } from './bull-task-worker';
+
+// Real Redis; every test under a prefix of its own, deleted afterwards. The processor
+// and the event stream are fakes.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+jest.setTimeout(20_000);
+
+function taskJob(taskId: string, overrides: Partial<TaskJob> = {}): TaskJob {
+  return {
+    taskId,
+    runId: 'run-1',
+    benchmarkId: 'bench-1',
+    projectId: 'project-1',
+    item: { id: `item-${taskId}`, index: 0, input: { prompt: `prompt of ${taskId}` }, expected: null, metadata: {} },
+    target: { type: 'dataset' },
+    prompt: null,
+    scorers: [],
+    timeoutMs: 5000,
+    maxAttempts: 3,
+    traceId: `trace-${taskId}`,
+    ...overrides,
+  };
+}
+
+/** The outcome a target that echoes its input would give. */
+function echo(job: TaskJob): AttemptOutcome {
+  return {
+    output: { echoed: job.item.input },
+    usage: { tokens: 7 },
+    costUsd: 0.01,
+    scores: [{ scorer: 'exact', score: 1, passed: true, details: null, error: null }],
+    startedAt: 1000,
+    finishedAt: 2000,
+  };
+}
+
+type Behaviour = (job: TaskJob, attempt: number, signal: AbortSignal) => Promise<AttemptOutcome>;
+
+class FakeProcessor implements TaskAttemptRunner {
+  readonly calls: Array<{ taskId: string; attempt: number; signal: AbortSignal }> = [];
+  constructor(private readonly behave: Behaviour) {}
+
+  attempt(job: TaskJob, attempt: number, signal?: AbortSignal): Promise<AttemptOutcome> {
+    const s = signal ?? new AbortController().signal;
+    this.calls.push({ taskId: job.taskId, attempt, signal: s });
+    return this.behave(job, attempt, s);
+  }
+}
+
+const succeeds: Behaviour = async (job) => echo(job);
+/** A target that hangs until the attempt is aborted. */
+const hangs: Behaviour = (_job, _attempt, signal) =>
+  new Promise((_, reject) => signal.addEventListener('abort', () => reject(new TaskAttemptError('aborted', true)), { once: true }));
+
+/** The event stream: records what reached it, and can be made to refuse some events. */
+class RecordingStream extends StreamPublisher {
+  readonly events: TaskEvent[] = [];
+  readonly records: Array<{ topic: string; key: string }> = [];
+  private refusals: Array<(event: TaskEvent) => boolean> = [];
+
+  refuseOnce(which: (event: TaskEvent) => boolean): void {
+    this.refusals.push(which);
+  }
+
+  async publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
+    for (const record of records) {
+      const event = record.value as TaskEvent;
+      const refusal = this.refusals.findIndex((which) => which(event));
+      if (refusal >= 0) {
+        this.refusals.splice(refusal, 1);
+        throw new DomainError(ErrorCode.Unavailable, 'The event stream is unreachable');
+      }
+      this.records.push({ topic, key: record.key });
+      this.events.push(event);
+    }
+  }
+
+  async isReachable(): Promise<boolean> {
+    return true;
+  }
+
+  of(taskId: string): string[] {
+    return this.events.filter((e) => e.taskId === taskId).map((e) => (e.kind === 'started' ? `started ${e.attempt}` : `${e.status} after ${e.attempts}`));
+  }
+
+  finished(taskId: string): TaskFinishedEvent | undefined {
+    return this.events.find((e): e is TaskFinishedEvent => e.kind === 'finished' && e.taskId === taskId);
+  }
+}
+
+describe('BullTaskWorker', () => {
+  let prefix: string;
+  let queue: BullTaskQueue;
+  let inspect: Queue<TaskJob>;
+  let workers: BullTaskWorker[];
+
+  beforeEach(() => {
+    prefix = `cinetrace-test-${process.pid}-${randomUUID().slice(0, 8)}`;
+    queue = new BullTaskQueue(REDIS_URL, { prefix, backoffMs: 50, logger: quiet });
+    inspect = new Queue<TaskJob>(TASK_QUEUE, { connection: { url: REDIS_URL }, prefix });
+    workers = [];
+  });
+
+  afterEach(async () => {
+    for (const worker of workers) await worker.close(true);
+    await queue.close();
+    await inspect.obliterate({ force: true });
+    await inspect.close();
+    const redis = new IORedis(REDIS_URL);
+    const leftovers = await redis.keys(`${prefix}:*`);
+    if (leftovers.length) await redis.del(...leftovers);
+    await redis.quit();
+  });
+
+  async function startWorker(processor: TaskAttemptRunner, events: StreamPublisher, deps: Partial<BullTaskWorkerDeps> = {}) {
+    const worker = new BullTaskWorker({
+      redisUrl: REDIS_URL,
+      processor,
+      events,
+      concurrency: 4,
+      prefix,
+      lockDurationMs: 1000,
+      republishDelayMs: 100,
+      logger: quiet,
+      ...deps,
+    });
+    workers.push(worker);
+    await worker.start();
+    return worker;
+  }
+
+  it('runs a task once, reports it started then completed with its outcome, and does not run it again when enqueued again', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(succeeds);
+    await startWorker(processor, events);
+    const job = taskJob('t1');
+
+    await queue.enqueue([job]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+    await queue.enqueue([job]);
+    await sleep(300);
+
+    expect(events.of('t1')).toEqual(['started 1', 'completed after 1']);
+    expect(events.finished('t1')).toMatchObject({
+      runId: 'run-1',
+      projectId: 'project-1',
+      traceId: 'trace-t1',
+      output: { echoed: { prompt: 'prompt of t1' } },
+      usage: { tokens: 7 },
+      costUsd: 0.01,
+      error: null,
+    });
+    expect(events.records).toEqual([
+      { topic: TaskTopics.TaskEvents, key: 'run-1' },
+      { topic: TaskTopics.TaskEvents, key: 'run-1' },
+    ]);
+    expect(processor.calls.map((c) => c.attempt)).toEqual([1]);
+  });
+
+  it('retries a retryable failure with backoff up to the task’s attempts, then reports it failed with the error', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async () => {
+      throw new TaskAttemptError('the target answered 503', true);
+    });
+    await startWorker(processor, events);
+
+    const started = Date.now();
+    await queue.enqueue([taskJob('t1', { maxAttempts: 3 })]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+
+    expect(events.of('t1')).toEqual(['started 1', 'started 2', 'started 3', 'failed after 3']);
+    expect(events.finished('t1')).toMatchObject({ status: 'failed', error: 'the target answered 503', output: null, scores: [] });
+    expect(processor.calls.map((c) => c.attempt)).toEqual([1, 2, 3]);
+    // Exponential backoff from 50 ms: 50 + 100 ms at least between the three attempts.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+  });
+
+  it('completes a task whose second attempt succeeds', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async (job, attempt) => {
+      if (attempt === 1) throw new TaskAttemptError('the target timed out', true);
+      return echo(job);
+    });
+    await startWorker(processor, events);
+
+    await queue.enqueue([taskJob('t1')]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+
+    expect(events.of('t1')).toEqual(['started 1', 'started 2', 'completed after 2']);
+  });
+
+  it('ends a task at once on a failure no retry can mend', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async () => {
+      throw new TaskAttemptError('the target answered 401: check the API key', false);
+    });
+    await startWorker(processor, events);
+
+    await queue.enqueue([taskJob('t1', { maxAttempts: 5 })]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+    await sleep(200);
+
+    expect(events.of('t1')).toEqual(['started 1', 'failed after 1']);
+    expect(events.finished('t1')?.error).toBe('the target answered 401: check the API key');
+    expect(processor.calls).toHaveLength(1);
+  });
+
+  it('reports an unexpected error without its internal message', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async () => {
+      throw new Error('connect ECONNREFUSED postgres://admin:hunter2@db');
+    });
+    await startWorker(processor, events);
+
+    await queue.enqueue([taskJob('t1', { maxAttempts: 2 })]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+
+    expect(events.of('t1')).toEqual(['started 1', 'started 2', 'failed after 2']);
+    expect(events.finished('t1')?.error).toBe('the attempt failed unexpectedly');
+  });
+
+  it('on cancel, drops the run’s waiting tasks and aborts its running one, which reports nothing more', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(hangs);
+    await startWorker(processor, events, { concurrency: 1 });
+    await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3'), taskJob('other', { runId: 'run-2' })]);
+    await waitFor(() => expect(processor.calls).toHaveLength(1));
+    const running = processor.calls[0];
+
+    await queue.cancel('run-1', ['t1', 't2', 't3']);
+    await waitFor(() => expect(running.signal.aborted).toBe(true));
+    // The run's other tasks never start; the other run's task does, once the slot is free.
+    await waitFor(() => expect(processor.calls.map((c) => c.taskId)).toEqual([running.taskId, 'other']));
+    await sleep(300);
+
+    expect(events.of(running.taskId)).toEqual(['started 1']);
+    expect(processor.calls.map((c) => c.taskId)).toEqual([running.taskId, 'other']);
+    const counts = await inspect.getJobCounts('waiting', 'delayed', 'failed');
+    expect(counts).toMatchObject({ waiting: 0, delayed: 0, failed: 0 });
+  });
+
+  it('runs a task again later, its attempt unspent, when its event cannot be published', async () => {
+    const events = new RecordingStream();
+    events.refuseOnce((e) => e.kind === 'finished');
+    events.refuseOnce((e) => e.kind === 'started');
+    const processor = new FakeProcessor(succeeds);
+    await startWorker(processor, events);
+
+    await queue.enqueue([taskJob('t1', { maxAttempts: 1 })]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined(), 5000);
+
+    // The first start was not published, the first finish was not either: the task ran twice and completed.
+    expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
+    expect(processor.calls.map((c) => c.attempt)).toEqual([1, 1]);
+  });
+
+  it('hands a task whose worker died mid-attempt to another worker, which completes it', async () => {
+    const events = new RecordingStream();
+    const dying = new FakeProcessor(hangs);
+    const doomed = await startWorker(dying, events, { lockDurationMs: 500 });
+    await queue.enqueue([taskJob('t1')]);
+    await waitFor(() => expect(dying.calls).toHaveLength(1));
+
+    await doomed.close(true);
+    const survivor = new FakeProcessor(succeeds);
+    await startWorker(survivor, events, { lockDurationMs: 500, stalledIntervalMs: 250 });
+    await waitFor(() => expect(events.finished('t1')).toBeDefined(), 8000);
+
+    // The takeover does not use up an attempt; the dead worker's attempt reported nothing more.
+    expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
+    expect(survivor.calls.map((c) => c.attempt)).toEqual([1]);
+    expect(dying.calls[0].signal.aborted).toBe(true);
+  });
+
+  it('fails a task that keeps taking its workers down, instead of leaving it running for ever', async () => {
+    const events = new RecordingStream();
+    const timing = { lockDurationMs: 500, stalledIntervalMs: 250, maxStalledCount: 1 };
+    const first = new FakeProcessor(hangs);
+    const w1 = await startWorker(first, events, timing);
+    await queue.enqueue([taskJob('t1')]);
+    await waitFor(() => expect(first.calls).toHaveLength(1));
+    await w1.close(true);
+
+    const second = new FakeProcessor(hangs);
+    const w2 = await startWorker(second, events, timing);
+    await waitFor(() => expect(second.calls).toHaveLength(1), 8000);
+    await w2.close(true);
+
+    const third = new FakeProcessor(succeeds);
+    await startWorker(third, events, timing);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined(), 8000);
+
+    expect(events.finished('t1')).toMatchObject({ status: 'failed', error: expect.stringContaining('stopped before it finished') });
+    expect(third.calls).toHaveLength(0);
+  });
+
+  it('on close, lets a running attempt finish and report before it returns', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async (job) => {
+      await sleep(300);
+      return echo(job);
+    });
+    const worker = await startWorker(processor, events);
+    await queue.enqueue([taskJob('t1')]);
+    await waitFor(() => expect(processor.calls).toHaveLength(1));
+
+    await worker.close();
+
+    expect(events.of('t1')).toEqual(['started 1', 'completed after 1']);
+  });
+
+  it('on close, hands an attempt that outlasts the grace period back to the queue, and another worker completes it', async () => {
+    const events = new RecordingStream();
+    const slow = new FakeProcessor(hangs);
+    const leaving = await startWorker(slow, events, { shutdownGraceMs: 100 });
+    await queue.enqueue([taskJob('t1', { maxAttempts: 1 })]);
+    await waitFor(() => expect(slow.calls).toHaveLength(1));
+
+    await leaving.close();
+    expect(slow.calls[0].signal.aborted).toBe(true);
+    const next = new FakeProcessor(succeeds);
+    await startWorker(next, events);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined());
+
+    // Even a task with a single attempt completes: the handover did not count as one.
+    expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
+  });
+
+  it('fails to start, within its deadline, when Redis is unreachable', async () => {
+    const worker = new BullTaskWorker({
+      redisUrl: 'redis://127.0.0.1:1',
+      processor: new FakeProcessor(succeeds),
+      events: new RecordingStream(),
+      concurrency: 1,
+      prefix,
+      startTimeoutMs: 500,
+      logger: quiet,
+    });
+    const started = Date.now();
+    await expect(worker.start()).rejects.toThrow(/Redis did not answer/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitFor(check: () => void, timeoutMs = 4000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await sleep(20);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import type { StreamPublisher } from '@cinetrace/bus';
+import { TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { Logger } from '@nestjs/common';
+import { DelayedError, Job, Worker } from 'bullmq';
+import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
+import { ActiveAttempt, ActiveAttempts, StopReason } from './active-attempts';
+import { CancelSubscriber } from './cancel-subscriber';
+import { settlesWithin, withDeadline } from './deadline';
+import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { taskCancelChannel } from './task-cancel-channel';
+
+/** What the worker needs of the processor (tests hand in a fake). */
+export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'>;
+
+export interface BullTaskWorkerDeps {
+  redisUrl: string;
+  processor: TaskAttemptRunner;
+  /** Where task events go (benchmark-service consumes them). */
+  events: StreamPublisher;
+  /** Jobs run at once by this worker. */
+  concurrency: number;
+  /** BullMQ key prefix; the same as the queue's. */
+  prefix?: string;
+  /** Lifetime of a job's lock without renewal: a dead worker's job is taken over about this long after it died. */
+  lockDurationMs?: number;
+  /** Between checks for jobs whose worker died; defaults to the lock duration. */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken over from a dead worker; once more and the task fails. */
+  maxStalledCount?: number;
+  /** How long close() waits for running attempts before handing their jobs back to the queue. */
+  shutdownGraceMs?: number;
+  /** First delay before a job whose event could not be published runs again; doubled each time, up to 30 s. */
+  republishDelayMs?: number;
+  /** How long start() waits for Redis. */
+  startTimeoutMs?: number;
+  logger?: TaskQueueLogger;
+}
+
+const MAX_REPUBLISH_DELAY_MS = 30_000;
+/** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
+const HANDOVER_MS = 5_000;
+/** BullMQ's own verdict on a job that stalled too often (it never runs our processor for it). */
+const STALLED_TOO_OFTEN = 'the worker running this task stopped before it finished, too many times';
+
+/**
+ * benchmark-worker's side of the task queue. Each job is one attempt of a task: it
+ * publishes `started`, runs the processor, and publishes `finished` when the task is
+ * done (completed, or failed for good); a failure that deserves another attempt is
+ * thrown so that BullMQ retries it with backoff. An event that cannot be published puts
+ * the job back (without using up an attempt), so Kafka being down loses nothing.
+ */
+export class BullTaskWorker {
+  private readonly logger: TaskQueueLogger;
+  private readonly active = new ActiveAttempts();
+  private readonly outage: RedisOutageLog;
+  private worker?: Worker<TaskJob>;
+  private subscriber?: CancelSubscriber;
+  private closing?: Promise<void>;
+
+  constructor(private readonly deps: BullTaskWorkerDeps) {
+    this.logger = deps.logger ?? new Logger(BullTaskWorker.name);
+    this.outage = new RedisOutageLog(this.logger, 'Task worker');
+  }
+
+  /** Subscribes to cancellations, then starts taking jobs; fails if Redis does not answer in time. */
+  async start(): Promise<void> {
+    const { deps } = this;
+    const timeoutMs = deps.startTimeoutMs ?? 10_000;
+    const lockDuration = deps.lockDurationMs ?? 10_000;
+    try {
+      this.subscriber = new CancelSubscriber(
+        deps.redisUrl,
+        taskCancelChannel(deps.prefix),
+        (runId) => this.active.cancelRun(runId),
+        this.outage,
+      );
+      await this.subscriber.start(timeoutMs);
+      const worker = new Worker<TaskJob>(TASK_QUEUE, (job, token) => this.runJob(job, token), {
+        connection: { url: deps.redisUrl, connectTimeout: 3000 },
+        prefix: deps.prefix,
+        concurrency: deps.concurrency,
+        lockDuration,
+        stalledInterval: deps.stalledIntervalMs ?? lockDuration,
+        maxStalledCount: deps.maxStalledCount ?? 2,
+        autorun: false,
+      });
+      this.worker = worker;
+      worker.on('error', (err) => this.onWorkerError(err));
+      worker.on('failed', (job, err) => this.onGivenUp(job, err));
+      await withDeadline(worker.waitUntilReady(), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`));
+      worker.run().catch((err) => this.logger.error(`The task worker stopped: ${describeError(err)}`));
+      this.logger.log(`Taking benchmark tasks, ${deps.concurrency} at a time`);
+    } catch (err) {
+      await this.close(true);
+      throw err;
+    }
+  }
+
+  /**
+   * Stops taking jobs and waits for the running ones, up to the grace period; those still
+   * running then are stopped and their jobs handed back to the queue for another worker.
+   * With `force`, stops at once and leaves running jobs to the other workers' stalled
+   * checks (as if this process had died).
+   */
+  close(force = false): Promise<void> {
+    this.closing ??= this.shutDown(force);
+    return this.closing;
+  }
+
+  private async shutDown(force: boolean): Promise<void> {
+    const worker = this.worker;
+    if (force) {
+      this.active.stopAll('abandoned');
+      await worker?.close(true).catch(() => undefined);
+    } else if (worker) {
+      const closed = worker.close();
+      const graceMs = this.deps.shutdownGraceMs ?? 20_000;
+      if (!(await settlesWithin(closed, graceMs))) {
+        this.logger.warn(`${this.active.size} task(s) still running after ${graceMs} ms; handing them back to the queue`);
+        this.active.stopAll('handover');
+        if (!(await settlesWithin(closed, HANDOVER_MS))) {
+          this.logger.warn('Some tasks did not stop; other workers take them over once their locks expire');
+        }
+      }
+    }
+    await this.subscriber?.close();
+  }
+
+  /** One attempt of one task (BullMQ's processor). */
+  private async runJob(job: Job<TaskJob>, token?: string): Promise<void> {
+    const task = job.data;
+    const attemptNumber = job.attemptsMade + 1;
+    const attempt = this.active.begin(task.runId);
+    try {
+      if (!attempt.stopReason) {
+        await this.report(startedEvent(task, attemptNumber, Date.now()), job, token);
+        const finished = await this.attempt(task, attemptNumber, attempt);
+        // An attempt that got to its end just as the shutdown grace ran out still counts.
+        if (finished && (!attempt.stopReason || attempt.stopReason === 'handover')) {
+          await this.report(finished, job, token);
+          return;
+        }
+      }
+      await this.afterStop(attempt.stopReason ?? 'abandoned', job, token);
+    } finally {
+      attempt.end();
+    }
+  }
+
+  /** The `finished` event of the task, or nothing when the attempt was stopped; throws when another attempt is due. */
+  private async attempt(task: TaskJob, attemptNumber: number, attempt: ActiveAttempt): Promise<TaskFinishedEvent | undefined> {
+    const startedAt = Date.now();
+    try {
+      const outcome = await this.deps.processor.attempt(task, attemptNumber, attempt.signal);
+      return finishedEvent(task, attemptNumber, { outcome });
+    } catch (err) {
+      if (attempt.stopReason) return undefined;
+      const retryable = err instanceof TaskAttemptError ? err.retryable : true;
+      if (!(err instanceof TaskAttemptError)) {
+        this.logger.error(`Task ${task.taskId} attempt ${attemptNumber} failed unexpectedly: ${describeError(err)}`);
+      }
+      if (retryable && attemptNumber < task.maxAttempts) {
+        this.logger.warn(`Task ${task.taskId} attempt ${attemptNumber} of ${task.maxAttempts} failed; retrying: ${describeError(err)}`);
+        throw err;
+      }
+      // Internal failures are not the user's to read; TaskAttemptError messages are written for them.
+      const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
+      return finishedEvent(task, attemptNumber, { error, startedAt, finishedAt: Date.now() });
+    }
+  }
+
+  /** A stopped attempt publishes nothing: a cancelled run's tasks are already marked by the service. */
+  private async afterStop(reason: StopReason, job: Job<TaskJob>, token?: string): Promise<void> {
+    if (reason === 'cancelled') {
+      this.logger.log(`Task ${job.data.taskId} stopped: its run was cancelled`);
+      return;
+    }
+    if (reason === 'handover') {
+      // Back to the queue at once, without using up an attempt: another worker runs it.
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+    // Abandoned: this worker's connections are closing; the lock expires and another worker takes the job over.
+  }
+
+  /** Publishes one task event; if the stream is down, puts the job back to run again later, its attempt unspent. */
+  private async report(event: TaskEvent, job: Job<TaskJob>, token?: string): Promise<void> {
+    try {
+      await this.deps.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]);
+    } catch (err) {
+      const delayMs = this.republishDelay(job);
+      this.logger.warn(
+        `The ${event.kind} event of task ${event.taskId} could not be published (${describeError(err)}); the task runs again in ${delayMs} ms`,
+      );
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
+    }
+  }
+
+  /** Exponential in the times this job was started without an attempt being counted (each one a failed publish or a takeover). */
+  private republishDelay(job: Job<TaskJob>): number {
+    const base = this.deps.republishDelayMs ?? 1000;
+    const postponed = Math.max(0, (job.attemptsStarted ?? 0) - job.attemptsMade - 1);
+    return Math.min(base * 2 ** Math.min(postponed, 16), MAX_REPUBLISH_DELAY_MS);
+  }
+
+  /**
+   * BullMQ fails a job that stalled more than `maxStalledCount` times without running our
+   * processor: tell the service, or the task would stay `running` for ever.
+   */
+  private onGivenUp(job: Job<TaskJob> | undefined, err: Error): void {
+    if (!job?.deferredFailure || err?.name !== 'UnrecoverableError') return;
+    const task = job.data;
+    this.logger.warn(`Task ${task.taskId} failed: ${err.message}`);
+    const now = Date.now();
+    const event = finishedEvent(task, Math.max(1, job.attemptsMade), {
+      error: STALLED_TOO_OFTEN,
+      startedAt: job.processedOn ?? now,
+      finishedAt: now,
+    });
+    this.deps.events
+      .publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }])
+      .catch((publishErr) => this.logger.error(`The failure of task ${task.taskId} could not be published: ${describeError(publishErr)}`));
+  }
+
+  private onWorkerError(err: Error): void {
+    if (isConnectionError(err)) this.outage.error(err);
+    else this.logger.warn(`Task worker: ${describeError(err)}`);
+  }
+}
+
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  const message = (err as Error)?.message ?? '';
+  return typeof code === 'string' ? /^E[A-Z]+/.test(code) : /connect|connection|ECONN/i.test(message);
+}

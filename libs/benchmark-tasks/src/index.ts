@@ -1,0 +1,2 @@
+export * from './processor';
+export * from './bull';

@@ -1,0 +1,490 @@
+import type { StreamPublisher, StreamRecord } from '@cinetrace/bus';
+import { Topics, type TaskJob, type TraceIngestMessage } from '@cinetrace/contracts';
+import { OutboundClient } from '@cinetrace/outbound';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TaskAttemptError } from './task-attempt-error';
+import { TaskProcessor, type AttemptOutcome } from './task-processor';
+
+// ---- local servers standing in for targets, scorer endpoints and a judge ----
+
+interface SeenRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+interface TestServer {
+  url: string;
+  port: number;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+type Handler = (req: SeenRequest, res: ServerResponse) => void;
+
+const servers: TestServer[] = [];
+const pendingAnswers = new Set<NodeJS.Timeout>();
+
+async function serve(handler: Handler): Promise<TestServer> {
+  const requests: SeenRequest[] = [];
+  const server = createServer((req, res) => {
+    res.on('error', () => undefined);
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      const seen = { path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      requests.push(seen);
+      handler(seen, res);
+    });
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((closed) => server.close(() => closed()));
+  };
+  const testServer = { url: `http://127.0.0.1:${port}`, port, requests, close };
+  servers.push(testServer);
+  return testServer;
+}
+
+const json = (res: ServerResponse, status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+const later = (ms: number, answer: () => void) => pendingAnswers.add(setTimeout(answer, ms));
+const answering = (status: number, value: unknown): Handler => (_, res) => json(res, status, value);
+const chatAnswer = (content: unknown, usage?: unknown) => ({ id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content } }], ...(usage ? { usage } : {}) });
+
+// ---- collaborators ----
+
+/** A trace stream that keeps what was published (or refuses, when told to). */
+class RecordingStream implements StreamPublisher {
+  readonly published: { topic: string; record: StreamRecord<TraceIngestMessage> }[] = [];
+  failure: Error | null = null;
+  delayMs = 0;
+
+  async publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
+    if (this.delayMs) await sleep(this.delayMs);
+    if (this.failure) throw this.failure;
+    for (const record of records) this.published.push({ topic, record: record as StreamRecord<TraceIngestMessage> });
+  }
+  async isReachable(): Promise<boolean> {
+    return this.failure === null;
+  }
+  get traces(): TraceIngestMessage[] {
+    return this.published.map((p) => p.record.value);
+  }
+}
+
+const clients: OutboundClient[] = [];
+function outbound(allowPrivate = true): OutboundClient {
+  const client = new OutboundClient({ allowPrivate });
+  clients.push(client);
+  return client;
+}
+
+function processor(options: { env?: Record<string, string | undefined>; allowPrivate?: boolean } = {}) {
+  const traces = new RecordingStream();
+  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, env: options.env ?? {} });
+  return { tasks, traces };
+}
+
+function job(over: Partial<TaskJob> = {}): TaskJob {
+  return {
+    taskId: 'tsk_01jh8z6v9q3m2r7x5c4b1n0k8d',
+    runId: 'run_01jh8z6v9q3m2r7x5c4b1n0k8e',
+    benchmarkId: 'bm_01jh8z6v9q3m2r7x5c4b1n0k8f',
+    projectId: 'prj_01jh8z6v9q3m2r7x5c4b1n0k8g',
+    item: { id: 'dsi_01jh8z6v9q3m2r7x5c4b1n0k8h', index: 3, input: { topic: 'a cat on a roof' }, expected: 'A cat sits on a roof.', metadata: { source: 'handwritten' } },
+    target: { type: 'dataset' },
+    prompt: null,
+    scorers: [{ name: 'exact_match', type: 'exact_match', config: {} }],
+    timeoutMs: 5000,
+    maxAttempts: 3,
+    traceId: 'tr_01jh8z6v9q3m2r7x5c4b1n0k8j',
+    ...over,
+  };
+}
+const withOutput = (output: unknown): TaskJob['item'] => ({ ...job().item, metadata: { output } });
+
+/** The TaskAttemptError an attempt failed with; fails the test if it succeeded. */
+async function failure(attempt: Promise<AttemptOutcome>): Promise<TaskAttemptError> {
+  const error = await attempt.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TaskAttemptError);
+  return error as TaskAttemptError;
+}
+
+const spanOf = (message: TraceIngestMessage, suffix: string) => message.trace.spans.find((s) => s.id.endsWith(suffix));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterAll(async () => {
+  for (const timer of pendingAnswers) clearTimeout(timer);
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+describe('TaskProcessor, dataset target', () => {
+  it('scores the output stored in the item', async () => {
+    const { tasks } = processor();
+    const outcome = await tasks.attempt(job({ item: withOutput('A cat sits on a roof.') }), 1);
+    expect(outcome).toMatchObject({ output: 'A cat sits on a roof.', usage: null, costUsd: null });
+    expect(outcome.scores).toEqual([{ scorer: 'exact_match', score: 1, passed: true, details: null, error: null }]);
+    expect(outcome.finishedAt).toBeGreaterThanOrEqual(outcome.startedAt);
+  });
+
+  it('fails for good when the item has no metadata.output', async () => {
+    const { tasks, traces } = processor();
+    const error = await failure(tasks.attempt(job(), 1));
+    expect(error).toMatchObject({ message: 'the item has no metadata.output', retryable: false });
+    expect(traces.traces).toHaveLength(1);
+    expect(traces.traces[0].trace.status).toBe('error');
+  });
+});
+
+describe('TaskProcessor, http target', () => {
+  it('posts the item and the rendered prompt with its headers and key, and keeps output, usage and cost', async () => {
+    const target = await serve(answering(200, { output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 }));
+    const { tasks } = processor({ env: { TARGET_KEY: 'sk-target-0123456789' } });
+    const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 2, content: 'Film {{topic}}, mood {{ mood }}' };
+    const outcome = await tasks.attempt(job({ target: { type: 'http', url: `${target.url}/generate`, headers: { 'x-tenant': 'studio-42' }, apiKeyEnv: 'TARGET_KEY' }, prompt }), 1);
+
+    expect(outcome).toMatchObject({ output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 });
+    const [sent] = target.requests;
+    expect(sent.path).toBe('/generate');
+    expect(sent.headers).toMatchObject({ 'x-tenant': 'studio-42', authorization: 'Bearer sk-target-0123456789' });
+    const { item } = job();
+    expect(sent.body).toEqual({ input: item.input, item, prompt: 'Film a cat on a roof, mood {{ mood }}' });
+  });
+
+  it('sends a null prompt and no Authorization when the benchmark has neither', async () => {
+    const target = await serve(answering(200, { output: 'ok' }));
+    const { tasks } = processor();
+    await tasks.attempt(job({ target: { type: 'http', url: target.url }, scorers: [] }), 1);
+    expect(target.requests[0].body.prompt).toBeNull();
+    expect(target.requests[0].headers.authorization).toBeUndefined();
+  });
+
+  it('fails for good, naming the variable, when the key variable is not set; the target is not called', async () => {
+    const target = await serve(answering(200, { output: 'ok' }));
+    const { tasks } = processor({ env: { OTHER: 'x' } });
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url, apiKeyEnv: 'TARGET_KEY' } }), 1));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('TARGET_KEY');
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [503, true],
+    [500, true],
+    [429, true],
+    [400, false],
+    [404, false],
+    [422, false],
+  ])('an answer with status %i is retryable: %s', async (status, retryable) => {
+    const target = await serve(answering(status, { error: 'nope' }));
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error.retryable).toBe(retryable);
+    expect(error.message).toContain(String(status));
+  });
+
+  it.each([
+    ['not JSON', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>')],
+    ['no output', (res: ServerResponse) => json(res, 200, { result: 'x' })],
+    ['a list', (res: ServerResponse) => json(res, 200, [{ output: 'x' }])],
+    ['usage that is not numbers', (res: ServerResponse) => json(res, 200, { output: 'x', usage: { tokens: 'many' } })],
+    ['a negative cost', (res: ServerResponse) => json(res, 200, { output: 'x', costUsd: -1 })],
+  ])('an answer with %s fails for good', async (_, answer) => {
+    const target = await serve((_req, res) => answer(res));
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error.retryable).toBe(false);
+  });
+
+  it('fails for good on a target type it does not know', async () => {
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'carrier_pigeon' } }), 1));
+    expect(error).toMatchObject({ retryable: false, message: expect.stringContaining('carrier_pigeon') });
+  });
+
+  it('takes an output of null as an answer', async () => {
+    const target = await serve(answering(200, { output: null, usage: null, costUsd: null }));
+    const outcome = await processor().tasks.attempt(job({ target: { type: 'http', url: target.url }, scorers: [] }), 1);
+    expect(outcome).toMatchObject({ output: null, usage: null, costUsd: null });
+  });
+
+  it('retries an unreachable target', async () => {
+    const gone = await serve(answering(200, {}));
+    await gone.close();
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: gone.url } }), 1));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('could not reach');
+  });
+
+  it('does not follow a redirect, nor retry it', async () => {
+    const elsewhere = await serve(answering(200, { output: 'from elsewhere' }));
+    const target = await serve((_, res) => res.writeHead(307, { location: elsewhere.url }).end());
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error.retryable).toBe(false);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it('refuses a loopback target unless private addresses are allowed, for good', async () => {
+    const target = await serve(answering(200, { output: 'ok' }));
+    const error = await failure(processor({ allowPrivate: false }).tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error.retryable).toBe(false);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it("gives up on the target after the target's own timeout, retryably", async () => {
+    const target = await serve((_, res) => later(3000, () => json(res, 200, { output: 'late' })));
+    const started = Date.now();
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: target.url, timeoutMs: 200 } }), 1));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('200 ms');
+  });
+});
+
+describe('TaskProcessor, openai_chat target', () => {
+  it('asks the chat endpoint with the rendered prompt and keeps the answer and the token counts', async () => {
+    const llm = await serve(answering(200, chatAnswer('A cat naps on warm tiles.', { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached: 0 } })));
+    const { tasks } = processor({ env: { OPENAI_KEY: 'sk-chat-abcdefghijkl' } });
+    const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 1, content: 'Describe {{topic}}.' };
+    const outcome = await tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: `${llm.url}/v1/`, model: 'gpt-test', apiKeyEnv: 'OPENAI_KEY' }, prompt, scorers: [] }), 1);
+
+    expect(outcome).toMatchObject({ output: 'A cat naps on warm tiles.', usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 }, costUsd: null });
+    expect(Object.keys(outcome.usage ?? {})).toHaveLength(3);
+    const [sent] = llm.requests;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-chat-abcdefghijkl');
+    expect(sent.body).toEqual({ model: 'gpt-test', messages: [{ role: 'user', content: 'Describe a cat on a roof.' }] });
+  });
+
+  it('sends the input itself without a prompt: a string as it is, anything else as JSON', async () => {
+    const llm = await serve(answering(200, chatAnswer('ok')));
+    const { tasks } = processor();
+    const target = { type: 'openai_chat', baseUrl: llm.url, model: 'gpt-test' };
+    await tasks.attempt(job({ target, item: { ...job().item, input: 'Say hi' }, scorers: [] }), 1);
+    await tasks.attempt(job({ target, scorers: [] }), 1);
+    expect(llm.requests.map((r) => r.body.messages[0].content)).toEqual(['Say hi', JSON.stringify(job().item.input)]);
+  });
+
+  it('fails for good on an answer without a message, and retries an overloaded endpoint', async () => {
+    const empty = await serve(answering(200, { choices: [] }));
+    const busy = await serve(answering(429, { error: { message: 'slow down' } }));
+    const { tasks } = processor();
+    expect(await failure(tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: empty.url, model: 'm' } }), 1))).toMatchObject({ retryable: false });
+    expect(await failure(tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: busy.url, model: 'm' } }), 1))).toMatchObject({ retryable: true });
+  });
+});
+
+describe('TaskProcessor, scorers', () => {
+  it('runs every scorer; one that fails gets an error and the task still succeeds', async () => {
+    const judge = await serve(answering(200, chatAnswer('{"score": 0.8, "reason": "mostly there"}')));
+    const broken = await serve(answering(500, { error: 'boom' }));
+    const { tasks } = processor({ env: { JUDGE_KEY: 'sk-judge-0123456789' } });
+    const outcome = await tasks.attempt(
+      job({
+        item: withOutput('A cat sits on a roof.'),
+        scorers: [
+          { name: 'exact', type: 'exact_match', config: {} },
+          { name: 'judge', type: 'llm_judge', config: { baseUrl: judge.url, model: 'judge-model', rubric: 'Is it about a cat?', apiKeyEnv: 'JUDGE_KEY' } },
+          { name: 'remote', type: 'http', config: { url: broken.url } },
+        ],
+      }),
+      1,
+    );
+    const [exact, judged, remote] = outcome.scores;
+    expect(exact).toMatchObject({ scorer: 'exact', score: 1, passed: true, error: null });
+    expect(judged).toMatchObject({ scorer: 'judge', score: 0.8, passed: true, details: { reason: 'mostly there' }, error: null });
+    expect(remote).toMatchObject({ scorer: 'remote', score: null, passed: null });
+    expect(remote.error).toContain('500');
+    expect(judge.requests[0].headers.authorization).toBe('Bearer sk-judge-0123456789');
+    expect(broken.requests[0].body).toMatchObject({ output: 'A cat sits on a roof.', expected: 'A cat sits on a roof.' });
+  });
+
+  it('runs the scorers at the same time', async () => {
+    const slow = await serve((_, res) => later(400, () => json(res, 200, { score: 1 })));
+    const { tasks } = processor();
+    const scorers = [1, 2, 3].map((n) => ({ name: `remote-${n}`, type: 'http', config: { url: slow.url } }));
+    const outcome = await tasks.attempt(job({ item: withOutput('x'), scorers }), 1);
+    expect(outcome.scores.map((s) => s.score)).toEqual([1, 1, 1]);
+    expect(outcome.finishedAt - outcome.startedAt).toBeLessThan(1000);
+  });
+});
+
+describe('TaskProcessor, time limit and cancel', () => {
+  const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('fails the attempt retryably at job.timeoutMs, without waiting for a slow target, and records it', async () => {
+    const target = await serve(() => undefined); // never answers (and holds no timer that would blur the count below)
+    const { tasks, traces } = processor();
+    const before = timeouts();
+    const started = Date.now();
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url }, timeoutMs: 300 }), 1));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error).toMatchObject({ message: 'timed out after 300 ms', retryable: true });
+    const trace = traces.traces[0];
+    expect(trace.trace.status).toBe('error');
+    expect(spanOf(trace, '.target')).toMatchObject({ status: 'error', statusMessage: 'timed out after 300 ms' });
+    await sleep(50);
+    expect(timeouts()).toBeLessThanOrEqual(before);
+  });
+
+  it('counts the scorers in the time limit', async () => {
+    const slowScorer = await serve((_, res) => later(3000, () => json(res, 200, { score: 1 })));
+    const { tasks, traces } = processor();
+    const error = await failure(tasks.attempt(job({ item: withOutput('x'), scorers: [{ name: 'slow', type: 'http', config: { url: slowScorer.url } }], timeoutMs: 300 }), 1));
+    expect(error).toMatchObject({ message: 'timed out after 300 ms', retryable: true });
+    expect(spanOf(traces.traces[0], '.target')).toMatchObject({ status: 'ok' });
+    expect(spanOf(traces.traces[0], '.scorer.0')).toMatchObject({ kind: 'scorer', status: 'error', statusMessage: 'timed out after 300 ms' });
+  });
+
+  it('stops at once when cancelled, and a late answer starts no scorer', async () => {
+    const target = await serve((_, res) => later(300, () => json(res, 200, { output: 'late' })));
+    const scorer = await serve(answering(200, { score: 1 }));
+    const { tasks, traces } = processor();
+    const cancel = new AbortController();
+    const before = timeouts();
+    setTimeout(() => cancel.abort(), 50);
+    const started = Date.now();
+    const attempt = tasks.attempt(job({ target: { type: 'http', url: target.url }, scorers: [{ name: 'remote', type: 'http', config: { url: scorer.url } }] }), 1, cancel.signal);
+    const error = await failure(attempt);
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(error).toMatchObject({ message: 'cancelled', retryable: false });
+    expect(traces.traces[0].trace.status).toBe('error');
+    await sleep(500); // the target has answered by now
+    expect(scorer.requests).toHaveLength(0);
+    expect(traces.traces).toHaveLength(1);
+    expect(timeouts()).toBeLessThanOrEqual(before);
+  });
+
+  it('counts recording the trace in the time limit', async () => {
+    const { tasks, traces } = processor();
+    traces.delayMs = 600;
+    const started = Date.now();
+    const error = await failure(tasks.attempt(job({ item: withOutput('x'), timeoutMs: 200 }), 1));
+    expect(error).toMatchObject({ message: 'timed out after 200 ms', retryable: true });
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('calls nothing when the signal is already aborted', async () => {
+    const target = await serve(answering(200, { output: 'x' }));
+    const cancel = new AbortController();
+    cancel.abort();
+    const error = await failure(processor().tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1, cancel.signal));
+    expect(error).toMatchObject({ message: 'cancelled', retryable: false });
+    expect(target.requests).toHaveLength(0);
+  });
+});
+
+describe('TaskProcessor, trace', () => {
+  const spanId = /^[A-Za-z0-9._:-]{1,128}$/;
+
+  it('records the attempt as a trace: the attempt span, the target call under it, one span per scorer', async () => {
+    const target = await serve(answering(200, { output: 'A cat sits on a roof.', usage: { tokens: 30 }, costUsd: 0.01 }));
+    const { tasks, traces } = processor({ env: { TARGET_KEY: 'sk-target-0123456789' } });
+    const theJob = job({
+      target: { type: 'http', url: target.url, headers: { 'x-tenant': 'studio-tenant-4242' }, apiKeyEnv: 'TARGET_KEY' },
+      scorers: [
+        { name: 'exact', type: 'exact_match', config: {} },
+        { name: 'similar', type: 'string_similarity', config: {} },
+      ],
+    });
+    const outcome = await tasks.attempt(theJob, 1);
+
+    expect(traces.published).toHaveLength(1);
+    const { topic, record } = traces.published[0];
+    expect(topic).toBe(Topics.TraceIngest);
+    expect(record.key).toBe(`${theJob.projectId}/${theJob.traceId}`);
+    const message = record.value;
+    expect(message).toMatchObject({ projectId: theJob.projectId, ingestId: expect.stringMatching(/^ing_/) });
+    expect(message.trace).toMatchObject({
+      id: theJob.traceId,
+      name: 'benchmark task',
+      status: 'ok',
+      input: theJob.item.input,
+      output: 'A cat sits on a roof.',
+      startTime: outcome.startedAt,
+      endTime: outcome.finishedAt,
+      metadata: { benchmarkId: theJob.benchmarkId, runId: theJob.runId, taskId: theJob.taskId, itemId: theJob.item.id, itemIndex: 3, attempt: 1 },
+      tags: ['benchmark'],
+    });
+
+    const [attemptSpan, ...children] = message.trace.spans;
+    expect(attemptSpan).toMatchObject({ name: 'attempt 1', kind: 'agent', parentId: null, status: 'ok' });
+    expect(children.every((s) => s.parentId === attemptSpan.id)).toBe(true);
+    expect(message.trace.spans.every((s) => spanId.test(s.id))).toBe(true);
+    expect(new Set(message.trace.spans.map((s) => s.id)).size).toBe(4);
+
+    const targetSpan = spanOf(message, '.target');
+    expect(targetSpan).toMatchObject({ kind: 'generation', status: 'ok', output: 'A cat sits on a roof.', usage: { tokens: 30 }, costUsd: 0.01 });
+    expect(targetSpan?.input).toEqual(target.requests[0].body);
+    const scorerSpans = children.filter((s) => s.kind === 'scorer');
+    expect(scorerSpans.map((s) => s.name)).toEqual(['exact', 'similar']);
+    expect(scorerSpans.map((s) => s.output)).toEqual(outcome.scores);
+    for (const span of message.trace.spans) expect(span.endTime).toBeGreaterThanOrEqual(span.startTime ?? Infinity);
+
+    const published = JSON.stringify(message);
+    expect(published).not.toContain('sk-target-0123456789');
+    expect(published).not.toContain('studio-tenant-4242');
+  });
+
+  it('keeps an API key out of the trace even when the target echoes it back', async () => {
+    const target = await serve((req, res) => json(res, 200, { output: { heard: req.headers.authorization } }));
+    const { tasks, traces } = processor({ env: { TARGET_KEY: 'sk-echoed-0123456789' } });
+    await tasks.attempt(job({ target: { type: 'http', url: target.url, apiKeyEnv: 'TARGET_KEY' }, scorers: [] }), 1);
+    expect(JSON.stringify(traces.traces[0])).not.toContain('sk-echoed-0123456789');
+  });
+
+  it('names the model of a chat target and marks a dataset target as a plain span', async () => {
+    const llm = await serve(answering(200, chatAnswer('hi')));
+    const { tasks, traces } = processor();
+    await tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: llm.url, model: 'gpt-test' }, scorers: [] }), 1);
+    await tasks.attempt(job({ item: withOutput('x'), scorers: [] }), 1);
+    expect(spanOf(traces.traces[0], '.target')).toMatchObject({ kind: 'generation', model: 'gpt-test', input: llm.requests[0].body });
+    expect(spanOf(traces.traces[1], '.target')).toMatchObject({ kind: 'span', output: 'x' });
+  });
+
+  it('gives every attempt its own spans in the same trace, and only the first one sets its start', async () => {
+    const { tasks, traces } = processor();
+    const theJob = job({ item: withOutput('x') });
+    await tasks.attempt(theJob, 1);
+    await tasks.attempt(theJob, 2);
+    const [first, second] = traces.traces;
+    expect(second.trace.id).toBe(first.trace.id);
+    expect(second.trace.metadata).toMatchObject({ attempt: 2 });
+    expect(second.trace.spans[0].name).toBe('attempt 2');
+    expect(second.trace).not.toHaveProperty('startTime');
+    const firstIds = new Set(first.trace.spans.map((s) => s.id));
+    expect(second.trace.spans.some((s) => firstIds.has(s.id))).toBe(false);
+  });
+
+  it('records a failed attempt with its error and without output', async () => {
+    const target = await serve(answering(400, { error: 'bad request' }));
+    const { tasks, traces } = processor();
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    const { trace } = traces.traces[0];
+    expect(trace.status).toBe('error');
+    expect(trace).not.toHaveProperty('output');
+    expect(trace.spans[0]).toMatchObject({ kind: 'agent', status: 'error', statusMessage: error.message });
+    expect(spanOf(traces.traces[0], '.target')).toMatchObject({ status: 'error', statusMessage: error.message });
+    expect(trace.spans.some((s) => s.kind === 'scorer')).toBe(false);
+  });
+
+  it('fails the attempt retryably when the trace cannot be recorded', async () => {
+    const { tasks, traces } = processor();
+    traces.failure = new Error('broker kafka-0 not available');
+    const error = await failure(tasks.attempt(job({ item: withOutput('x') }), 1));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('trace');
+    expect(error.message).not.toContain('kafka');
+  });
+
+  it('leaves out an output too large for a trace, but keeps it in the outcome', async () => {
+    const big = 'x'.repeat(1024 * 1024 + 10);
+    const { tasks, traces } = processor();
+    const outcome = await tasks.attempt(job({ item: withOutput(big), scorers: [] }), 1);
+    expect(outcome.output).toBe(big);
+    expect(traces.traces[0].trace.output).toEqual({ omitted: expect.stringContaining('bytes') });
+  });
+});

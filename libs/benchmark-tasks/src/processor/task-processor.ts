@@ -1,0 +1,136 @@
+import type { StreamPublisher } from '@cinetrace/bus';
+import { Topics, type TaskJob, type TaskScore, type TraceIngestMessage } from '@cinetrace/contracts';
+import type { OutboundClient } from '@cinetrace/outbound';
+import { renderPrompt } from '@cinetrace/scorers';
+import { AttemptLimit } from './attempt-limit';
+import { attemptSecrets, type AttemptSecrets } from './attempt-secrets';
+import { AttemptTrace } from './attempt-trace';
+import { scoreOutput } from './scoring';
+import { TaskAttemptError, userFacing } from './task-attempt-error';
+import { targetCallFailure } from './target-failures';
+import { prepareTarget, type TargetAnswer } from './targets';
+
+/**
+ * How long a failed attempt waits for its trace to be accepted. The attempt has already
+ * failed (possibly at its deadline): the trace is worth a short wait, not a hung worker.
+ */
+export const FAILED_TRACE_WAIT_MS = 5000;
+
+export interface TaskProcessorDeps {
+  /** Guards private addresses, follows no redirects, caps size and time; throws OutboundError. */
+  outbound: OutboundClient;
+  /** The trace stream (`Topics.TraceIngest`). */
+  traces: StreamPublisher;
+  /** Where apiKeyEnv names are looked up, at call time, so a rotated key counts at once. */
+  env: Record<string, string | undefined>;
+  now?: () => number;
+}
+
+export interface AttemptOutcome {
+  output: unknown;
+  usage: Record<string, number> | null;
+  costUsd: number | null;
+  scores: TaskScore[];
+  startedAt: number;
+  finishedAt: number;
+}
+
+interface AttemptWork {
+  answer: TargetAnswer;
+  scores: TaskScore[];
+}
+
+/**
+ * Runs one attempt of a benchmark task: the target call, the scorers, the trace. Shared by
+ * the BullMQ worker and the in-process runner; retries and backoff are the caller's.
+ */
+export class TaskProcessor {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TaskProcessorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * One attempt (`attempt` counts from 1). Rejects with a TaskAttemptError when the target
+   * fails, the attempt runs past `job.timeoutMs` (target, scorers and trace together) or
+   * `signal` aborts; a failing scorer only gives its score an error.
+   */
+  async attempt(job: TaskJob, attempt: number, signal?: AbortSignal): Promise<AttemptOutcome> {
+    const startedAt = this.now();
+    const limit = new AttemptLimit(job.timeoutMs, signal, this.now);
+    const trace = new AttemptTrace(job, attempt, startedAt, this.now);
+    const secrets = attemptSecrets(job, this.deps.env);
+    try {
+      let work: AttemptWork;
+      try {
+        work = await limit.race(this.work(job, limit, trace, secrets));
+      } catch (error) {
+        const failure = safeFailure(error, secrets);
+        trace.seal();
+        await this.publishFailedTrace(job, trace.message({ error: failure.message }, this.now(), secrets.keys));
+        throw failure;
+      }
+      const finishedAt = this.now();
+      trace.seal();
+      await limit.race(this.publishTrace(job, trace.message({ output: work.answer.output }, finishedAt, secrets.keys)));
+      return { ...work.answer, scores: work.scores, startedAt, finishedAt };
+    } finally {
+      limit.dispose();
+    }
+  }
+
+  private async work(job: TaskJob, limit: AttemptLimit, trace: AttemptTrace, secrets: AttemptSecrets): Promise<AttemptWork> {
+    limit.throwIfStopped();
+    const prompt = job.prompt ? renderPrompt(job.prompt.content, job.item.input) : null;
+    const target = prepareTarget(job, prompt);
+    trace.targetStarted(target);
+    let answer: TargetAnswer;
+    try {
+      answer = await target.call({ outbound: this.deps.outbound, env: this.deps.env, limit });
+    } catch (error) {
+      const failure = safeFailure(targetCallFailure(error), secrets);
+      trace.targetFailed(failure.message);
+      throw failure;
+    }
+    trace.targetFinished(answer);
+    // An answer that arrives after the deadline or a cancel must not start the scorers.
+    limit.throwIfStopped();
+    const scores = await scoreOutput(job, answer.output, {
+      outbound: this.deps.outbound,
+      env: this.deps.env,
+      limit,
+      onScorerStarted: (index) => trace.scorerStarted(index),
+      onScorerFinished: (index, score) => trace.scorerFinished(index, score),
+    });
+    return { answer, scores };
+  }
+
+  /** A trace that cannot be recorded fails the attempt: the task would be a result nobody can inspect. */
+  private async publishTrace(job: TaskJob, message: TraceIngestMessage): Promise<void> {
+    try {
+      await this.deps.traces.publish<TraceIngestMessage>(Topics.TraceIngest, [{ key: `${job.projectId}/${job.traceId}`, value: message }]);
+    } catch {
+      // The stream's error speaks of brokers and partitions, nothing the benchmark's owner can act on.
+      throw new TaskAttemptError('could not record the trace of the attempt', true);
+    }
+  }
+
+  /** Best effort: the attempt's own error is what the caller must hear, not a second one about its trace. */
+  private async publishFailedTrace(job: TaskJob, message: TraceIngestMessage): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, FAILED_TRACE_WAIT_MS)));
+    try {
+      await Promise.race([this.publishTrace(job, message).catch(() => undefined), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Any failure as a TaskAttemptError whose message is fit to show: secrets cut out, length bounded. */
+function safeFailure(error: unknown, secrets: AttemptSecrets): TaskAttemptError {
+  if (error instanceof TaskAttemptError) return new TaskAttemptError(userFacing(error.message, secrets.inMessages), error.retryable);
+  // Not one of ours: a bug or an odd value. Its message is the best clue, and another attempt would meet it again.
+  return new TaskAttemptError(userFacing(`failed: ${(error as Error)?.message ?? String(error)}`, secrets.inMessages), false);
+}

@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { TASK_STATUSES, TaskStatus } from './task.messages';
+import { BENCHMARK_STATUSES, RunCountsView, RunStatus } from './benchmark.views';
+
+/** The 202 of a start. */
+export class RunStartedView {
+  @ApiProperty({ example: 'run_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty() benchmarkId: string;
+  @ApiProperty({ enum: ['queued'] }) status: 'queued';
+  @ApiProperty() taskCount: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class TaskScoreView {
+  @ApiProperty() scorer: string;
+  @ApiProperty({ type: Number, nullable: true }) score: number | null;
+  @ApiProperty({ type: Boolean, nullable: true }) passed: boolean | null;
+  @ApiProperty({ nullable: true }) details: unknown;
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
+}
+
+export class TaskView {
+  @ApiProperty({ example: 'task_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty() runId: string;
+  @ApiProperty() itemId: string;
+  @ApiProperty() itemIndex: number;
+  @ApiProperty({ enum: TASK_STATUSES }) status: TaskStatus;
+  @ApiProperty() attempts: number;
+  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiProperty({ type: [TaskScoreView] }) scores: TaskScoreView[];
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, nullable: true }) usage: Record<string, number> | null;
+  @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The trace this execution is recorded as' }) traceId: string | null;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) startedAt: string | null;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true }) finishedAt: string | null;
+  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+}
+
+export class RunSummaryView {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: BENCHMARK_STATUSES.filter((s) => s !== 'idle') }) status: RunStatus;
+  @ApiProperty({ type: RunCountsView }) counts: RunCountsView;
+}
+
+/** A page of tasks and, with it, where their run stands (null when the benchmark never ran). */
+export interface TaskPage {
+  items: TaskView[];
+  nextKey: number | null;
+  summary: RunSummaryView | null;
+}
