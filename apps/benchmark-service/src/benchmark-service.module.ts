@@ -1,4 +1,4 @@
-import { pingController } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
@@ -12,15 +12,31 @@ import { DatasetItem } from './datasets/dataset-item.entity';
 import { Dataset } from './datasets/dataset.entity';
 import { DatasetsBusController } from './datasets/datasets.bus-controller';
 import { DatasetsService } from './datasets/datasets.service';
+import { TaskDispatcher } from './execution/task-dispatcher';
+import { TASK_EVENTS_SOURCE, TaskEventsSource, TaskEventsSubscription } from './execution/task-events.subscription';
+import { TaskQueue } from './execution/task-queue';
 import { benchmarkServiceMigrations } from './migrations';
+import { PromptSource } from './runs/prompt-source';
+import { Run } from './runs/run.entity';
+import { RunsBusController } from './runs/runs.bus-controller';
+import { RunsService } from './runs/runs.service';
+import { TaskEventsHandler } from './runs/task-events.handler';
+import { Task } from './runs/task.entity';
 
 export const BENCHMARK_SERVICE = 'benchmark-service';
-const entities = [Dataset, DatasetItem, Benchmark];
+const entities = [Dataset, DatasetItem, Benchmark, Run, Task];
 
-/** Datasets (and, with the benchmark runs, benchmarks, runs and tasks); answers on the bus in either run mode. */
+/** How runs execute in this mode: where tasks go, where their events come back from, how prompts are asked for. */
+export interface BenchmarkExecution {
+  queue: TaskQueue;
+  events: TaskEventsSource;
+  bus: BusClientConfig;
+}
+
+/** Datasets, benchmarks, runs and tasks; answers on the bus in either run mode and drives run execution. */
 @Module({})
 export class BenchmarkServiceModule {
-  static register(env: BenchmarkServiceEnv): DynamicModule {
+  static register(env: BenchmarkServiceEnv, execution: BenchmarkExecution): DynamicModule {
     return {
       module: BenchmarkServiceModule,
       imports: [
@@ -31,9 +47,21 @@ export class BenchmarkServiceModule {
           migrations: benchmarkServiceMigrations,
         }),
         TypeOrmModule.forFeature(entities),
+        BusModule.forClient(execution.bus),
       ],
-      controllers: [pingController(Patterns.BenchmarkPing), DatasetsBusController, BenchmarksBusController],
-      providers: [{ provide: BenchmarkServiceEnv, useValue: env }, DatasetsService, BenchmarksService],
+      controllers: [pingController(Patterns.BenchmarkPing), DatasetsBusController, BenchmarksBusController, RunsBusController],
+      providers: [
+        { provide: BenchmarkServiceEnv, useValue: env },
+        { provide: TaskQueue, useValue: execution.queue },
+        { provide: TASK_EVENTS_SOURCE, useValue: execution.events },
+        DatasetsService,
+        BenchmarksService,
+        RunsService,
+        PromptSource,
+        TaskDispatcher,
+        TaskEventsHandler,
+        TaskEventsSubscription,
+      ],
     };
   }
 }

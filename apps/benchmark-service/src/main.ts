@@ -1,14 +1,20 @@
 import { kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { Patterns } from '@cinetrace/contracts';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
 import { BENCHMARK_SERVICE } from './benchmark-service.module';
+import { BullMqTaskQueue } from './execution/bull-task-queue.adapter';
 import { startBenchmarkService } from './start-benchmark-service';
 
 async function main(): Promise<void> {
-  requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
+  requireVariables(['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'], 'in the distributed mode');
   const env = validateEnv(BenchmarkServiceEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka));
+  const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {
+    queue: new BullMqTaskQueue(env.REDIS_URL!, env.QUEUE_PREFIX),
+    events: { kind: 'kafka', connection: kafka, clientId: `${BENCHMARK_SERVICE}-events`, partitions: env.TASK_EVENT_PARTITIONS },
+    bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet] },
+  });
   app.enableShutdownHooks();
 }
 

@@ -4,14 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import { bootLogger } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
-import { BENCHMARK_SERVICE, BenchmarkServiceModule } from './benchmark-service.module';
+import { BENCHMARK_SERVICE, BenchmarkExecution, BenchmarkServiceModule } from './benchmark-service.module';
 
 /** Starts benchmark-service on the given transport: Kafka (distributed) or an in-process strategy (all-in-one). */
 export async function startBenchmarkService(
   env: BenchmarkServiceEnv,
   transport: KafkaOptions | CustomStrategy,
+  execution: BenchmarkExecution,
 ): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(BenchmarkServiceModule.register(env), {
+  const app = await NestFactory.createMicroservice(BenchmarkServiceModule.register(env, execution), {
     ...transport,
     logger: bootLogger(BENCHMARK_SERVICE, env.LOG_LEVEL),
     abortOnError: false,

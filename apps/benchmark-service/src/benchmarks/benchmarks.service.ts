@@ -16,21 +16,29 @@ import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence'
 import { checkOutboundUrl } from '@cinetrace/outbound';
 import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
 import { checkInput } from '@cinetrace/validation';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { Dataset } from '../datasets/dataset.entity';
 import { lockDataset } from '../datasets/lock-dataset';
 import { Benchmark } from './benchmark.entity';
+import { TaskQueue } from '../execution/task-queue';
+import { cancelActiveRun } from '../runs/run-cancellation';
+import { Run } from '../runs/run.entity';
+import { toRunView } from '../runs/run.views';
+import { lockBenchmark } from './lock-benchmark';
 import { validateTarget } from './target-rules';
 
-/** Benchmarks: what to run (dataset, target, scorers) and how (runner); runs arrive with the run routes. */
+/** Benchmarks: what to run (dataset, target, scorers) and how (runner); each shows its latest run. */
 @Injectable()
 export class BenchmarksService {
+  private readonly logger = new Logger(BenchmarksService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly env: BenchmarkServiceEnv,
+    private readonly queue: TaskQueue,
   ) {}
 
   /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
@@ -73,11 +81,12 @@ export class BenchmarksService {
       }
       await insertRows(tx, Benchmark, benchmark);
     });
-    return toBenchmarkView(benchmark);
+    return toBenchmarkView(benchmark, null);
   }
 
   async get(ctx: ProjectContext, id: string): Promise<BenchmarkView> {
-    return toBenchmarkView(await this.findLive(ctx, id));
+    const [view] = await this.withLastRuns([await this.findLive(ctx, id)]);
+    return view;
   }
 
   async list(ctx: ProjectContext, filters: BenchmarkListFilters, page: PageRequest<BenchmarkListKey>): Promise<Page<BenchmarkView, BenchmarkListKey>> {
@@ -94,14 +103,32 @@ export class BenchmarksService {
     if (page.after !== undefined) query.andWhere('b.id < :after', { after: page.after });
     const rows = await query.getMany();
     const items = rows.slice(0, page.limit);
-    return { items: items.map(toBenchmarkView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    return { items: await this.withLastRuns(items), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
   }
 
+  /** Soft delete; an active run is cancelled in the same transaction, then its executors are told to stop. */
   async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {
-    const benchmark = await this.findLive(ctx, id);
     const now = Date.now();
-    await this.dataSource.getRepository(Benchmark).update({ id: benchmark.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+    const cancelled = await inTransaction(this.dataSource, async (tx) => {
+      const benchmark = await lockBenchmark(tx, ctx, id);
+      const run = await cancelActiveRun(tx, benchmark.id, now);
+      await tx.update(Benchmark, { id: benchmark.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+      return run;
+    });
+    if (cancelled) {
+      await this.queue.cancel(cancelled.runId, cancelled.handedOver).catch((err) => {
+        // The tasks are cancelled either way: results that still arrive for them are ignored.
+        this.logger.warn(`Run ${cancelled.runId}: executors not told to stop: ${(err as Error).message}`);
+      });
+    }
     return { id, deleted: true };
+  }
+
+  private async withLastRuns(benchmarks: Benchmark[]): Promise<BenchmarkView[]> {
+    const ids = benchmarks.map((b) => b.lastRunId).filter((id): id is string => id !== null);
+    const runs = ids.length ? await this.dataSource.manager.findBy(Run, { id: In(ids) }) : [];
+    const byId = new Map(runs.map((run) => [run.id, run]));
+    return benchmarks.map((b) => toBenchmarkView(b, b.lastRunId === null ? null : (byId.get(b.lastRunId) ?? null)));
   }
 
   private async findLive(ctx: ProjectContext, id: string): Promise<Benchmark> {
@@ -111,7 +138,7 @@ export class BenchmarksService {
   }
 }
 
-function toBenchmarkView(b: Benchmark): BenchmarkView {
+function toBenchmarkView(b: Benchmark, lastRun: Run | null): BenchmarkView {
   return {
     id: b.id,
     projectId: b.projectId,
@@ -122,7 +149,7 @@ function toBenchmarkView(b: Benchmark): BenchmarkView {
     target: b.target as unknown as Record<string, unknown>,
     runner: b.runner,
     status: b.status,
-    lastRun: null,
+    lastRun: lastRun === null ? null : toRunView(lastRun),
     createdAt: toIso(b.createdAt),
     updatedAt: toIso(b.updatedAt),
   };

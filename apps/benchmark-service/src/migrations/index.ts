@@ -1,5 +1,6 @@
 import { CreateDatasets1763884800000 } from './1763884800000-CreateDatasets';
 import { CreateBenchmarks1763888400000 } from './1763888400000-CreateBenchmarks';
+import { CreateRuns1763971200000 } from './1763971200000-CreateRuns';
 
 /** In order of their timestamps. */
-export const benchmarkServiceMigrations = [CreateDatasets1763884800000, CreateBenchmarks1763888400000];
+export const benchmarkServiceMigrations = [CreateDatasets1763884800000, CreateBenchmarks1763888400000, CreateRuns1763971200000];

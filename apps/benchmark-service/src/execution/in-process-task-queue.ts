@@ -1,0 +1,100 @@
+import type { StreamPublisher } from '@cinetrace/bus';
+import { TaskEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TaskQueue } from './task-queue';
+
+export interface InProcessTaskQueueOptions {
+  /** First retry delay; doubled for each further attempt (as BullMQ's exponential backoff). */
+  backoffMs?: number;
+}
+
+interface ActiveTask {
+  runId: string;
+  controller: AbortController;
+}
+
+/**
+ * The all-in-one executor: the same TaskProcessor the worker uses, with the same
+ * attempts, backoff and per-attempt timeout, running in this process. It holds nothing
+ * durable: after a crash benchmark-service hands the unfinished tasks over again.
+ */
+export class InProcessTaskQueue extends TaskQueue {
+  readonly durable = false;
+  private readonly logger = new Logger(InProcessTaskQueue.name);
+  private readonly active = new Map<string, ActiveTask>();
+  private readonly backoffMs: number;
+  private closed = false;
+
+  constructor(
+    private readonly processor: Pick<TaskProcessor, 'attempt'>,
+    private readonly events: StreamPublisher,
+    options: InProcessTaskQueueOptions = {},
+  ) {
+    super();
+    this.backoffMs = options.backoffMs ?? 500;
+  }
+
+  async enqueue(jobs: TaskJob[]): Promise<void> {
+    for (const job of jobs) {
+      if (this.closed || this.active.has(job.taskId)) continue;
+      const task: ActiveTask = { runId: job.runId, controller: new AbortController() };
+      this.active.set(job.taskId, task);
+      void this.execute(job, task.controller.signal)
+        .catch((err) => this.logger.error(`Task ${job.taskId} stopped: ${(err as Error).message}`))
+        .finally(() => this.active.delete(job.taskId));
+    }
+  }
+
+  async cancel(runId: string, taskIds: string[]): Promise<void> {
+    const named = new Set(taskIds);
+    for (const [taskId, task] of this.active) {
+      if (task.runId === runId && (named.size === 0 || named.has(taskId))) task.controller.abort();
+    }
+  }
+
+  async isReachable(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  /** Aborts what is running: those tasks are handed over again when the process starts next. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.active.values()) task.controller.abort();
+  }
+
+  private async execute(job: TaskJob, signal: AbortSignal): Promise<void> {
+    for (let attempt = 1; !signal.aborted; attempt += 1) {
+      await this.publish(startedEvent(job, attempt, Date.now()), signal);
+      const startedAt = Date.now();
+      try {
+        const outcome = await this.processor.attempt(job, attempt, signal);
+        await this.publish(finishedEvent(job, attempt, { outcome }), signal);
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        const retryable = err instanceof TaskAttemptError ? err.retryable : true;
+        if (!retryable || attempt >= job.maxAttempts) {
+          const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
+          await this.publish(finishedEvent(job, attempt, { error, startedAt, finishedAt: Date.now() }), signal);
+          return;
+        }
+        await sleep(this.backoffMs * 2 ** (attempt - 1), undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** An event the service could not store yet (its database blipped) is offered again until it can. */
+  private async publish(event: TaskEvent, signal: AbortSignal): Promise<void> {
+    for (let pause = 100; !signal.aborted; pause = Math.min(pause * 2, 5000)) {
+      try {
+        await this.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]);
+        return;
+      } catch (err) {
+        this.logger.warn(`Task event of ${event.taskId} not stored yet: ${(err as Error).message}`);
+        await sleep(pause, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { inTransaction } from '@cinetrace/persistence';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, IsNull, Not } from 'typeorm';
+import { Run } from '../runs/run.entity';
+import { Task } from '../runs/task.entity';
+import { toTaskJob } from './task-jobs';
+import { TaskQueue } from './task-queue';
+
+/** How often active runs are looked over, for hand-overs that failed (the queue was down). */
+const SWEEP_INTERVAL_MS = 2000;
+
+/**
+ * Hands a run's tasks to the executors a window at a time: never more than the run's
+ * `concurrency` handed over and unfinished, whatever the number of workers. Each ended
+ * task makes room for the next. The database says what was handed over, so after a
+ * restart the window is rebuilt from it (and, when the queue is not durable, what was
+ * in flight is handed over again).
+ */
+@Injectable()
+export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TaskDispatcher.name);
+  private readonly filling = new Map<string, Promise<void>>();
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queue: TaskQueue,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.queue.durable) await this.reclaimInFlight();
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+    void this.sweep();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.queue.close();
+  }
+
+  /** Fills the run's window; calls for one run take turns, so two cannot overfill it. */
+  fill(runId: string): Promise<void> {
+    const previous = this.filling.get(runId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.fillNow(runId));
+    this.filling.set(runId, next);
+    void next.finally(() => {
+      if (this.filling.get(runId) === next) this.filling.delete(runId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async fillNow(runId: string): Promise<void> {
+    const manager = this.dataSource.manager;
+    const run = await manager.findOneBy(Run, { id: runId });
+    if (!run || run.activeBenchmarkId === null) return;
+    const inFlight = await manager.count(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
+    const room = run.runner.concurrency - inFlight;
+    if (room <= 0) return;
+    const next = await manager.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: room });
+    if (next.length === 0) return;
+    // Enqueue first: a task marked handed over but never enqueued would hold its slot forever,
+    // while one enqueued twice is a no-op (the job id is the task id).
+    await this.queue.enqueue(next.map((task) => toTaskJob(run, task)));
+    await manager.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const active = await this.dataSource.manager.find(Run, { select: { id: true }, where: { activeBenchmarkId: Not(IsNull()) } });
+      await Promise.all(active.map((run) => this.fill(run.id)));
+    } catch (err) {
+      this.logger.warn(`Looking over active runs failed: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * After a restart with an in-process queue, what was handed over died with the process:
+   * those tasks wait again (keeping their attempts), and the run's counters are recounted.
+   */
+  private async reclaimInFlight(): Promise<void> {
+    await inTransaction(this.dataSource, async (tx) => {
+      const active = await tx.find(Run, { where: { activeBenchmarkId: Not(IsNull()) } });
+      for (const run of active) {
+        await tx.update(Task, { runId: run.id, status: In(['pending', 'running']) }, { status: 'pending', dispatchedAt: null });
+        const open = await tx.count(Task, { where: { runId: run.id, status: 'pending' } });
+        await tx.update(Run, { id: run.id }, { pending: open, running: 0 });
+      }
+      if (active.length) this.logger.log(`Resuming ${active.length} run(s) left unfinished by the last shutdown`);
+    });
+  }
+}

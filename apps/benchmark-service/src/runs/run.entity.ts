@@ -1,0 +1,42 @@
+import type { Runner, RunStatus, TaskPrompt } from '@cinetrace/contracts';
+import { epochMs } from '@cinetrace/persistence';
+import type { ScorerSpec } from '@cinetrace/scorers';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { TargetSpec } from '../benchmarks/target-rules';
+
+/** What every task of a run executes, fixed when the run starts. */
+export interface RunPlan {
+  target: TargetSpec;
+  scorers: ScorerSpec[];
+  prompt: TaskPrompt | null;
+}
+
+/** Per scorer, the sums the run's `scores` (mean, passRate) are computed from. */
+export type ScoreTotals = Record<string, { sum: number; scored: number; passed: number }>;
+
+const nullableFloat = { to: (v: number | null) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
+
+@Entity('runs')
+export class Run {
+  @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
+  @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;
+  @Column({ name: 'benchmark_id', type: 'varchar', length: 40 }) benchmarkId: string;
+  @Column({ name: 'active_benchmark_id', type: 'varchar', length: 40, nullable: true }) activeBenchmarkId: string | null;
+  @Column({ type: 'varchar', length: 16 }) status: RunStatus;
+  @Column({ type: 'simple-json' }) experiment: Record<string, unknown>;
+  @Column({ type: 'simple-json' }) runner: Runner;
+  @Column({ type: 'simple-json' }) plan: RunPlan;
+  @Column({ name: 'dataset_id', type: 'varchar', length: 40 }) datasetId: string;
+  @Column({ name: 'dataset_version', type: 'integer' }) datasetVersion: number;
+  @Column({ type: 'integer' }) total: number;
+  @Column({ type: 'integer' }) pending: number;
+  @Column({ type: 'integer' }) running: number;
+  @Column({ type: 'integer' }) completed: number;
+  @Column({ type: 'integer' }) failed: number;
+  @Column({ type: 'integer' }) cancelled: number;
+  @Column({ name: 'score_totals', type: 'simple-json' }) scoreTotals: ScoreTotals;
+  @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableFloat }) costUsd: number | null;
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;
+  @Column({ name: 'started_at', type: 'bigint', nullable: true, transformer: epochMs }) startedAt: number | null;
+  @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: epochMs }) finishedAt: number | null;
+}

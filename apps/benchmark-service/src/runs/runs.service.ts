@@ -1,0 +1,190 @@
+import {
+  DomainError,
+  ErrorCode,
+  Page,
+  PageRequest,
+  ProjectContext,
+  RunListKey,
+  RunStartedView,
+  RunView,
+  StartRunInput,
+  TASK_STATUSES,
+  TaskListFilters,
+  TaskListKey,
+  TaskPage,
+} from '@cinetrace/contracts';
+import { inTransaction, insertRows, isUniqueViolation, newId } from '@cinetrace/persistence';
+import { checkInput } from '@cinetrace/validation';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
+import { BenchmarkServiceEnv } from '../benchmark-service.env';
+import { Benchmark } from '../benchmarks/benchmark.entity';
+import { lockBenchmark } from '../benchmarks/lock-benchmark';
+import { lockDataset } from '../datasets/lock-dataset';
+import { TaskDispatcher } from '../execution/task-dispatcher';
+import { PromptSource } from './prompt-source';
+import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
+import { Run, RunPlan } from './run.entity';
+import { toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
+import { selectItems } from './select-items';
+import { Task } from './task.entity';
+
+/** Inserting a run's tasks in chunks keeps each statement's parameters within SQLite's limit. */
+const TASK_INSERT_CHUNK = 500;
+
+/** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
+@Injectable()
+export class RunsService {
+  private readonly logger = new Logger(RunsService.name);
+  private readonly quotas: RunQuotas;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dispatcher: TaskDispatcher,
+    private readonly prompts: PromptSource,
+    env: BenchmarkServiceEnv,
+  ) {
+    this.quotas = { activeRuns: env.QUOTA_ACTIVE_RUNS, tasksPerRun: env.QUOTA_TASKS_PER_RUN, startsPerHour: env.QUOTA_STARTS_PER_HOUR };
+  }
+
+  async start(ctx: ProjectContext, benchmarkId: string, raw: unknown): Promise<RunStartedView> {
+    const { value: input, errors } = await checkInput(StartRunInput, raw ?? {});
+    const subset = input.rowSubset;
+    if (subset?.itemIds !== undefined && (subset.offset !== undefined || subset.limit !== undefined)) {
+      errors.push({ path: 'rowSubset', message: 'takes either itemIds or offset and limit, not both' });
+    }
+    if (errors.length) throw DomainError.validation(errors, 'The run is not valid');
+
+    const live = await this.dataSource.manager.findOneBy(Benchmark, { id: benchmarkId, projectId: ctx.projectId, deletedAt: IsNull() });
+    if (!live) throw DomainError.notFound(`No benchmark with id '${benchmarkId}' in this project`);
+    // Asked before the transaction: a bus round-trip must not hold row locks.
+    const prompt = live.target.promptId ? await this.prompts.resolve(ctx, live.target.promptId, live.target.promptVersion) : null;
+
+    let run: Run;
+    try {
+      run = await inTransaction(this.dataSource, (tx) => this.insertRun(tx, ctx, benchmarkId, input, prompt));
+    } catch (err) {
+      // Two starts raced past the check; the unique index let one win.
+      if (isUniqueViolation(err)) throw new DomainError(ErrorCode.RunInProgress, 'A run of this benchmark is already queued or running');
+      throw err;
+    }
+    await this.dispatcher.fill(run.id).catch((err) => this.logger.warn(`Run ${run.id}: first tasks not handed over yet: ${(err as Error).message}`));
+    return toRunStartedView(run);
+  }
+
+  async listRuns(ctx: ProjectContext, benchmarkId: string, page: PageRequest<RunListKey>): Promise<Page<RunView, RunListKey>> {
+    await this.findLiveBenchmark(ctx, benchmarkId);
+    const rows = await this.dataSource.manager.find(Run, {
+      where: { benchmarkId, projectId: ctx.projectId, ...(page.after !== undefined ? { id: LessThan(page.after) } : {}) },
+      order: { id: 'DESC' },
+      take: page.limit + 1,
+    });
+    const items = rows.slice(0, page.limit);
+    return { items: items.map(toRunView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  async listTasks(ctx: ProjectContext, benchmarkId: string, filters: TaskListFilters, page: PageRequest<TaskListKey>): Promise<TaskPage> {
+    if (filters.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(filters.status)) {
+      throw DomainError.validation([{ path: 'status', message: `must be one of: ${TASK_STATUSES.join(', ')}` }]);
+    }
+    const benchmark = await this.findLiveBenchmark(ctx, benchmarkId);
+    const runId = filters.runId ?? benchmark.lastRunId;
+    if (runId === null) return { items: [], nextKey: null, summary: null };
+    const run = await this.dataSource.manager.findOneBy(Run, { id: runId, benchmarkId, projectId: ctx.projectId });
+    if (!run) throw DomainError.notFound(`No run with id '${runId}' of this benchmark`);
+    const rows = await this.dataSource.manager.find(Task, {
+      where: {
+        runId: run.id,
+        ...(filters.status !== undefined ? { status: filters.status as Task['status'] } : {}),
+        ...(page.after !== undefined ? { itemIndex: MoreThan(page.after) } : {}),
+      },
+      order: { itemIndex: 'ASC' },
+      take: page.limit + 1,
+    });
+    const items = rows.slice(0, page.limit);
+    return {
+      items: items.map(toTaskView),
+      nextKey: rows.length > page.limit ? items[items.length - 1].itemIndex : null,
+      summary: toRunSummaryView(run),
+    };
+  }
+
+  private async insertRun(
+    tx: EntityManager,
+    ctx: ProjectContext,
+    benchmarkId: string,
+    input: StartRunInput,
+    prompt: RunPlan['prompt'],
+  ): Promise<Run> {
+    const now = Date.now();
+    const benchmark = await lockBenchmark(tx, ctx, benchmarkId);
+    const active = await tx.findOneBy(Run, { activeBenchmarkId: benchmark.id });
+    if (active) throw new DomainError(ErrorCode.RunInProgress, `Run '${active.id}' of this benchmark is ${active.status}`);
+    await checkStartQuotas(tx, ctx, this.quotas, now);
+    const dataset = await lockDataset(tx, ctx, benchmark.datasetId);
+    if (!dataset) throw new DomainError(ErrorCode.Conflict, `The benchmark's dataset '${benchmark.datasetId}' no longer exists`);
+    const items = await selectItems(tx, dataset, input.rowSubset);
+    checkTaskCount(items.length, this.quotas);
+
+    const run: Run = {
+      id: newId('run'),
+      projectId: ctx.projectId,
+      benchmarkId: benchmark.id,
+      activeBenchmarkId: benchmark.id,
+      status: 'queued',
+      experiment: { ...(input.experiment?.name !== undefined ? { name: input.experiment.name } : {}), flags: input.experiment?.flags ?? {} },
+      runner: { ...benchmark.runner, ...definedOnly(input.runner ?? {}) },
+      plan: { target: benchmark.target, scorers: benchmark.scorers, prompt },
+      datasetId: dataset.id,
+      datasetVersion: dataset.version,
+      total: items.length,
+      pending: items.length,
+      running: 0,
+      completed: 0,
+      failed: 0,
+      cancelled: 0,
+      scoreTotals: {},
+      costUsd: null,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+    };
+    await insertRows(tx, Run, run);
+    const tasks: Task[] = items.map((item) => ({
+      id: newId('task'),
+      runId: run.id,
+      projectId: ctx.projectId,
+      itemId: item.id,
+      itemIndex: item.index,
+      status: 'pending',
+      attempts: 0,
+      input: item.input,
+      expected: item.expected,
+      metadata: item.metadata,
+      output: undefined,
+      scores: [],
+      error: null,
+      usage: undefined,
+      costUsd: null,
+      traceId: newId('tr'),
+      dispatchedAt: null,
+      startedAt: null,
+      finishedAt: null,
+      durationMs: null,
+    }));
+    for (let i = 0; i < tasks.length; i += TASK_INSERT_CHUNK) await insertRows(tx, Task, tasks.slice(i, i + TASK_INSERT_CHUNK));
+    await tx.update(Benchmark, { id: benchmark.id }, { status: 'queued', lastRunId: run.id, updatedAt: now });
+    return run;
+  }
+
+  private async findLiveBenchmark(ctx: ProjectContext, id: string): Promise<Benchmark> {
+    const benchmark = await this.dataSource.manager.findOneBy(Benchmark, { id, projectId: ctx.projectId, deletedAt: IsNull() });
+    if (!benchmark) throw DomainError.notFound(`No benchmark with id '${id}' in this project`);
+    return benchmark;
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
