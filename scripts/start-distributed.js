@@ -5,9 +5,9 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 // Services before the gateway; each later app joins this list when it exists.
-const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'gateway'];
+const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'gateway'];
 
-const required = ['KAFKA_BROKERS', 'DATABASE_URL'];
+const required = ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'];
 const missing = required.filter((name) => !process.env[name]);
 if (missing.length) {
   console.error(`start:distributed needs ${missing.join(' and ')} (see README, "Configuration")`);

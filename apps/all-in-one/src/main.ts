@@ -1,8 +1,10 @@
-import { BenchmarkServiceEnv, startBenchmarkService } from '@cinetrace/benchmark-service';
+import { BenchmarkServiceEnv, InProcessTaskQueue, startBenchmarkService } from '@cinetrace/benchmark-service';
+import { TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { setLogProcessName } from '@cinetrace/logging';
+import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
 import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
@@ -26,7 +28,16 @@ async function main(): Promise<void> {
     await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }),
     await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
     await startTraceIngest(traceEnv, { strategy: new InProcessServer(broker) }, { kind: 'in-process', streams }),
-    await startBenchmarkService(benchmarkEnv, { strategy: new InProcessServer(broker) }),
+    await startBenchmarkService(
+      benchmarkEnv,
+      { strategy: new InProcessServer(broker) },
+      {
+        // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
+        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, env: process.env }), streams),
+        events: { kind: 'in-process', streams },
+        bus: { transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS },
+      },
+    ),
   ];
   const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
 

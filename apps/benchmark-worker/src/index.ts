@@ -1,1 +1,2 @@
-export {};
+export * from './benchmark-worker.env';
+export * from './start-benchmark-worker';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ export const DISTRIBUTED_APPS: AppSpec[] = [
   { name: 'prompt-service', entry: 'apps/prompt-service/dist/main.js' },
   { name: 'trace-ingest', entry: 'apps/trace-ingest/dist/main.js' },
   { name: 'benchmark-service', entry: 'apps/benchmark-service/dist/main.js' },
+  { name: 'benchmark-worker', entry: 'apps/benchmark-worker/dist/main.js' },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js' },
 ];
 const EDGE_APP = 'gateway';
@@ -62,6 +64,10 @@ export interface Stack {
   restart(options?: { env?: Record<string, string | undefined> }): Promise<void>;
   /** Sends `signal` to every app and waits until they have exited (a crash, with SIGKILL). */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` to the named app only and waits until it has exited. */
+  killApp(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the named app again, as it was started before (after killApp). */
+  startApp(name: string): Promise<void>;
 }
 
 // Two distributed stacks on one broker would share consumer groups and answer each
@@ -94,6 +100,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         KAFKA_MAX_WAIT_MS: '20',
         DATABASE_URL: database.url,
         REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379',
+        // Stacks share one Redis: each keeps its task queue under its own prefix.
+        QUEUE_PREFIX: `ct-e2e-${randomBytes(6).toString('hex')}`,
       };
       edgePort = 0;
       for (const app of DISTRIBUTED_APPS) {
@@ -148,6 +156,18 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     async kill(signal = 'SIGTERM') {
       running.forEach((app) => app.kill(signal));
       await Promise.all(running.map((app) => app.exited));
+    },
+    async killApp(name, signal = 'SIGTERM') {
+      const app = running.find((a) => a.name === name);
+      if (!app) throw new Error(`no app named ${name} in this stack`);
+      app.kill(signal);
+      await app.exited;
+    },
+    async startApp(name) {
+      const index = running.findIndex((a) => a.name === name);
+      const spec = apps.find((a) => a.name === name);
+      if (index < 0 || !spec) throw new Error(`no app named ${name} in this stack`);
+      running[index] = new AppProcess(spec.name, spec.entry, { ...baseEnv(), ...spec.env });
     },
   };
 

@@ -9,6 +9,14 @@ import {
   ListEnvelope,
   Patterns,
   ProjectContext,
+  RunListRequest,
+  RunStartedView,
+  RunStartRequest,
+  RunView,
+  StartRunInput,
+  TaskListRequest,
+  TaskPage,
+  TaskView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
@@ -53,8 +61,52 @@ export class BenchmarksController {
     return this.bus.request(Patterns.BenchmarkGet, { ctx, id } satisfies BenchmarkRequest);
   }
 
+  @Post(':id/start')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Start a run: its tasks are the dataset items as they are now (or rowSubset of them)' })
+  @ApiResponse({ status: 202, type: RunStartedView })
+  @ApiResponse({ status: 409, description: 'run_in_progress: a run of this benchmark is queued or running' })
+  @ApiResponse({ status: 429, description: 'quota_exceeded: QUOTA_ACTIVE_RUNS, QUOTA_TASKS_PER_RUN or QUOTA_STARTS_PER_HOUR' })
+  @ApiBody({ type: StartRunInput, required: false })
+  async start(
+    @Caller() ctx: ProjectContext,
+    @Param('id') id: string,
+    @Body() input: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunStartedView> {
+    // A start may come without a body; benchmark-service validates the body it gets.
+    const request: RunStartRequest = { ctx, benchmarkId: id, input: (input ?? {}) as StartRunInput };
+    const run = await this.bus.request<RunStartedView>(Patterns.RunStart, request);
+    reply.header('location', `/api/v1/benchmarks/${id}/tasks?runId=${run.id}`);
+    return run;
+  }
+
+  @Get(':id/runs')
+  @ApiOperation({ summary: "List a benchmark's runs, newest first" })
+  runs(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<RunView>> {
+    return this.lists.respond(`benchmarks/${id}/runs`, ctx, query, {}, (_filters, page) =>
+      this.bus.request(Patterns.RunList, { ctx, benchmarkId: id, page } as RunListRequest),
+    );
+  }
+
+  @Get(':id/tasks')
+  @ApiOperation({ summary: "List a run's tasks in dataset order (default: the latest run), with the run's summary" })
+  async tasks(
+    @Caller() ctx: ProjectContext,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ListEnvelope<TaskView> & { summary: TaskPage['summary'] }> {
+    let summary: TaskPage['summary'] = null;
+    const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, { runId: 'string', status: 'string' }, async (filters, page) => {
+      const reply = await this.bus.request<TaskPage>(Patterns.TaskList, { ctx, benchmarkId: id, filters, page } as TaskListRequest);
+      summary = reply.summary;
+      return reply;
+    });
+    return { ...envelope, summary };
+  }
+
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a benchmark (its dataset is free to delete afterwards)' })
+  @ApiOperation({ summary: 'Delete a benchmark: an active run is cancelled (its dataset is free to delete afterwards)' })
   @ApiResponse({ status: 200, type: DeletedView })
   delete(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<DeletedView> {
     return this.bus.request(Patterns.BenchmarkDelete, { ctx, id } satisfies BenchmarkRequest);

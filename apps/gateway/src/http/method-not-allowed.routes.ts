@@ -18,6 +18,9 @@ export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/datasets/:id/items': ['GET', 'POST'],
   '/api/v1/benchmarks': ['GET', 'POST'],
   '/api/v1/benchmarks/:id': ['GET', 'DELETE'],
+  '/api/v1/benchmarks/:id/start': ['POST'],
+  '/api/v1/benchmarks/:id/runs': ['GET'],
+  '/api/v1/benchmarks/:id/tasks': ['GET'],
 };
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -1,0 +1,32 @@
+import { ToInt } from '@cinetrace/config';
+import type { LogLevel } from '@cinetrace/logging';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+/** Environment of benchmark-worker; validated at boot (see validateEnv). */
+export class BenchmarkWorkerEnv {
+  /** Redis holding the task queue; required. */
+  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  /** Comma-separated host:port list: task events and traces go to Kafka; required. */
+  @IsOptional() @IsString() KAFKA_BROKERS?: string;
+
+  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
+
+  /** Key prefix of the task queue in Redis; the same as benchmark-service's. */
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 letters, digits, ":", "_" or "-"' }) QUEUE_PREFIX = 'cinetrace';
+
+  /** Tasks this worker runs at once (each run's own concurrency is kept by benchmark-service). */
+  @ToInt() @IsInt() @Min(1) @Max(256) WORKER_CONCURRENCY = 16;
+
+  /** How long a task's lock lives without renewal: a dead worker's tasks are taken over about this long after it died. */
+  @ToInt() @IsInt() @Min(1000) @Max(600_000) WORKER_LOCK_MS = 10_000;
+
+  /** How long a stopping worker lets running tasks finish; those still running then go back to the queue for another worker. */
+  @ToInt() @IsInt() @Min(0) @Max(600_000) WORKER_SHUTDOWN_GRACE_MS = 8000;
+
+  /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
+  @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
+}

@@ -1,0 +1,77 @@
+import { BullTaskWorker, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
+import { KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
+import { requireVariables } from '@cinetrace/config';
+import { outboundClientFromEnv } from '@cinetrace/outbound';
+import { BenchmarkWorkerEnv } from './benchmark-worker.env';
+
+export const BENCHMARK_WORKER = 'benchmark-worker';
+
+export interface RunningWorker {
+  /** Stops taking tasks, lets running ones finish (WORKER_SHUTDOWN_GRACE_MS), then releases its connections. */
+  close(): Promise<void>;
+}
+
+/** What a test (or another host) supplies instead of what the environment describes. */
+export interface BenchmarkWorkerOverrides {
+  /** Where task events go; by default Kafka at KAFKA_BROKERS, which also takes the processor's traces. */
+  events?: StreamPublisher;
+  processor?: TaskAttemptRunner;
+  /** Where the processor looks up targets' API keys; process.env by default. */
+  processEnv?: NodeJS.ProcessEnv;
+  logger?: TaskQueueLogger;
+}
+
+/**
+ * Starts a worker: takes task jobs from the queue in Redis, runs each attempt with the
+ * shared TaskProcessor, and publishes traces and task events to Kafka. Resolves once it
+ * is taking jobs; fails, naming what is missing or unreachable, otherwise.
+ */
+export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: BenchmarkWorkerOverrides = {}): Promise<RunningWorker> {
+  requireVariables(['REDIS_URL'], 'for benchmark-worker', { REDIS_URL: env.REDIS_URL });
+  const releases: Array<() => Promise<void>> = [];
+  const events = overrides.events ?? kafkaPublisher(env, releases);
+  const processor = overrides.processor ?? taskProcessor(env, events, overrides.processEnv ?? process.env, releases);
+  const worker = new BullTaskWorker({
+    redisUrl: env.REDIS_URL!,
+    processor,
+    events,
+    concurrency: env.WORKER_CONCURRENCY,
+    prefix: env.QUEUE_PREFIX,
+    lockDurationMs: env.WORKER_LOCK_MS,
+    shutdownGraceMs: env.WORKER_SHUTDOWN_GRACE_MS,
+    logger: overrides.logger,
+  });
+  // The worker first, so that the tasks it lets finish can still publish their events.
+  const release = async () => {
+    await worker.close();
+    for (const close of releases) await close().catch(() => undefined);
+  };
+  try {
+    await worker.start();
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  return { close: () => (closing ??= release()) };
+}
+
+function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): KafkaStreamPublisher {
+  requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
+  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const publisher = new KafkaStreamPublisher(BENCHMARK_WORKER, kafka);
+  releases.push(() => publisher.close());
+  return publisher;
+}
+
+function taskProcessor(
+  env: BenchmarkWorkerEnv,
+  traces: StreamPublisher,
+  processEnv: NodeJS.ProcessEnv,
+  releases: Array<() => Promise<void>>,
+): TaskProcessor {
+  // The validated value, so that only 'true' (not '1' or 'yes') lifts the public-address rule.
+  const outbound = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: env.OUTBOUND_ALLOW_PRIVATE });
+  releases.push(() => outbound.close());
+  return new TaskProcessor({ outbound, traces, env: processEnv });
+}
