@@ -1,0 +1,44 @@
+import { e2eMode } from '@cinetrace/testing';
+import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
+import { ModelEndpoints } from './support/model-endpoints';
+import { inNewProject } from './support/prompts';
+import { useStack } from './support/stack-hooks';
+
+jest.setTimeout(180_000);
+
+// What each mode loses mid-run: the all-in-one stack its whole process, the distributed
+// stack one of its benchmark-workers.
+describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
+  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  const endpoints = new ModelEndpoints();
+  beforeAll(() => endpoints.start());
+  afterAll(() => endpoints.stop());
+
+  it('completes every task exactly once after the crash', async () => {
+    const { api } = await inNewProject(ctx.api);
+    const items = captionItems(12);
+    const { benchmarkId } = await benchmarkOn(api, items, {
+      target: { type: 'http', url: `${endpoints.baseUrl}/target/steady` },
+      scorers: [{ type: 'exact_match', config: { field: 'caption' } }],
+      runner: { concurrency: 2, maxAttempts: 3 },
+    });
+    const runId = await startOk(api, benchmarkId);
+    await summaryWhen(api, benchmarkId, runId, (s) => s.counts.completed >= 2 && s.counts.running > 0);
+
+    if (e2eMode() === 'all-in-one') {
+      await ctx.stack.kill('SIGKILL');
+      await ctx.stack.restart();
+    } else {
+      // Its jobs stall; the worker that comes back (a replica would do the same) takes them over.
+      await ctx.stack.killApp('benchmark-worker', 'SIGKILL');
+      await ctx.stack.startApp('benchmark-worker');
+    }
+
+    // Same address and keys after a restart: the project's client goes on as it was.
+    const run = await runEnds(api, benchmarkId, runId, 120_000);
+    expect(run).toMatchObject({ status: 'completed', counts: { total: 12, completed: 12, failed: 0, cancelled: 0, pending: 0, running: 0 } });
+    const tasks = await allTasks(api, benchmarkId, runId);
+    expect(tasks.map((t) => t.itemIndex)).toEqual([...Array(12).keys()]);
+    for (const task of tasks) expect(task).toMatchObject({ status: 'completed', error: null, scores: [expect.objectContaining({ score: 1 })] });
+  });
+});

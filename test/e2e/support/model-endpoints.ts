@@ -1,0 +1,100 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** What one endpoint was sent. */
+export interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+/**
+ * Local HTTP servers standing in for what benchmarks call: a model endpoint (the
+ * target), an http scorer and an OpenAI-compatible judge, plus the bad ones (failing,
+ * flaky, slow, redirecting to a private address).
+ */
+export class ModelEndpoints {
+  readonly received: Received[] = [];
+  private server?: Server;
+  private readonly flakyFailures = new Map<string, number>();
+
+  get baseUrl(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** The same server under the name `localhost`: not a literal address, so only the connect-time check can refuse it. */
+  get localhostUrl(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://localhost:${port}`;
+  }
+
+  sentTo(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        const body = text ? JSON.parse(text) : undefined;
+        const path = req.url ?? '/';
+        this.received.push({ path, headers: req.headers, body });
+        void this.answer(path, body).then(({ status, json, headers }) => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(json === undefined ? '' : JSON.stringify(json));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; headers?: Record<string, string> }> {
+    switch (path) {
+      case '/target/caption':
+        // A video model's answer: a caption made from the prompt (or the input) and a duration.
+        return {
+          status: 200,
+          json: {
+            output: { caption: body.prompt ?? body.input.prompt, durationSeconds: 4 },
+            usage: { frames: 96 },
+            costUsd: 0.25,
+          },
+        };
+      case '/target/fail':
+        return { status: 500, json: { error: 'the model crashed' } };
+      case '/target/flaky': {
+        const seen = this.flakyFailures.get(body.item.id) ?? 0;
+        this.flakyFailures.set(body.item.id, seen + 1);
+        return seen === 0 ? { status: 503, json: { error: 'warming up' } } : { status: 200, json: { output: { caption: body.input.prompt } } };
+      }
+      case '/target/steady':
+        // Long enough for a test to kill something mid-run.
+        await sleep(400);
+        return { status: 200, json: { output: { caption: body.input.prompt } } };
+      case '/target/slow':
+        await sleep(3000);
+        return { status: 200, json: { output: { caption: 'too late' } } };
+      case '/target/redirect':
+        return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
+      case '/scorer':
+        return { status: 200, json: { score: body.output?.caption === body.expected?.caption ? 1 : 0.2, details: { checked: 'caption' } } };
+      case '/judge/chat/completions':
+        return { status: 200, json: { choices: [{ message: { role: 'assistant', content: 'Score: 0.75 — the motion matches.' } }], usage: { total_tokens: 12 } } };
+      case '/chat/chat/completions':
+        return {
+          status: 200,
+          json: { choices: [{ message: { role: 'assistant', content: `caption for ${body.messages[0].content}` } }], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } },
+        };
+      default:
+        return { status: 404, json: { error: 'no such endpoint' } };
+    }
+  }
+}
