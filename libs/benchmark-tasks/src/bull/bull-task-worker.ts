@@ -27,7 +27,7 @@ export interface BullTaskWorkerDeps {
   stalledIntervalMs?: number;
   /** Times a job may be taken over from a dead worker; once more and the task fails. */
   maxStalledCount?: number;
-  /** How long close() waits for running attempts before handing their jobs back to the queue. */
+  /** How long close() waits for running attempts before handing their jobs back to the queue (default 8 s). */
   shutdownGraceMs?: number;
   /** First delay before a job whose event could not be published runs again; doubled each time, up to 30 s. */
   republishDelayMs?: number;
@@ -110,11 +110,12 @@ export class BullTaskWorker {
   private async shutDown(force: boolean): Promise<void> {
     const worker = this.worker;
     if (force) {
-      this.active.stopAll('abandoned');
+      // Connections first, so that nothing of what the attempts do next can reach Redis.
       await worker?.close(true).catch(() => undefined);
+      this.active.stopAll('abandoned');
     } else if (worker) {
       const closed = worker.close();
-      const graceMs = this.deps.shutdownGraceMs ?? 20_000;
+      const graceMs = this.deps.shutdownGraceMs ?? 8_000;
       if (!(await settlesWithin(closed, graceMs))) {
         this.logger.warn(`${this.active.size} task(s) still running after ${graceMs} ms; handing them back to the queue`);
         this.active.stopAll('handover');
@@ -180,7 +181,9 @@ export class BullTaskWorker {
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
-    // Abandoned: this worker's connections are closing; the lock expires and another worker takes the job over.
+    // Abandoned: leave the job exactly as a dead process would (never completed, failed or
+    // moved): its lock expires and another worker's stalled check hands it on.
+    await new Promise<never>(() => undefined);
   }
 
   /** Publishes one task event; if the stream is down, puts the job back to run again later, its attempt unspent. */
