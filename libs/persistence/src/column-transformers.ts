@@ -10,3 +10,15 @@ export const epochMs: ValueTransformer = {
 };
 
 export const toIso = (ms: number): string => new Date(ms).toISOString();
+
+/** Any JSON value as text; SQL NULL reads back as `undefined` ("absent"), so JSON `null` survives a round-trip. */
+export const jsonText: ValueTransformer = {
+  to: (value: unknown) => (value === undefined ? null : JSON.stringify(value)),
+  from: (text: string | null) => (text === null ? undefined : JSON.parse(text)),
+};
+
+/** A nullable floating-point column: pg may hand numerics back as strings. */
+export const nullableNumber: ValueTransformer = {
+  to: (value: number | null) => value,
+  from: (value: string | number | null) => (value === null ? null : Number(value)),
+};

@@ -28,6 +28,7 @@ import { cancelActiveRun } from '../runs/run-cancellation';
 import { Run } from '../runs/run.entity';
 import { toRunView } from '../runs/run.views';
 import { lockBenchmark } from './lock-benchmark';
+import { withRunnerOverrides } from './runner-settings';
 import { validateTarget } from './target-rules';
 
 /** Benchmarks: what to run (dataset, target, scorers) and how (runner); each shows its latest run. */
@@ -67,7 +68,7 @@ export class BenchmarksService {
       datasetId: input.datasetId,
       scorers: scorers.scorers,
       target: target.target,
-      runner: { ...RUNNER_DEFAULTS, ...stripUndefined(input.runner ?? {}) },
+      runner: withRunnerOverrides(RUNNER_DEFAULTS, input.runner),
       status: 'idle',
       lastRunId: null,
       createdAt: now,
@@ -169,7 +170,3 @@ function scorerUrlErrors(scorers: ScorerSpec[], allowPrivate: boolean): FieldErr
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

@@ -1,5 +1,5 @@
 import type { Runner, RunStatus, TaskPrompt } from '@cinetrace/contracts';
-import { epochMs } from '@cinetrace/persistence';
+import { epochMs, nullableNumber } from '@cinetrace/persistence';
 import type { ScorerSpec } from '@cinetrace/scorers';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { TargetSpec } from '../benchmarks/target-rules';
@@ -13,8 +13,6 @@ export interface RunPlan {
 
 /** Per scorer, the sums the run's `scores` (mean, passRate) are computed from. */
 export type ScoreTotals = Record<string, { sum: number; scored: number; passed: number }>;
-
-const nullableFloat = { to: (v: number | null) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
 
 @Entity('runs')
 export class Run {
@@ -35,7 +33,7 @@ export class Run {
   @Column({ type: 'integer' }) failed: number;
   @Column({ type: 'integer' }) cancelled: number;
   @Column({ name: 'score_totals', type: 'simple-json' }) scoreTotals: ScoreTotals;
-  @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableFloat }) costUsd: number | null;
+  @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableNumber }) costUsd: number | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;
   @Column({ name: 'started_at', type: 'bigint', nullable: true, transformer: epochMs }) startedAt: number | null;
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: epochMs }) finishedAt: number | null;

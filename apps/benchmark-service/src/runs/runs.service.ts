@@ -21,6 +21,7 @@ import { DataSource, EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { Benchmark } from '../benchmarks/benchmark.entity';
 import { lockBenchmark } from '../benchmarks/lock-benchmark';
+import { withRunnerOverrides } from '../benchmarks/runner-settings';
 import { lockDataset } from '../datasets/lock-dataset';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
@@ -134,7 +135,7 @@ export class RunsService {
       activeBenchmarkId: benchmark.id,
       status: 'queued',
       experiment: { ...(input.experiment?.name !== undefined ? { name: input.experiment.name } : {}), flags: input.experiment?.flags ?? {} },
-      runner: { ...benchmark.runner, ...definedOnly(input.runner ?? {}) },
+      runner: withRunnerOverrides(benchmark.runner, input.runner),
       plan: { target: benchmark.target, scorers: benchmark.scorers, prompt },
       datasetId: dataset.id,
       datasetVersion: dataset.version,
@@ -183,8 +184,4 @@ export class RunsService {
     if (!benchmark) throw DomainError.notFound(`No benchmark with id '${id}' in this project`);
     return benchmark;
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,14 +1,8 @@
 import type { TaskScore, TaskStatus } from '@cinetrace/contracts';
-import { epochMs } from '@cinetrace/persistence';
+import { epochMs, jsonText, nullableNumber } from '@cinetrace/persistence';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Any JSON value as text; SQL NULL is "absent" (an item without `expected`, a task without output yet). */
-const json = {
-  to: (value: unknown) => (value === undefined ? null : JSON.stringify(value)),
-  from: (text: string | null) => (text === null ? undefined : JSON.parse(text)),
-};
-const nullableFloat = { to: (v: number | null) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
-
+/** JSON columns read SQL NULL as absent: an item without `expected`, a task without output yet. */
 @Entity('tasks')
 export class Task {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
@@ -18,14 +12,14 @@ export class Task {
   @Column({ name: 'item_index', type: 'integer' }) itemIndex: number;
   @Column({ type: 'varchar', length: 16 }) status: TaskStatus;
   @Column({ type: 'integer' }) attempts: number;
-  @Column({ type: 'text', transformer: json }) input: unknown;
-  @Column({ type: 'text', nullable: true, transformer: json }) expected: unknown;
+  @Column({ type: 'text', transformer: jsonText }) input: unknown;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) expected: unknown;
   @Column({ type: 'simple-json' }) metadata: Record<string, unknown>;
-  @Column({ type: 'text', nullable: true, transformer: json }) output: unknown;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) output: unknown;
   @Column({ type: 'simple-json' }) scores: TaskScore[];
   @Column({ type: 'text', nullable: true }) error: string | null;
-  @Column({ type: 'text', nullable: true, transformer: json }) usage: Record<string, number> | undefined;
-  @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableFloat }) costUsd: number | null;
+  @Column({ type: 'text', nullable: true, transformer: jsonText }) usage: Record<string, number> | undefined;
+  @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableNumber }) costUsd: number | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 40 }) traceId: string;
   /** When the task was handed to the executors; NULL while it waits for a slot of the run's concurrency. */
   @Column({ name: 'dispatched_at', type: 'bigint', nullable: true, transformer: epochMs }) dispatchedAt: number | null;

@@ -2,3 +2,4 @@ export * from './stream.types';
 export * from './in-process.streams';
 export * from './kafka-stream.publisher';
 export * from './kafka-stream.consumer';
+export * from './stream-subscription';

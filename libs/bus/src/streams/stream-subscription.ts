@@ -1,0 +1,59 @@
+import { InProcessStreams } from './in-process.streams';
+import { KafkaStreamConsumer } from './kafka-stream.consumer';
+import { KafkaConnection } from '../kafka/kafka.options';
+import { BatchHandler } from './stream.types';
+
+/** Where a service reads a stream from: a Kafka topic (distributed), or the all-in-one process's streams. */
+export type StreamSource =
+  | { kind: 'kafka'; connection: KafkaConnection; clientId: string; partitions: number }
+  | { kind: 'in-process'; streams: InProcessStreams };
+
+export interface StreamSubscriptionSpec<T> {
+  groupId: string;
+  topic: string;
+  deadLetterTopic: string;
+  /** Store failures: retried until they pass, never dead-lettered. */
+  isTransient: (err: unknown) => boolean;
+  handle: BatchHandler<T>;
+}
+
+/**
+ * One stream consumed the same way in either mode: on Kafka, every partition's batch in
+ * parallel (a fetch cycle then costs one transaction per partition batch, not one per
+ * fetch) with retries and dead letters; in-process, the handler takes the group commits.
+ */
+export class StreamSubscription<T> {
+  private consumer?: KafkaStreamConsumer<T>;
+
+  constructor(
+    private readonly source: StreamSource,
+    private readonly spec: StreamSubscriptionSpec<T>,
+  ) {}
+
+  async start(): Promise<void> {
+    const { source, spec } = this;
+    if (source.kind === 'in-process') {
+      source.streams.subscribe(spec.topic, spec.handle);
+      return;
+    }
+    this.consumer = new KafkaStreamConsumer(
+      source.clientId,
+      source.connection,
+      {
+        groupId: spec.groupId,
+        topic: spec.topic,
+        deadLetterTopic: spec.deadLetterTopic,
+        partitions: source.partitions,
+        partitionsConsumedConcurrently: source.partitions,
+        isTransient: spec.isTransient,
+      },
+      spec.handle,
+    );
+    await this.consumer.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.source.kind === 'in-process') this.source.streams.unsubscribe(this.spec.topic);
+    await this.consumer?.stop();
+  }
+}
