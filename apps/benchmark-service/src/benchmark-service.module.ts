@@ -13,7 +13,7 @@ import { Dataset } from './datasets/dataset.entity';
 import { DatasetsBusController } from './datasets/datasets.bus-controller';
 import { DatasetsService } from './datasets/datasets.service';
 import { TaskDispatcher } from './execution/task-dispatcher';
-import { TASK_EVENTS_SOURCE, TaskEventsSource, TaskEventsSubscription } from './execution/task-events.subscription';
+import { TaskEventsSource, taskEventsSubscription } from './execution/task-events.subscription';
 import { TaskQueue } from './execution/task-queue';
 import { benchmarkServiceMigrations } from './migrations';
 import { PromptSource } from './runs/prompt-source';
@@ -53,14 +53,13 @@ export class BenchmarkServiceModule {
       providers: [
         { provide: BenchmarkServiceEnv, useValue: env },
         { provide: TaskQueue, useValue: execution.queue },
-        { provide: TASK_EVENTS_SOURCE, useValue: execution.events },
         DatasetsService,
         BenchmarksService,
         RunsService,
         PromptSource,
         TaskDispatcher,
         TaskEventsHandler,
-        TaskEventsSubscription,
+        taskEventsSubscription(execution.events),
       ],
     };
   }

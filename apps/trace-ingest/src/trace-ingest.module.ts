@@ -3,7 +3,7 @@ import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
-import { INGEST_SOURCE, IngestSource, IngestSubscription } from './ingest/ingest-source';
+import { IngestSource, ingestSubscription } from './ingest/ingest-source';
 import { TraceIngestHandler } from './ingest/trace-ingest.handler';
 import { traceIngestMigrations } from './migrations';
 import { TraceReadsService } from './reads/trace-reads.service';
@@ -34,10 +34,9 @@ export class TraceIngestModule {
       controllers: [pingController(Patterns.TracePing), TracesBusController],
       providers: [
         { provide: TraceIngestEnv, useValue: env },
-        { provide: INGEST_SOURCE, useValue: source },
         TraceWriter,
         TraceIngestHandler,
-        IngestSubscription,
+        ingestSubscription(source),
         TraceReadsService,
         ReceiptPruner,
       ],

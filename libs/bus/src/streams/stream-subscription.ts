@@ -1,3 +1,4 @@
+import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { InProcessStreams } from './in-process.streams';
 import { KafkaStreamConsumer } from './kafka-stream.consumer';
 import { KafkaConnection } from '../kafka/kafka.options';
@@ -21,8 +22,9 @@ export interface StreamSubscriptionSpec<T> {
  * One stream consumed the same way in either mode: on Kafka, every partition's batch in
  * parallel (a fetch cycle then costs one transaction per partition batch, not one per
  * fetch) with retries and dead letters; in-process, the handler takes the group commits.
+ * As a Nest provider it consumes from application start to shutdown.
  */
-export class StreamSubscription<T> {
+export class StreamSubscription<T> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer?: KafkaStreamConsumer<T>;
 
   constructor(
@@ -55,5 +57,13 @@ export class StreamSubscription<T> {
   async stop(): Promise<void> {
     if (this.source.kind === 'in-process') this.source.streams.unsubscribe(this.spec.topic);
     await this.consumer?.stop();
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 }
