@@ -128,6 +128,30 @@ describe('OutboundClient, private addresses allowed', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('drops the call at once when the caller aborts, and the server sees the connection close', async () => {
+    let closedByClient!: () => void;
+    const closed = new Promise<void>((resolve) => (closedByClient = resolve));
+    const server = await serve((_, res) => {
+      res.on('close', () => closedByClient());
+      timers.add(setTimeout(() => json(res, 200, {}), 2000));
+    });
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 100);
+    const started = Date.now();
+    const error = await failure(outbound().postJson(`${server.url}/`, {}, { timeoutMs: 5000, signal: caller.signal }));
+    expect(error).toMatchObject({ reason: 'aborted', message: `the call to 127.0.0.1:${server.port} was abandoned` });
+    await closed;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('sends nothing when the caller has already aborted', async () => {
+    const server = await serve((_, res) => json(res, 200, {}));
+    const caller = new AbortController();
+    caller.abort();
+    expect(await failure(outbound().postJson(`${server.url}/`, {}, { timeoutMs: 2000, signal: caller.signal }))).toMatchObject({ reason: 'aborted' });
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('gives up on a body that trickles in past timeoutMs', async () => {
     const server = await serve((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).write('{"a":');

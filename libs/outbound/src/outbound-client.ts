@@ -19,6 +19,8 @@ export interface OutboundRequestOptions {
   headers?: Record<string, string>;
   /** For the whole exchange: connecting, the headers and the last byte of the body. */
   timeoutMs: number;
+  /** Ends the exchange at once (the caller gave up on it): the connection is dropped. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -68,12 +70,15 @@ export class OutboundClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
 
+    if (options.signal?.aborted) throw abortedError(url.host);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, options.timeoutMs);
+    const onCallerAbort = (): void => controller.abort();
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       // undici's request() follows no redirects (that takes the redirect interceptor): a 3xx comes back as is.
       const response = await request(url, { method, headers, body, dispatcher: this.agent, signal: controller.signal });
@@ -86,9 +91,11 @@ export class OutboundClient {
       const text = await this.readBounded(response.body, response.headers['content-length'], url.host);
       return { status: statusCode, body: statusCode === 204 ? null : parseJson(text, url.host) };
     } catch (error) {
+      if (options.signal?.aborted && !timedOut) throw abortedError(url.host);
       throw this.toOutboundError(error, timedOut, url.host, options.timeoutMs);
     } finally {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
@@ -118,6 +125,10 @@ export class OutboundClient {
     const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
     return new OutboundError('network', `could not reach ${host}${typeof code === 'string' ? ` (${code})` : ''}`);
   }
+}
+
+function abortedError(host: string): OutboundError {
+  return new OutboundError('aborted', `the call to ${host} was abandoned`);
 }
 
 /** Drops an unread body with its connection; undici reports that as an error nobody needs. */

@@ -1,4 +1,4 @@
-export type OutboundErrorReason = 'refused_address' | 'redirect' | 'timeout' | 'too_large' | 'http_status' | 'invalid_json' | 'network';
+export type OutboundErrorReason = 'refused_address' | 'redirect' | 'timeout' | 'too_large' | 'http_status' | 'invalid_json' | 'network' | 'aborted';
 
 /**
  * Why an outbound call failed. The message is written for the API user who configured

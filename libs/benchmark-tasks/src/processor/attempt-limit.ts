@@ -11,19 +11,22 @@ export class AttemptLimit {
   private readonly stopped: Promise<never>;
   private rejectStopped!: (reason: TaskAttemptError) => void;
   private reason: TaskAttemptError | null = null;
+  private readonly stopController = new AbortController();
+  /** Aborted when the attempt stops (deadline or cancel): outbound calls in flight drop their connection. */
+  readonly signal: AbortSignal = this.stopController.signal;
   private readonly onAbort = (): void => this.stop(new TaskAttemptError('cancelled', false));
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly callerSignal: AbortSignal | undefined,
     private readonly now: () => number,
   ) {
     this.deadline = now() + timeoutMs;
     this.stopped = new Promise<never>((_, reject) => (this.rejectStopped = reject));
     this.stopped.catch(() => undefined); // nobody may be racing it when it strikes
     this.timer = setTimeout(() => this.stop(this.timedOut()), timeoutMs);
-    signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (signal?.aborted) this.onAbort();
+    callerSignal?.addEventListener('abort', this.onAbort, { once: true });
+    if (callerSignal?.aborted) this.onAbort();
   }
 
   /** Milliseconds until the deadline, never negative. */
@@ -52,7 +55,7 @@ export class AttemptLimit {
   /** Releases the timer and the signal listener; call it once the attempt settled. */
   dispose(): void {
     clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
+    this.callerSignal?.removeEventListener('abort', this.onAbort);
   }
 
   private timedOut(): TaskAttemptError {
@@ -63,6 +66,7 @@ export class AttemptLimit {
     if (this.reason) return;
     this.reason = reason;
     this.rejectStopped(reason);
+    this.stopController.abort();
     this.dispose();
   }
 }

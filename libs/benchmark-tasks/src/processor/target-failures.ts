@@ -26,6 +26,7 @@ function isRetryable(error: OutboundError): boolean {
     case 'redirect':
     case 'too_large':
     case 'invalid_json':
+    case 'aborted': // the attempt itself stopped (deadline or cancel); its own reason is what counts
       return false;
   }
 }

@@ -10,7 +10,7 @@ export interface TargetCallContext {
   outbound: OutboundClient;
   env: Record<string, string | undefined>;
   /** No call may outlive the attempt. */
-  limit: Pick<AttemptLimit, 'remainingMs' | 'expire'>;
+  limit: Pick<AttemptLimit, 'remainingMs' | 'expire' | 'signal'>;
 }
 
 /**
@@ -131,7 +131,7 @@ function stringHeaders(headers: unknown): Record<string, string> {
 async function post(ctx: TargetCallContext, url: string, body: unknown, headers: Record<string, string>, ownTimeoutMs: number): Promise<unknown> {
   const remainingMs = ctx.limit.remainingMs();
   try {
-    return (await ctx.outbound.postJson(url, body, { headers, timeoutMs: Math.min(ownTimeoutMs, remainingMs) })).body;
+    return (await ctx.outbound.postJson(url, body, { headers, timeoutMs: Math.min(ownTimeoutMs, remainingMs), signal: ctx.limit.signal })).body;
   } catch (error) {
     if (remainingMs <= ownTimeoutMs && error instanceof OutboundError && error.reason === 'timeout') ctx.limit.expire();
     throw targetCallFailure(error);

@@ -17,6 +17,8 @@ interface TestServer {
   url: string;
   port: number;
   requests: SeenRequest[];
+  /** Requests whose client hung up before the answer was written. */
+  closedEarly: number;
   close(): Promise<void>;
 }
 type Handler = (req: SeenRequest, res: ServerResponse) => void;
@@ -26,8 +28,11 @@ const pendingAnswers = new Set<NodeJS.Timeout>();
 
 async function serve(handler: Handler): Promise<TestServer> {
   const requests: SeenRequest[] = [];
+  const testServer: TestServer = { url: '', port: 0, requests, closedEarly: 0, close: () => Promise.resolve() };
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
+    // The client hung up before the answer was written.
+    res.on('close', () => !res.writableFinished && (testServer.closedEarly += 1));
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
@@ -43,7 +48,7 @@ async function serve(handler: Handler): Promise<TestServer> {
     server.closeAllConnections();
     return new Promise<void>((closed) => server.close(() => closed()));
   };
-  const testServer = { url: `http://127.0.0.1:${port}`, port, requests, close };
+  Object.assign(testServer, { url: `http://127.0.0.1:${port}`, port, close });
   servers.push(testServer);
   return testServer;
 }
@@ -381,8 +386,9 @@ describe('TaskProcessor, time limit and cancel', () => {
     expect(Date.now() - started).toBeLessThan(250);
     expect(error).toMatchObject({ message: 'cancelled', retryable: false });
     expect(traces.traces[0].trace.status).toBe('error');
-    await sleep(500); // the target has answered by now
+    await sleep(500); // the target would have answered by now
     expect(scorer.requests).toHaveLength(0);
+    expect(target.closedEarly).toBe(1); // the call in flight was dropped, not left to run
     expect(traces.traces).toHaveLength(1);
   });
 
