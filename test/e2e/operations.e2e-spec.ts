@@ -10,13 +10,14 @@ describe('Operations routes (no authentication)', () => {
     expect(response.headers.get('x-request-id')).toEqual(expect.stringMatching(/\S/));
   });
 
-  it('/readyz reports the store, the bus and every service behind the gateway up', async () => {
+  it('/readyz reports the store, the bus, the task queue and every service behind the gateway up', async () => {
     const response = await anonymous().get('/readyz');
     expect(response.body).toEqual({
       status: 'ok',
       checks: {
         store: 'up',
         bus: 'up',
+        queue: 'up',
         services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up' },
       },
     });

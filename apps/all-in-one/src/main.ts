@@ -3,11 +3,13 @@ import { TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
+import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { setLogProcessName } from '@cinetrace/logging';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
 import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
+import { Logger } from '@nestjs/common';
 
 /**
  * The whole service in one process: every app's own Nest application, joined by the
@@ -41,17 +43,14 @@ async function main(): Promise<void> {
   ];
   const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
 
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    // Stop taking requests first, then let the services finish and close their stores.
-    await gateway.close();
-    for (const service of services.reverse()) await service.close();
-    process.exit(signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : 1);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Stop taking requests first, then let the services finish (tasks in hand resume at the next start) and close their stores.
+  shutDownGracefullyOnSignal({
+    logger: new Logger('all-in-one'),
+    close: async () => {
+      await gateway.close();
+      for (const service of services.reverse()) await service.close();
+    },
+  });
 }
 
 main().catch((err: Error) => {

@@ -1,6 +1,6 @@
-import { ToInt } from '@cinetrace/config';
+import { ToBool, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-service; validated at boot (see validateEnv). */
 export class BenchmarkServiceEnv {
@@ -9,6 +9,9 @@ export class BenchmarkServiceEnv {
   DATABASE_URL?: string;
 
   @IsString() DATA_DIR = './data';
+
+  /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
+  @ToBool() @IsBoolean() MIGRATE_ON_START = true;
 
   /** Comma-separated host:port list; required in the distributed mode. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
@@ -39,6 +42,9 @@ export class BenchmarkServiceEnv {
 
   /** How long a request to prompt-service (a target's prompt) may take. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
+
+  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
+  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

@@ -1,7 +1,7 @@
-import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, pingController, SERVICE_CHECKS } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
@@ -41,11 +41,7 @@ export class BenchmarkServiceModule {
       module: BenchmarkServiceModule,
       imports: [
         LoggingModule.forApp(BENCHMARK_SERVICE, env.LOG_LEVEL),
-        PersistenceModule.forService({
-          target: databaseTarget(BENCHMARK_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-          entities,
-          migrations: benchmarkServiceMigrations,
-        }),
+        PersistenceModule.forService(benchmarkServiceStore(env)),
         TypeOrmModule.forFeature(entities),
         BusModule.forClient(execution.bus),
       ],
@@ -53,6 +49,8 @@ export class BenchmarkServiceModule {
       providers: [
         { provide: BenchmarkServiceEnv, useValue: env },
         { provide: TaskQueue, useValue: execution.queue },
+        // The gateway's /readyz learns from benchmark-service's ping whether the task queue answers.
+        { provide: SERVICE_CHECKS, useValue: { queue: () => execution.queue.isReachable() } },
         DatasetsService,
         BenchmarksService,
         RunsService,
@@ -63,4 +61,14 @@ export class BenchmarkServiceModule {
       ],
     };
   }
+}
+
+/** Where benchmark-service keeps its data, as its module and its migration step (migrate.ts) open it. */
+export function benchmarkServiceStore(env: BenchmarkServiceEnv): ServiceDataSourceSpec {
+  return {
+    target: databaseTarget(BENCHMARK_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    entities,
+    migrations: benchmarkServiceMigrations,
+    migrateOnOpen: env.MIGRATE_ON_START,
+  };
 }

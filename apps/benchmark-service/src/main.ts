@@ -1,5 +1,9 @@
-import { kafkaServerOptions } from '@cinetrace/bus';
+import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { superviseProcess } from '@cinetrace/health';
+import { storeAnswers } from '@cinetrace/persistence';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { Patterns } from '@cinetrace/contracts';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
 import { BENCHMARK_SERVICE } from './benchmark-service.module';
@@ -10,12 +14,20 @@ async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'], 'in the distributed mode');
   const env = validateEnv(BenchmarkServiceEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const queue = new BullMqTaskQueue(env.REDIS_URL!, env.QUEUE_PREFIX);
   const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {
-    queue: new BullMqTaskQueue(env.REDIS_URL!, env.QUEUE_PREFIX),
+    queue,
     events: { kind: 'kafka', connection: kafka, clientId: `${BENCHMARK_SERVICE}-events`, partitions: env.TASK_EVENT_PARTITIONS },
     bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet] },
   });
-  app.enableShutdownHooks();
+  const kafkaProbe = new KafkaProbe(BENCHMARK_SERVICE, kafka);
+  await superviseProcess({
+    logger: new Logger(BENCHMARK_SERVICE),
+    healthPort: env.HEALTH_PORT,
+    checks: { store: storeAnswers(app.get(DataSource)), bus: kafkaProbe.reachable, queue: () => queue.isReachable() },
+    // Nest stops the consumers (each finishes and commits the batch in hand), then closes the store.
+    close: () => app.close().finally(() => kafkaProbe.close()),
+  });
 }
 
 main().catch((err: Error) => {

@@ -23,10 +23,13 @@ export class BenchmarkWorkerEnv {
   @ToInt() @IsInt() @Min(1000) @Max(600_000) WORKER_LOCK_MS = 10_000;
 
   /** How long a stopping worker lets running tasks finish; those still running then go back to the queue for another worker. */
-  @ToInt() @IsInt() @Min(0) @Max(600_000) WORKER_SHUTDOWN_GRACE_MS = 8000;
+  @ToInt() @IsInt() @Min(0) @Max(600_000) WORKER_SHUTDOWN_GRACE_MS = 6000;
 
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
   @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
+
+  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
+  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

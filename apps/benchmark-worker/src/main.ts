@@ -1,31 +1,27 @@
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { SHUTDOWN_DEADLINE_MS, superviseProcess } from '@cinetrace/health';
 import { bootLogger } from '@cinetrace/logging';
 import { Logger } from '@nestjs/common';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 import { BENCHMARK_WORKER, startBenchmarkWorker } from './start-benchmark-worker';
 
+/** Past the grace period, running tasks get this long to be handed back, and the connections to close. */
+const HANDOVER_AND_CLOSE_MS = 3500;
+
 async function main(): Promise<void> {
   requireVariables(['REDIS_URL', 'KAFKA_BROKERS'], 'in the distributed mode');
   const env = validateEnv(BenchmarkWorkerEnv);
   // Every Nest Logger of the process (worker, Kafka publisher) writes the apps' JSON lines, without stack traces.
-  const logger = bootLogger(BENCHMARK_WORKER, env.LOG_LEVEL);
-  Logger.overrideLogger(logger);
+  Logger.overrideLogger(bootLogger(BENCHMARK_WORKER, env.LOG_LEVEL));
   const worker = await startBenchmarkWorker(env);
-
-  // A first signal stops gracefully; the listeners are gone after it, so a second one ends the process at once
-  // (its running tasks are then taken over by other workers once their locks expire).
-  const stop = (signal: string) => {
-    logger.log(`${signal}: finishing running tasks, then stopping`, BENCHMARK_WORKER);
-    worker.close().then(
-      () => process.exit(0),
-      (err: Error) => {
-        logger.error(`Stopping failed: ${err.message}`, BENCHMARK_WORKER);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // A first signal lets running tasks finish; a second ends the process at once (other workers then take its tasks over).
+  await superviseProcess({
+    logger: new Logger(BENCHMARK_WORKER),
+    healthPort: env.HEALTH_PORT,
+    checks: worker.checks,
+    close: () => worker.close(),
+    deadlineMs: Math.max(SHUTDOWN_DEADLINE_MS, env.WORKER_SHUTDOWN_GRACE_MS + HANDOVER_AND_CLOSE_MS),
+  });
 }
 
 main().catch((err: Error) => {

@@ -16,7 +16,7 @@ describe('BenchmarkWorkerEnv', () => {
     expect(validateEnv(BenchmarkWorkerEnv, {})).toMatchObject({
       WORKER_CONCURRENCY: 16,
       WORKER_LOCK_MS: 10_000,
-      WORKER_SHUTDOWN_GRACE_MS: 8000,
+      WORKER_SHUTDOWN_GRACE_MS: 6000,
       OUTBOUND_ALLOW_PRIVATE: 'false',
       QUEUE_PREFIX: 'cinetrace',
       LOG_LEVEL: 'info',

@@ -9,6 +9,8 @@ export const BENCHMARK_WORKER = 'benchmark-worker';
 export interface RunningWorker {
   /** Stops taking tasks, lets running ones finish (WORKER_SHUTDOWN_GRACE_MS), then releases its connections. */
   close(): Promise<void>;
+  /** What its readiness depends on: the task queue (Redis) and the bus its events go to (Kafka). */
+  checks: { queue(): Promise<boolean>; bus(): Promise<boolean> };
 }
 
 /** What a test (or another host) supplies instead of what the environment describes. */
@@ -53,7 +55,10 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
     throw err;
   }
   let closing: Promise<void> | undefined;
-  return { close: () => (closing ??= release()) };
+  return {
+    close: () => (closing ??= release()),
+    checks: { queue: () => worker.isReachable(), bus: () => events.isReachable() },
+  };
 }
 
 function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): KafkaStreamPublisher {

@@ -1,6 +1,6 @@
-import { ToInt } from '@cinetrace/config';
+import { ToBool, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of the gateway; validated at boot. */
 export class GatewayEnv {
@@ -12,6 +12,9 @@ export class GatewayEnv {
   DATABASE_URL?: string;
 
   @IsString() DATA_DIR = './data';
+
+  /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
+  @ToBool() @IsBoolean() MIGRATE_ON_START = true;
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
   @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
 

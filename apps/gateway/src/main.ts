@@ -1,5 +1,7 @@
 import { KafkaStreamPublisher } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { shutDownGracefullyOnSignal } from '@cinetrace/health';
+import { Logger } from '@nestjs/common';
 import { Patterns } from '@cinetrace/contracts';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY } from './gateway.module';
@@ -15,7 +17,8 @@ async function main(): Promise<void> {
     { transport: 'kafka', clientId: GATEWAY, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: Object.values(Patterns) },
     streams,
   );
-  app.enableShutdownHooks();
+  // Fastify stops accepting connections and lets requests in flight finish before the bus and the store close.
+  shutDownGracefullyOnSignal({ logger: new Logger(GATEWAY), close: () => app.close() });
 }
 
 main().catch((err: Error) => {

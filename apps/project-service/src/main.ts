@@ -1,5 +1,9 @@
-import { kafkaServerOptions } from '@cinetrace/bus';
+import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { superviseProcess } from '@cinetrace/health';
+import { storeAnswers } from '@cinetrace/persistence';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { ProjectServiceEnv } from './project-service.env';
 import { PROJECT_SERVICE } from './project-service.module';
 import { startProjectService } from './start-project-service';
@@ -9,7 +13,14 @@ async function main(): Promise<void> {
   const env = validateEnv(ProjectServiceEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
   const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka));
-  app.enableShutdownHooks();
+  const kafkaProbe = new KafkaProbe(PROJECT_SERVICE, kafka);
+  await superviseProcess({
+    logger: new Logger(PROJECT_SERVICE),
+    healthPort: env.HEALTH_PORT,
+    checks: { store: storeAnswers(app.get(DataSource)), bus: kafkaProbe.reachable },
+    // Nest stops the consumers (each finishes and commits the batch in hand), then closes the store.
+    close: () => app.close().finally(() => kafkaProbe.close()),
+  });
 }
 
 main().catch((err: Error) => {

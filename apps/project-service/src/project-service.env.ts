@@ -1,6 +1,6 @@
-import { ToInt } from '@cinetrace/config';
+import { ToBool, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 /** Environment of project-service; validated at boot (see validateEnv). */
 export class ProjectServiceEnv {
@@ -10,6 +10,9 @@ export class ProjectServiceEnv {
 
   @IsString() DATA_DIR = './data';
 
+  /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
+  @ToBool() @IsBoolean() MIGRATE_ON_START = true;
+
   /** Comma-separated host:port list; required in the distributed mode. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
 
@@ -18,6 +21,9 @@ export class ProjectServiceEnv {
   /** A key made to exist for the bootstrap organization at every start. */
   @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' })
   BOOTSTRAP_API_KEY?: string;
+
+  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
+  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

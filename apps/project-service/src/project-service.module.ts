@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthBusController } from './auth/auth.bus-controller';
@@ -26,15 +26,21 @@ export class ProjectServiceModule {
       module: ProjectServiceModule,
       imports: [
         LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL),
-        PersistenceModule.forService({
-          target: databaseTarget(PROJECT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-          entities,
-          migrations: projectServiceMigrations,
-        }),
+        PersistenceModule.forService(projectServiceStore(env)),
         TypeOrmModule.forFeature(entities),
       ],
       controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController],
       providers: [{ provide: ProjectServiceEnv, useValue: env }, ProjectsService, AuthService, BootstrapService],
     };
   }
+}
+
+/** Where project-service keeps its data, as its module and its migration step (migrate.ts) open it. */
+export function projectServiceStore(env: ProjectServiceEnv): ServiceDataSourceSpec {
+  return {
+    target: databaseTarget(PROJECT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    entities,
+    migrations: projectServiceMigrations,
+    migrateOnOpen: env.MIGRATE_ON_START,
+  };
 }

@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { promptServiceMigrations } from './migrations';
@@ -25,15 +25,21 @@ export class PromptServiceModule {
       module: PromptServiceModule,
       imports: [
         LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL),
-        PersistenceModule.forService({
-          target: databaseTarget(PROMPT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-          entities,
-          migrations: promptServiceMigrations,
-        }),
+        PersistenceModule.forService(promptServiceStore(env)),
         TypeOrmModule.forFeature(entities),
       ],
       controllers: [pingController(Patterns.PromptPing), PromptsBusController],
       providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService],
     };
   }
+}
+
+/** Where prompt-service keeps its data, as its module and its migration step (migrate.ts) open it. */
+export function promptServiceStore(env: PromptServiceEnv): ServiceDataSourceSpec {
+  return {
+    target: databaseTarget(PROMPT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    entities,
+    migrations: promptServiceMigrations,
+    migrateOnOpen: env.MIGRATE_ON_START,
+  };
 }

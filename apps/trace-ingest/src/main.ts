@@ -1,5 +1,9 @@
-import { kafkaServerOptions } from '@cinetrace/bus';
+import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
+import { superviseProcess } from '@cinetrace/health';
+import { storeAnswers } from '@cinetrace/persistence';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { startTraceIngest } from './start-trace-ingest';
 import { TraceIngestEnv } from './trace-ingest.env';
 import { TRACE_INGEST } from './trace-ingest.module';
@@ -14,7 +18,14 @@ async function main(): Promise<void> {
     connection: kafka,
     partitions: env.TRACE_TOPIC_PARTITIONS,
   });
-  app.enableShutdownHooks();
+  const kafkaProbe = new KafkaProbe(TRACE_INGEST, kafka);
+  await superviseProcess({
+    logger: new Logger(TRACE_INGEST),
+    healthPort: env.HEALTH_PORT,
+    checks: { store: storeAnswers(app.get(DataSource)), bus: kafkaProbe.reachable },
+    // Nest stops the consumers (each finishes and commits the batch in hand), then closes the store.
+    close: () => app.close().finally(() => kafkaProbe.close()),
+  });
 }
 
 main().catch((err: Error) => {

@@ -1,6 +1,6 @@
-import { ToInt } from '@cinetrace/config';
+import { ToBool, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of trace-ingest; validated at boot (see validateEnv). */
 export class TraceIngestEnv {
@@ -10,6 +10,9 @@ export class TraceIngestEnv {
 
   @IsString() DATA_DIR = './data';
 
+  /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
+  @ToBool() @IsBoolean() MIGRATE_ON_START = true;
+
   /** Comma-separated host:port list; required in the distributed mode. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
 
@@ -17,6 +20,9 @@ export class TraceIngestEnv {
 
   /** Partitions of the trace topic when trace-ingest creates it: the most replicas that can share the work. */
   @ToInt() @IsInt() @Min(1) @Max(1000) TRACE_TOPIC_PARTITIONS = 12;
+
+  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
+  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

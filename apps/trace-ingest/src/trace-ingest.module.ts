@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule } from '@cinetrace/persistence';
+import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { IngestSource, ingestSubscription } from './ingest/ingest-source';
 import { TraceIngestHandler } from './ingest/trace-ingest.handler';
@@ -25,11 +25,7 @@ export class TraceIngestModule {
       module: TraceIngestModule,
       imports: [
         LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL),
-        PersistenceModule.forService({
-          target: databaseTarget(TRACE_INGEST, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-          entities: [],
-          migrations: traceIngestMigrations,
-        }),
+        PersistenceModule.forService(traceIngestStore(env)),
       ],
       controllers: [pingController(Patterns.TracePing), TracesBusController],
       providers: [
@@ -42,4 +38,14 @@ export class TraceIngestModule {
       ],
     };
   }
+}
+
+/** Where trace-ingest keeps its data, as its module and its migration step (migrate.ts) open it. */
+export function traceIngestStore(env: TraceIngestEnv): ServiceDataSourceSpec {
+  return {
+    target: databaseTarget(TRACE_INGEST, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    entities: [], // raw SQL: spans and traces are written in bulk, not through entities
+    migrations: traceIngestMigrations,
+    migrateOnOpen: env.MIGRATE_ON_START,
+  };
 }

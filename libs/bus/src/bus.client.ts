@@ -14,7 +14,8 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly proxy: ClientProxy<any, any>,
     private readonly timeoutMs: number,
-    private readonly probeReachable: () => Promise<boolean> = async () => true,
+    /** Kafka's reachability apart from this client's own connection; none in process. */
+    private readonly probe?: { reachable(): Promise<boolean>; close(): Promise<void> },
   ) {}
 
   onModuleInit(): void {
@@ -24,6 +25,7 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.proxy.close();
+    await this.probe?.close();
   }
 
   async request<TReply>(pattern: string, payload: unknown): Promise<TReply> {
@@ -35,21 +37,20 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** For readiness: does a request on `pattern` get its answer within `withinMs`? */
-  async answers(pattern: string, withinMs: number): Promise<boolean> {
+  /** For readiness: the answer to a request on `pattern`, or undefined when none came within `withinMs`. */
+  async probeAnswer<TReply>(pattern: string, withinMs: number): Promise<TReply | undefined> {
     try {
       await withTimeout(this.ensureConnected(), withinMs);
-      await firstValueFrom(this.proxy.send(pattern, {}).pipe(timeout(withinMs)));
-      return true;
+      return await firstValueFrom(this.proxy.send<TReply>(pattern, {}).pipe(timeout(withinMs)));
     } catch {
-      return false;
+      return undefined;
     }
   }
 
   /** For readiness: can the bus be reached right now? */
   async isReachable(): Promise<boolean> {
     try {
-      return await this.probeReachable();
+      return this.probe ? await this.probe.reachable() : true;
     } catch {
       return false;
     }

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ClientKafka } from '@nestjs/microservices';
-import { Kafka } from 'kafkajs';
 import { BusClient } from './bus.client';
 import { InProcessBroker } from './in-process/in-process.broker';
 import { InProcessClient } from './in-process/in-process.client';
+import { KafkaProbe } from './kafka/kafka-probe';
 import { KafkaConnection, kafkaClientOptions } from './kafka/kafka.options';
 
 export type BusClientConfig =
@@ -37,19 +37,5 @@ function createBusClient(config: BusClientConfig): BusClient {
   const options = kafkaClientOptions(config.clientId, config.kafka);
   const client = new ClientKafka(options!);
   for (const pattern of config.patterns) client.subscribeToResponseOf(pattern);
-  return new BusClient(client, config.timeoutMs, kafkaProbe(options!.client!));
-}
-
-/** Readiness probe: a metadata round-trip through a separate admin connection. */
-function kafkaProbe(clientConfig: ConstructorParameters<typeof Kafka>[0]): () => Promise<boolean> {
-  const admin = new Kafka({ ...clientConfig, clientId: `${clientConfig.clientId}-probe`, retry: { retries: 0 } }).admin();
-  return async () => {
-    const probe = (async () => {
-      await admin.connect();
-      await admin.describeCluster();
-      return true;
-    })();
-    const deadline = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
-    return Promise.race([probe, deadline]);
-  };
+  return new BusClient(client, config.timeoutMs, new KafkaProbe(config.clientId, config.kafka));
 }

@@ -2,6 +2,7 @@ export * from './in-process/in-process.broker';
 export * from './in-process/in-process.server';
 export * from './in-process/in-process.client';
 export * from './kafka/kafka.options';
+export * from './kafka/kafka-probe';
 export * from './bus.client';
 export * from './bus.module';
 export * from './bus-exception.filter';

@@ -9,6 +9,11 @@ export interface ServiceDataSourceSpec {
   target: DatabaseTarget;
   entities: MixedList<Function>;
   migrations: MixedList<Function>;
+  /**
+   * Bring the schema up to date on open (the default). When false, migrations are left to a
+   * separate step (`migrate.js`, a Kubernetes Job) and opening fails while any is pending.
+   */
+  migrateOnOpen?: boolean;
 }
 
 export function dataSourceOptions({ target, entities, migrations }: ServiceDataSourceSpec): DataSourceOptions {
@@ -47,9 +52,10 @@ export async function openServiceDataSource(spec: ServiceDataSourceSpec, attempt
       return await openOnce(spec);
     } catch (err) {
       const reason = (err as { code?: string })?.code ?? (err as Error)?.message;
-      if (attempt >= attempts) throw new Error(`The database is unreachable (${reason})`);
+      const problem = err instanceof PendingMigrations ? 'The database schema is behind' : 'The database is unreachable';
+      if (attempt >= attempts) throw new Error(`${problem} (${reason})`);
       // A database that is still starting is normal in compose and Kubernetes: wait for it.
-      logger.warn(`The database is unreachable (${reason}); retrying in ${delayMs} ms (${attempt}/${attempts})`);
+      logger.warn(`${problem} (${reason}); retrying in ${delayMs} ms (${attempt}/${attempts})`);
       await sleep(delayMs);
     }
   }
@@ -60,12 +66,30 @@ async function openOnce(spec: ServiceDataSourceSpec): Promise<DataSource> {
   const dataSource = new DataSource(dataSourceOptions(spec));
   await dataSource.initialize();
   try {
-    await migrate(dataSource, spec.target);
+    if (spec.migrateOnOpen === false) await requireCurrentSchema(dataSource);
+    else await migrate(dataSource, spec.target);
   } catch (err) {
     await dataSource.destroy();
     throw err;
   }
   return dataSource;
+}
+
+/** Runs the service's pending migrations and closes the store: the separate migration step. */
+export async function migrateServiceDatabase(spec: ServiceDataSourceSpec): Promise<void> {
+  const dataSource = await openServiceDataSource({ ...spec, migrateOnOpen: true });
+  await dataSource.destroy();
+}
+
+async function requireCurrentSchema(dataSource: DataSource): Promise<void> {
+  // Retried by openServiceDataSource: a replica may start while the migration Job still runs.
+  if (await dataSource.showMigrations()) throw new PendingMigrations();
+}
+
+class PendingMigrations extends Error {
+  constructor() {
+    super('migrations are pending: run the migration step, migrate.js, first');
+  }
 }
 
 async function migrate(dataSource: DataSource, target: DatabaseTarget): Promise<void> {

@@ -6,3 +6,5 @@ export * from './column-transformers';
 export * from './store-errors';
 export * from './persistence.module';
 export * from './transactions';
+export * from './migration-step';
+export * from './store-check';

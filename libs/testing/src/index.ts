@@ -7,3 +7,4 @@ export * from './free-port';
 export * from './mode';
 export * from './repo-root';
 export * from './stack';
+export * from './redis';

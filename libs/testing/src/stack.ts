@@ -46,6 +46,14 @@ export interface StackOptions {
   kafkaBrokers?: string;
   /** How long start and restart may take to be ready; default 90 s. */
   readyTimeoutMs?: number;
+  /** Distributed: the task queue's Redis (e.g. one the test stops); default E2E_REDIS_URL or the local one. */
+  redisUrl?: string;
+}
+
+/** How an app ended. */
+export interface AppExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 export interface Stack {
@@ -65,7 +73,9 @@ export interface Stack {
   /** Sends `signal` to every app and waits until they have exited (a crash, with SIGKILL). */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Sends `signal` to the named app only and waits until it has exited. */
-  killApp(name: string, signal?: NodeJS.Signals): Promise<void>;
+  killApp(name: string, signal?: NodeJS.Signals): Promise<AppExit>;
+  /** Where the named app serves /healthz and /readyz: its HEALTH_PORT (distributed), else the edge. */
+  healthUrl(name: string): string;
   /** Starts the named app again, as it was started before (after killApp). */
   startApp(name: string): Promise<void>;
 }
@@ -99,15 +109,20 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         KAFKA_BROKERS: brokers,
         KAFKA_MAX_WAIT_MS: '20',
         DATABASE_URL: database.url,
-        REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379',
+        REDIS_URL: options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379'),
         // Stacks share one Redis: each keeps its task queue under its own prefix.
         QUEUE_PREFIX: `ct-e2e-${randomBytes(6).toString('hex')}`,
       };
       edgePort = 0;
       for (const app of DISTRIBUTED_APPS) {
         const port = await freePort();
-        if (app.name === EDGE_APP) edgePort = port;
-        apps.push({ ...app, env: { ...shared, PORT: String(port) } });
+        if (app.name === EDGE_APP) {
+          edgePort = port;
+          apps.push({ ...app, env: { ...shared, PORT: String(port) } });
+        } else {
+          // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
+          apps.push({ ...app, env: { ...shared, HEALTH_PORT: String(port) } });
+        }
       }
     }
     for (const app of apps) Object.assign(app.env, options.env);
@@ -161,7 +176,13 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const app = running.find((a) => a.name === name);
       if (!app) throw new Error(`no app named ${name} in this stack`);
       app.kill(signal);
-      await app.exited;
+      return app.exited;
+    },
+    healthUrl(name) {
+      const port = apps.find((a) => a.name === name)?.env.HEALTH_PORT;
+      if (mode === 'all-in-one' || name === EDGE_APP) return baseUrl;
+      if (!port) throw new Error(`no app named ${name} in this stack`);
+      return `http://127.0.0.1:${port}`;
     },
     async startApp(name) {
       const index = running.findIndex((a) => a.name === name);

@@ -4,10 +4,14 @@ import { DataSource } from 'typeorm';
 import { HttpMetrics } from './http-metrics';
 import { OperationsController } from './operations.controller';
 
-function controller(options: { storeUp?: boolean; busUp?: boolean; silent?: string[] } = {}) {
+function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boolean; silent?: string[] } = {}) {
   const bus = {
     isReachable: async () => options.busUp ?? true,
-    answers: async (pattern: string) => !(options.silent ?? []).includes(pattern),
+    probeAnswer: async (pattern: string) => {
+      if ((options.silent ?? []).includes(pattern)) return undefined;
+      if (pattern !== ServicePings['benchmark-service']) return { status: 'ok' };
+      return { status: 'ok', checks: { queue: options.queueUp === false ? 'down' : 'up' } };
+    },
   } as unknown as BusClient;
   const dataSource = {
     query: async () => {
@@ -19,9 +23,15 @@ function controller(options: { storeUp?: boolean; busUp?: boolean; silent?: stri
 }
 
 describe('OperationsController /readyz', () => {
-  it('is ready when the store, the bus and every service answer', async () => {
+  it('is ready when the store, the bus, the queue and every service answer', async () => {
     const answer = await controller().ready();
+    expect(answer.checks).toMatchObject({ store: 'up', bus: 'up', queue: 'up' });
     expect(answer.checks.services).toEqual(Object.fromEntries(Object.keys(ServicePings).map((name) => [name, 'up'])));
+  });
+
+  it('names the queue, and benchmark-service whose check failed, when the task queue is down', async () => {
+    const error = await controller({ queueUp: false }).ready().catch((e) => e);
+    expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: queue, benchmark-service unreachable' });
   });
 
   it('names a service that does not answer its ping', async () => {
@@ -34,6 +44,6 @@ describe('OperationsController /readyz', () => {
     const error = await controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) })
       .ready()
       .catch((e) => e);
-    expect(error.detail).toBe('Not ready: store, bus, project-service, prompt-service, trace-ingest, benchmark-service unreachable');
+    expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service unreachable');
   });
 });

@@ -1,4 +1,4 @@
-import { BusClient } from '@cinetrace/bus';
+import { BusClient, type PingAnswer } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
@@ -27,26 +27,30 @@ export class OperationsController {
   }
 
   /**
-   * Ready when the gateway's store, the bus and every service behind it answer (a service
-   * answers once it is subscribed and serving); else 503 naming what is down.
+   * Ready when the gateway's store, the bus, every service behind it (a service answers
+   * once it is subscribed and serving) and the task queue (as benchmark-service sees it)
+   * answer; else 503 naming what is down.
    */
   @Get('readyz')
   async ready() {
     const services = Object.entries(ServicePings);
-    const [store, bus, ...answering] = await Promise.all([
+    const [store, bus, ...answers] = await Promise.all([
       this.dataSource.query('SELECT 1').then(() => true, () => false),
       this.bus.isReachable(),
-      ...services.map(([, pattern]) => this.bus.answers(pattern, SERVICE_PING_MS)),
+      ...services.map(([, pattern]) => this.bus.probeAnswer<PingAnswer>(pattern, SERVICE_PING_MS)),
     ]);
+    const serviceUp = services.map((_, i) => answers[i] !== undefined && !Object.values(answers[i]?.checks ?? {}).includes('down'));
+    const queue = answers[services.findIndex(([name]) => name === 'benchmark-service')]?.checks?.queue === 'up';
     const state = (up: boolean) => (up ? 'up' : 'down');
-    const serviceStates = Object.fromEntries(services.map(([name], i) => [name, state(answering[i])]));
     const down = [
       ...(store ? [] : ['store']),
       ...(bus ? [] : ['bus']),
-      ...services.filter((_, i) => !answering[i]).map(([name]) => name),
+      ...(queue ? [] : ['queue']),
+      ...services.filter((_, i) => !serviceUp[i]).map(([name]) => name),
     ];
     if (down.length > 0) throw new DomainError(ErrorCode.Unavailable, `Not ready: ${down.join(', ')} unreachable`);
-    return { status: 'ok', checks: { store: state(store), bus: state(bus), services: serviceStates } };
+    const serviceStates = Object.fromEntries(services.map(([name], i) => [name, state(serviceUp[i])]));
+    return { status: 'ok', checks: { store: state(store), bus: state(bus), queue: state(queue), services: serviceStates } };
   }
 
   @Get('metrics')

@@ -38,7 +38,7 @@ export interface BullTaskWorkerDeps {
 
 const MAX_REPUBLISH_DELAY_MS = 30_000;
 /** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
-const HANDOVER_MS = 5_000;
+const HANDOVER_MS = 2_000;
 /** BullMQ's own verdict on a job that stalled too often (it never runs our processor for it). */
 const STALLED_TOO_OFTEN = 'the worker running this task stopped before it finished, too many times';
 
@@ -96,6 +96,18 @@ export class BullTaskWorker {
     }
   }
 
+  /** For readiness: taking jobs, and Redis answers a ping within a second (on the cancel subscriber's connection). */
+  async isReachable(): Promise<boolean> {
+    const { worker, subscriber } = this;
+    if (!worker || !subscriber || this.closing) return false;
+    try {
+      await withDeadline(subscriber.ping(), 1000, () => new Error('ping timed out'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * Stops taking jobs and waits for the running ones, up to the grace period; those still
    * running then are stopped and their jobs handed back to the queue for another worker.
@@ -115,7 +127,7 @@ export class BullTaskWorker {
       this.active.stopAll('abandoned');
     } else if (worker) {
       const closed = worker.close();
-      const graceMs = this.deps.shutdownGraceMs ?? 8_000;
+      const graceMs = this.deps.shutdownGraceMs ?? 6_000;
       if (!(await settlesWithin(closed, graceMs))) {
         this.logger.warn(`${this.active.size} task(s) still running after ${graceMs} ms; handing them back to the queue`);
         this.active.stopAll('handover');

@@ -35,6 +35,11 @@ export class CancelSubscriber {
     );
   }
 
+  /** A round trip to Redis (PING is allowed in subscriber mode); maxRetriesPerRequest is null, so the caller bounds it. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     await closeRedis(this.redis);
   }

@@ -1,0 +1,3 @@
+export * from './readiness';
+export * from './health-server';
+export * from './graceful-shutdown';
