@@ -1,6 +1,9 @@
 import { Stack, startRedis, startStack, TestRedis } from '@cinetrace/testing';
-import { eventually } from './support/traces';
+import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
+import { ModelEndpoints } from './support/model-endpoints';
+import { inNewProject } from './support/prompts';
 import { STACK_HOOK_TIMEOUT_MS } from './support/stack-hooks';
+import { eventually } from './support/traces';
 
 jest.setTimeout(120_000);
 
@@ -27,13 +30,16 @@ const answers = (url: string, status: number, timeoutMs = 30_000) =>
 describe('Readiness of each app, and of the stack without its task queue (distributed)', () => {
   let redis: TestRedis;
   let stack: Stack;
+  const endpoints = new ModelEndpoints();
   beforeAll(async () => {
+    await endpoints.start();
     redis = await startRedis();
-    stack = await startStack('distributed', { redisUrl: redis.url });
+    stack = await startStack('distributed', { redisUrl: redis.url, env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();
     await redis?.stop();
+    await endpoints.stop();
   }, STACK_HOOK_TIMEOUT_MS);
 
   it('serves /healthz and /readyz on every app, naming what each depends on', async () => {
@@ -65,5 +71,29 @@ describe('Readiness of each app, and of the stack without its task queue (distri
     await redis.start();
     expect(await answers(`${stack.baseUrl}/readyz`, 200, 60_000)).toMatchObject({ checks: { queue: 'up' } });
     await answers(`${stack.healthUrl('benchmark-worker')}/readyz`, 200, 60_000);
+  });
+
+  it('completes a run whose jobs Redis lost mid-run, with their worker, each task once', async () => {
+    const { api } = await inNewProject(stack.api());
+    const { benchmarkId } = await benchmarkOn(api, captionItems(12), {
+      target: { type: 'http', url: `${endpoints.baseUrl}/target/steady` },
+      scorers: [{ type: 'exact_match', config: { field: 'caption' } }],
+      runner: { concurrency: 3, maxAttempts: 3 },
+    });
+    const runId = await startOk(api, benchmarkId);
+    await summaryWhen(api, benchmarkId, runId, (s) => s.counts.completed >= 2 && s.counts.running > 0);
+
+    // The worker dies with tasks in hand, and Redis (which keeps nothing on disk here) loses
+    // their jobs: nothing but benchmark-service's own records says those tasks are unfinished.
+    await stack.killApp('benchmark-worker', 'SIGKILL');
+    await redis.stop();
+    await redis.start();
+    await stack.startApp('benchmark-worker');
+
+    const run = await runEnds(api, benchmarkId, runId, 90_000);
+    expect(run).toMatchObject({ status: 'completed', counts: { total: 12, completed: 12, failed: 0, cancelled: 0, pending: 0, running: 0 } });
+    const tasks = await allTasks(api, benchmarkId, runId);
+    expect(tasks.map((t) => t.itemIndex)).toEqual([...Array(12).keys()]);
+    for (const task of tasks) expect(task).toMatchObject({ status: 'completed', error: null, scores: [expect.objectContaining({ score: 1 })] });
   });
 });

@@ -20,6 +20,10 @@ export class BullMqTaskQueue extends TaskQueue {
     return this.queue.cancel(runId, taskIds);
   }
 
+  lost(taskIds: string[]): Promise<string[]> {
+    return this.queue.missing(taskIds);
+  }
+
   isReachable(): Promise<boolean> {
     return this.queue.isReachable();
   }

@@ -54,6 +54,11 @@ export class InProcessTaskQueue extends TaskQueue {
     }
   }
 
+  /** Nothing is lost while the process lives (a task just finished is only waiting for its event to be applied); a crash is reclaimed at boot. */
+  async lost(): Promise<string[]> {
+    return [];
+  }
+
   async isReachable(): Promise<boolean> {
     return !this.closed;
   }

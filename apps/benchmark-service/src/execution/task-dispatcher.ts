@@ -7,7 +7,7 @@ import { Task } from '../runs/task.entity';
 import { toTaskJob } from './task-jobs';
 import { TaskQueue } from './task-queue';
 
-/** How often active runs are looked over, for hand-overs that failed (the queue was down). */
+/** How often active runs are looked over, for hand-overs that failed (the queue was down) or were lost with its data. */
 const SWEEP_INTERVAL_MS = 2000;
 
 /**
@@ -42,8 +42,13 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
 
   /** Fills the run's window; calls for one run take turns, so two cannot overfill it. */
   fill(runId: string): Promise<void> {
+    return this.inTurn(runId, () => this.fillNow(runId));
+  }
+
+  /** Work on one run's window, after the work on it already under way. */
+  private inTurn(runId: string, work: () => Promise<void>): Promise<void> {
     const previous = this.filling.get(runId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.fillNow(runId));
+    const next = previous.catch(() => undefined).then(work);
     this.filling.set(runId, next);
     void next.finally(() => {
       if (this.filling.get(runId) === next) this.filling.delete(runId);
@@ -69,10 +74,27 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   private async sweep(): Promise<void> {
     try {
       const active = await this.dataSource.manager.find(Run, { select: { id: true }, where: { activeBenchmarkId: Not(IsNull()) } });
-      await Promise.all(active.map((run) => this.fill(run.id)));
+      await Promise.all(
+        active.map((run) => (this.queue.durable ? this.inTurn(run.id, () => this.recoverLost(run.id).then(() => this.fillNow(run.id))) : this.fill(run.id))),
+      );
     } catch (err) {
       this.logger.warn(`Looking over active runs failed: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * A durable queue can still lose jobs (Redis restarted without persistence): tasks handed
+   * over whose job is gone are enqueued again, or they would hold their slots forever.
+   */
+  private async recoverLost(runId: string): Promise<void> {
+    const manager = this.dataSource.manager;
+    const run = await manager.findOneBy(Run, { id: runId });
+    if (!run || run.activeBenchmarkId === null) return;
+    const handedOver = await manager.find(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
+    const lost = new Set(await this.queue.lost(handedOver.map((task) => task.id)));
+    if (lost.size === 0) return;
+    this.logger.warn(`Run ${runId}: ${lost.size} task(s) handed over are no longer in the queue; enqueuing them again`);
+    await this.queue.enqueue(handedOver.filter((task) => lost.has(task.id)).map((task) => toTaskJob(run, task)));
   }
 
   /**

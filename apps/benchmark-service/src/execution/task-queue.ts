@@ -11,6 +11,8 @@ export abstract class TaskQueue {
   abstract enqueue(jobs: TaskJob[]): Promise<void>;
   /** Stops the named tasks of a run: those waiting are dropped, those running are aborted. */
   abstract cancel(runId: string, taskIds: string[]): Promise<void>;
+  /** Of the named tasks handed over, those the queue no longer holds (its store lost them). */
+  abstract lost(taskIds: string[]): Promise<string[]>;
   abstract isReachable(): Promise<boolean>;
   abstract close(): Promise<void>;
 }

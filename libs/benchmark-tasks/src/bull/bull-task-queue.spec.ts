@@ -84,6 +84,14 @@ describe('BullTaskQueue', () => {
     }
   });
 
+  it('names the tasks whose job is gone, as after Redis lost its data', async () => {
+    await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3')]);
+    expect(await queue.missing(['t1', 't2', 't3', 'never-added'])).toEqual(['never-added']);
+    await redis.del(`${prefix}:${TASK_QUEUE}:t2`);
+    expect(await queue.missing(['t1', 't2', 't3'])).toEqual(['t2']);
+    expect(await queue.missing([])).toEqual([]);
+  });
+
   it('answers readiness from a ping', async () => {
     expect(await queue.isReachable()).toBe(true);
   });

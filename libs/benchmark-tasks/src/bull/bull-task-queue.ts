@@ -79,6 +79,24 @@ export class BullTaskQueue {
     await this.call('cancel tasks', () => this.redis.publish(this.channel, runId));
   }
 
+  /**
+   * Of the named tasks, those without a job: never added, or lost with Redis's data (a
+   * finished job is kept for an hour, so a task whose result is still on its way has one).
+   */
+  async missing(taskIds: string[]): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const counts = await this.call('look up jobs', async () => {
+      const pipeline = this.redis.pipeline();
+      for (const taskId of taskIds) pipeline.exists(this.queue.toKey(taskId));
+      const results = (await pipeline.exec()) ?? [];
+      return results.map(([err, count]) => {
+        if (err) throw err;
+        return count as number;
+      });
+    });
+    return taskIds.filter((_, i) => counts[i] === 0);
+  }
+
   /** For readiness: whether Redis answers a ping within a second. */
   async isReachable(): Promise<boolean> {
     try {
