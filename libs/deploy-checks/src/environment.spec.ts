@@ -1,0 +1,127 @@
+// 3. Every variable each app validates at boot (its env class's properties, and the names its
+//    main.ts passes to requireVariables) is set for it in compose and in the manifests
+//    (literal, ConfigMap key, envFrom ConfigMap or Secret), and nothing else is: a variable
+//    the app does not read is a typo or meant for another app. The one ALLOWANCE — an
+//    optional Secret / env_file of unlisted names for an app that looks variables up by
+//    run-time names (benchmark-worker: targets' apiKeyEnv) — is in env-check.ts.
+//    The variable lists come from the code (app-contract.ts), never from this file.
+import { handsOnWholeEnvironment, requiredVariablesIn } from './app-contract';
+import { allContracts } from './budget';
+import {
+  composeAddressProblems,
+  composeEnvironmentProblems,
+  composeMigrationProblems,
+  kubernetesEnvironmentProblems,
+  migrationJobProblems,
+} from './checks';
+import { type K8sObject, containersOf, named } from './kubernetes';
+import { baseObjects, composeFile, manifestSets } from './manifests';
+import { readText } from './repo';
+
+const contracts = allContracts();
+
+describe('what the apps read, from their code', () => {
+  it.each([...contracts.keys()])('%s: env class properties and requireVariables names', (app) => {
+    const contract = contracts.get(app)!;
+    expect(contract.validated.length).toBeGreaterThan(0);
+    expect(contract.validated).toContain('LOG_LEVEL');
+    // The distributed mode's requirements are names of the env class too (validated there).
+    for (const name of contract.required) expect(contract.validated).toContain(name);
+    expect(contract.required).toEqual(requiredVariablesIn(readText(`apps/${app}/src/main.ts`)));
+  });
+
+  it('only apps that hand the whole environment on read variables by run-time names', () => {
+    const byName = [...contracts.values()].filter((c) => c.readsNamedAtRuntime).map((c) => c.app);
+    expect(byName).toEqual(['benchmark-worker']);
+  });
+
+  it('requireVariables calls are read literally, and an unreadable one is an error', () => {
+    expect(requiredVariablesIn("requireVariables(['A', 'B_2'], 'x');\n// requireVariables(['C'])\nrequireVariables([\"D\"], y)")).toEqual(['A', 'B_2', 'D']);
+    expect(() => requiredVariablesIn('requireVariables(names, "x")', 'main.ts')).toThrow(/main\.ts: 1 requireVariables call/);
+    expect(handsOnWholeEnvironment('f({ env: process.env })')).toBe(true);
+    expect(handsOnWholeEnvironment('const a = process.env.LOG_LEVEL; const b = process.env["X"];\n// process.env by default')).toBe(false);
+  });
+});
+
+describe.each(manifestSets().map((set) => [set.name, set.objects] as const))('%s', (_name, objects) => {
+  it('gives each Deployment exactly the variables its app reads', () => {
+    expect(kubernetesEnvironmentProblems(objects, contracts)).toEqual([]);
+  });
+
+  it('migrates each app with a database in a Job container, with what its migrate.js reads', () => {
+    expect(migrationJobProblems(objects, contracts)).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('gives each app service exactly the variables its app reads', () => {
+    expect(composeEnvironmentProblems(composeFile(), contracts)).toEqual([]);
+  });
+
+  it('points addresses (Kafka, PostgreSQL, Redis) at services of the file', () => {
+    expect(composeAddressProblems(composeFile())).toEqual([]);
+  });
+
+  it('migrates at start, or runs a one-shot migration first', () => {
+    expect(composeMigrationProblems(composeFile(), contracts)).toEqual([]);
+  });
+});
+
+describe('the environment checks fail', () => {
+  const base = (): K8sObject[] => structuredClone(baseObjects());
+
+  it('on a misspelt variable: the real one is missing and the typo is read by nobody', () => {
+    const objects = base();
+    const env = containersOf(named(objects, 'Deployment', 'gateway')!)[0].env!;
+    env.find((e) => e.name === 'LOG_LEVEL')!.name = 'LOG_LEVLE';
+    expect(kubernetesEnvironmentProblems(objects, contracts)).toEqual([
+      'Deployment gateway: LOG_LEVEL is read by the app but not set',
+      'Deployment gateway: LOG_LEVLE (from ConfigMap cinetrace-shared/LOG_LEVEL) is given but the app does not read it',
+    ]);
+  });
+
+  it('on a ConfigMap key meant for another app, and on a ConfigMap key that does not exist', () => {
+    const objects = base();
+    named(objects, 'ConfigMap', 'prompt-service-config')!.data!.TRACE_TOPIC_PARTITIONS = '12';
+    const env = containersOf(named(objects, 'Deployment', 'trace-ingest')!)[0].env!;
+    env.find((e) => e.name === 'KAFKA_BROKERS')!.valueFrom.configMapKeyRef.key = 'KAFKA_BROKER';
+    expect(kubernetesEnvironmentProblems(objects, contracts)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Deployment prompt-service: TRACE_TOPIC_PARTITIONS .* does not read it/),
+        'Deployment trace-ingest: KAFKA_BROKERS refers to key KAFKA_BROKER of ConfigMap cinetrace-shared, which it does not have',
+      ]),
+    );
+  });
+
+  it('on unlisted variables for an app that does not look names up, or from a required source', () => {
+    const objects = base();
+    containersOf(named(objects, 'Deployment', 'project-service')!)[0].envFrom!.push({ secretRef: { name: 'cinetrace-model-keys', optional: true } });
+    const worker = containersOf(named(objects, 'Deployment', 'benchmark-worker')!)[0];
+    worker.envFrom!.find((f) => f.secretRef)!.secretRef!.optional = false;
+    const problems = kubernetesEnvironmentProblems(objects, contracts);
+    expect(problems).toHaveLength(2);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Deployment project-service: Secret cinetrace-model-keys \(envFrom\) gives variables that cannot be checked/),
+        expect.stringMatching(/^Deployment benchmark-worker: Secret cinetrace-model-keys \(envFrom\) must be optional/),
+      ]),
+    );
+  });
+
+  it('on a Job container migrating without DATABASE_URL', () => {
+    const objects = base();
+    const job = objects.find((o) => o.kind === 'Job')!;
+    const container = containersOf(job).find((c) => c.name === 'prompt-service')!;
+    container.env = [];
+    expect(migrationJobProblems(objects, contracts)).toEqual([expect.stringMatching(/prompt-service: DATABASE_URL is read by the app but not set/)]);
+  });
+
+  it('on a compose service missing a variable or pointing at a service that does not exist', () => {
+    const compose = structuredClone(composeFile());
+    const env = compose.services['trace-ingest'].environment as Record<string, unknown>;
+    delete env.TRACE_TOPIC_PARTITIONS;
+    env.KAFKA_BROKERS = 'kafak:9092';
+    expect(composeEnvironmentProblems(compose, contracts)).toEqual(['compose service trace-ingest: TRACE_TOPIC_PARTITIONS is read by the app but not set']);
+    expect(composeAddressProblems(compose)).toEqual(['compose service trace-ingest: KAFKA_BROKERS points at kafak, which is not a service of the file']);
+  });
+});
