@@ -1,7 +1,7 @@
 import { BusClientConfig, BusModule, pingController, SERVICE_CHECKS } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
+import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
@@ -64,11 +64,4 @@ export class BenchmarkServiceModule {
 }
 
 /** Where benchmark-service keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function benchmarkServiceStore(env: BenchmarkServiceEnv): ServiceDataSourceSpec {
-  return {
-    target: databaseTarget(BENCHMARK_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-    entities,
-    migrations: benchmarkServiceMigrations,
-    migrateOnOpen: env.MIGRATE_ON_START,
-  };
-}
+export const benchmarkServiceStore = (env: BenchmarkServiceEnv): ServiceDataSourceSpec => serviceStore(BENCHMARK_SERVICE, env, { entities, migrations: benchmarkServiceMigrations });

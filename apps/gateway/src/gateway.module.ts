@@ -1,7 +1,7 @@
 import { BusClientConfig, BusModule, StreamPublisher } from '@cinetrace/bus';
 import { ProblemDetailsFilter } from '@cinetrace/http-problem';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
+import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { createValidationPipe } from '@cinetrace/validation';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
@@ -66,11 +66,4 @@ export class GatewayModule {
 }
 
 /** Where gateway keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function gatewayStore(env: GatewayEnv): ServiceDataSourceSpec {
-  return {
-    target: databaseTarget(GATEWAY, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-    entities,
-    migrations: gatewayMigrations,
-    migrateOnOpen: env.MIGRATE_ON_START,
-  };
-}
+export const gatewayStore = (env: GatewayEnv): ServiceDataSourceSpec => serviceStore(GATEWAY, env, { entities, migrations: gatewayMigrations });

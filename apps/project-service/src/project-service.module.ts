@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
+import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthBusController } from './auth/auth.bus-controller';
@@ -36,11 +36,4 @@ export class ProjectServiceModule {
 }
 
 /** Where project-service keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function projectServiceStore(env: ProjectServiceEnv): ServiceDataSourceSpec {
-  return {
-    target: databaseTarget(PROJECT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-    entities,
-    migrations: projectServiceMigrations,
-    migrateOnOpen: env.MIGRATE_ON_START,
-  };
-}
+export const projectServiceStore = (env: ProjectServiceEnv): ServiceDataSourceSpec => serviceStore(PROJECT_SERVICE, env, { entities, migrations: projectServiceMigrations });

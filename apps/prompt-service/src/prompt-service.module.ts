@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
+import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { promptServiceMigrations } from './migrations';
@@ -35,11 +35,4 @@ export class PromptServiceModule {
 }
 
 /** Where prompt-service keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function promptServiceStore(env: PromptServiceEnv): ServiceDataSourceSpec {
-  return {
-    target: databaseTarget(PROMPT_SERVICE, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-    entities,
-    migrations: promptServiceMigrations,
-    migrateOnOpen: env.MIGRATE_ON_START,
-  };
-}
+export const promptServiceStore = (env: PromptServiceEnv): ServiceDataSourceSpec => serviceStore(PROMPT_SERVICE, env, { entities, migrations: promptServiceMigrations });

@@ -1,7 +1,7 @@
 import { pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
-import { databaseTarget, PersistenceModule, type ServiceDataSourceSpec } from '@cinetrace/persistence';
+import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { IngestSource, ingestSubscription } from './ingest/ingest-source';
 import { TraceIngestHandler } from './ingest/trace-ingest.handler';
@@ -41,11 +41,6 @@ export class TraceIngestModule {
 }
 
 /** Where trace-ingest keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function traceIngestStore(env: TraceIngestEnv): ServiceDataSourceSpec {
-  return {
-    target: databaseTarget(TRACE_INGEST, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
-    entities: [], // raw SQL: spans and traces are written in bulk, not through entities
-    migrations: traceIngestMigrations,
-    migrateOnOpen: env.MIGRATE_ON_START,
-  };
-}
+export const traceIngestStore = (env: TraceIngestEnv): ServiceDataSourceSpec =>
+  // Raw SQL: spans and traces are written in bulk, not through entities.
+  serviceStore(TRACE_INGEST, env, { entities: [], migrations: traceIngestMigrations });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
-import type { DatabaseTarget } from './database-target';
+import { databaseTarget, type DatabaseTarget } from './database-target';
 
 export interface ServiceDataSourceSpec {
   target: DatabaseTarget;
@@ -14,6 +14,26 @@ export interface ServiceDataSourceSpec {
    * separate step (`migrate.js`, a Kubernetes Job) and opening fails while any is pending.
    */
   migrateOnOpen?: boolean;
+}
+
+/** The variables every app with a database reads. */
+export interface StoreEnv {
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+  MIGRATE_ON_START: boolean;
+}
+
+/** Where `service` keeps its data, as its module and its migration step (migrate.ts) open it. */
+export function serviceStore(
+  service: string,
+  env: StoreEnv,
+  schema: Pick<ServiceDataSourceSpec, 'entities' | 'migrations'>,
+): ServiceDataSourceSpec {
+  return {
+    target: databaseTarget(service, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    ...schema,
+    migrateOnOpen: env.MIGRATE_ON_START,
+  };
 }
 
 export function dataSourceOptions({ target, entities, migrations }: ServiceDataSourceSpec): DataSourceOptions {

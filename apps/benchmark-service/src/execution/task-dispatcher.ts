@@ -56,19 +56,23 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     return next;
   }
 
-  private async fillNow(runId: string): Promise<void> {
-    const manager = this.dataSource.manager;
-    const run = await manager.findOneBy(Run, { id: runId });
-    if (!run || run.activeBenchmarkId === null) return;
-    const inFlight = await manager.count(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
-    const room = run.runner.concurrency - inFlight;
-    if (room <= 0) return;
-    const next = await manager.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: room });
-    if (next.length === 0) return;
-    // Enqueue first: a task marked handed over but never enqueued would hold its slot forever,
-    // while one enqueued twice is a no-op (the job id is the task id).
-    await this.queue.enqueue(next.map((task) => toTaskJob(run, task)));
-    await manager.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
+  private fillNow(runId: string): Promise<void> {
+    return inTransaction(this.dataSource, async (tx) => {
+      // Replicas of benchmark-service each refill on the events they receive: on PostgreSQL
+      // they take turns on a run through a lock of the transaction (one process: inTurn does).
+      if (tx.connection.options.type === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`fill:${runId}`]);
+      const run = await tx.findOneBy(Run, { id: runId });
+      if (!run || run.activeBenchmarkId === null) return;
+      const inFlight = await tx.count(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
+      const room = run.runner.concurrency - inFlight;
+      if (room <= 0) return;
+      const next = await tx.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: room });
+      if (next.length === 0) return;
+      // Enqueue first: a task marked handed over but never enqueued would hold its slot forever,
+      // while one enqueued twice is a no-op (the job id is the task id).
+      await this.queue.enqueue(next.map((task) => toTaskJob(run, task)));
+      await tx.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
+    });
   }
 
   private async sweep(): Promise<void> {

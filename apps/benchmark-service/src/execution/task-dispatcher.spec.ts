@@ -1,0 +1,80 @@
+import type { TaskJob } from '@cinetrace/contracts';
+import { openServiceDataSource } from '@cinetrace/persistence';
+import { createDatabase, type TestDatabase } from '@cinetrace/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+import type { BenchmarkServiceEnv } from '../benchmark-service.env';
+import { benchmarkServiceStore } from '../benchmark-service.module';
+import { Run } from '../runs/run.entity';
+import { Task } from '../runs/task.entity';
+import { TaskDispatcher } from './task-dispatcher';
+import { TaskQueue } from './task-queue';
+
+/** A durable queue that remembers what it was given, slowly enough for two fills to overlap. */
+class RecordingQueue extends TaskQueue {
+  readonly durable = true;
+  readonly enqueued: string[] = [];
+  async enqueue(jobs: TaskJob[]): Promise<void> {
+    await sleep(30);
+    this.enqueued.push(...jobs.map((job) => job.taskId));
+  }
+  async cancel(): Promise<void> {}
+  async lost(): Promise<string[]> {
+    return [];
+  }
+  async isReachable(): Promise<boolean> {
+    return true;
+  }
+  async close(): Promise<void> {}
+}
+
+const CONCURRENCY = 3;
+
+function aRun(id: string): Run {
+  return Object.assign(new Run(), {
+    id, projectId: 'prj_1', benchmarkId: 'bm_1', activeBenchmarkId: 'bm_1', status: 'running', experiment: {},
+    runner: { concurrency: CONCURRENCY, maxAttempts: 1, timeoutMs: 5000 },
+    plan: { target: { type: 'dataset' }, scorers: [], prompt: null },
+    datasetId: 'ds_1', datasetVersion: 1, total: 20, pending: 20, running: 0, completed: 0, failed: 0, cancelled: 0,
+    scoreTotals: {}, costUsd: null, createdAt: Date.now(), startedAt: Date.now(), finishedAt: null,
+  });
+}
+
+function aTask(runId: string, index: number): Task {
+  return Object.assign(new Task(), {
+    id: `task_${index}`, runId, projectId: 'prj_1', itemId: `item_${index}`, itemIndex: index, status: 'pending', attempts: 0,
+    input: { prompt: String(index) }, expected: null, metadata: {}, output: null, scores: [], error: null, usage: undefined,
+    costUsd: null, traceId: `trace_${index}`, dispatchedAt: null, startedAt: null, finishedAt: null, durationMs: null,
+  });
+}
+
+// Two replicas of benchmark-service on one PostgreSQL, each refilling the same run at once:
+// the run's window must hold, as with one.
+describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
+  let database: TestDatabase;
+  let replicas: DataSource[];
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    const env = { DATABASE_URL: database.url, DATA_DIR: '/nonexistent', MIGRATE_ON_START: true } as BenchmarkServiceEnv;
+    replicas = [await openServiceDataSource(benchmarkServiceStore(env), 1), await openServiceDataSource(benchmarkServiceStore(env), 1)];
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all((replicas ?? []).map((ds) => ds.destroy()));
+    await database?.drop();
+  });
+
+  it('never hands over more than the run concurrency, however the fills interleave', async () => {
+    await replicas[0].manager.save(aRun('run_1'));
+    await replicas[0].manager.save(Array.from({ length: 20 }, (_, i) => aTask('run_1', i)));
+    const queue = new RecordingQueue();
+    const [first, second] = replicas.map((ds) => new TaskDispatcher(ds, queue));
+
+    await Promise.all([first.fill('run_1'), second.fill('run_1'), first.fill('run_1'), second.fill('run_1')]);
+
+    expect(queue.enqueued).toEqual(['task_0', 'task_1', 'task_2']);
+    const tasks = await replicas[1].manager.find(Task, { where: { runId: 'run_1' } });
+    expect(tasks.filter((task) => task.dispatchedAt !== null)).toHaveLength(CONCURRENCY);
+  });
+});
