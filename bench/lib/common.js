@@ -369,9 +369,10 @@ async function startBroker() {
 
 /**
  * Starts the service in `mode`, creates a project, and answers
- * { baseUrl, headers (auth + project), projectId, stop() }.
+ * { baseUrl, headers (auth + project), projectId, stop() }. `env`: more variables for the
+ * service's processes (the mode's broker, database and Redis settings take precedence).
  */
-async function startService(mode, { log = console.error, apps = '' } = {}) {
+async function startService(mode, { log = console.error, apps = '', env: extraEnv = {} } = {}) {
   const dataDir = tempDir('cinetrace-bench-data-');
   const apiKey = 'bench-' + randomBytes(16).toString('hex');
   const port = await freePort();
@@ -385,6 +386,8 @@ async function startService(mode, { log = console.error, apps = '' } = {}) {
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
   };
+  // A benchmark's own settings (queue prefix, quotas, worker concurrency); the mode's own below win.
+  Object.assign(env, extraEnv);
   const cleanups = [];
   let proc;
   if (mode === 'all-in-one') {

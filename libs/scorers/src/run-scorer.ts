@@ -26,8 +26,13 @@ async function score(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Pro
   if (!isScorerType(type)) throw new ScorerError(`unknown scorer type '${String(type)}'`);
   if (spec.type === 'llm_judge') return judgeWithLlm(spec, input, deps);
   if (spec.type === 'http') return askHttpScorer(spec, input, deps);
-  return withinTimeLimit(() => scoreLocally(spec, input));
+  // Only what can run away (a user's regex or schema pattern, quadratic Levenshtein) pays for vm's watchdog thread.
+  if (UNBOUNDED_LOCAL_SCORERS.has(spec.type)) return withinTimeLimit(() => scoreLocally(spec, input));
+  return scoreLocally(spec, input);
 }
+
+/** Local scorers whose time grows beyond linear in the output: the rest are bounded by the 10 MiB answer cap. */
+const UNBOUNDED_LOCAL_SCORERS = new Set<string>(['regex', 'json_schema', 'string_similarity']);
 
 /** Values no error may show: the judge's key and the http scorer's header values. */
 function secretsOf(spec: ScorerSpec, deps: ScorerDeps): string[] {

@@ -1,6 +1,12 @@
 import { CreateDatasets1763884800000 } from './1763884800000-CreateDatasets';
 import { CreateBenchmarks1763888400000 } from './1763888400000-CreateBenchmarks';
 import { CreateRuns1763971200000 } from './1763971200000-CreateRuns';
+import { IndexTasksInFlight1764057600000 } from './1764057600000-IndexTasksInFlight';
 
 /** In order of their timestamps. */
-export const benchmarkServiceMigrations = [CreateDatasets1763884800000, CreateBenchmarks1763888400000, CreateRuns1763971200000];
+export const benchmarkServiceMigrations = [
+  CreateDatasets1763884800000,
+  CreateBenchmarks1763888400000,
+  CreateRuns1763971200000,
+  IndexTasksInFlight1764057600000,
+];

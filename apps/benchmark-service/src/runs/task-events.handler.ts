@@ -40,8 +40,9 @@ export class TaskEventsHandler {
         const run = await lockRun(tx, { id: runId });
         if (!run) continue;
         const statusBefore = run.status;
-        const tasks = await tx.find(Task, { where: { runId, id: In([...new Set(events.map((e) => e.taskId))]) } });
-        const byId = new Map(tasks.map((task) => [task.id, task]));
+        // By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run.
+        const tasks = await tx.find(Task, { where: { id: In([...new Set(events.map((e) => e.taskId))]) } });
+        const byId = new Map(tasks.filter((task) => task.runId === runId).map((task) => [task.id, task]));
         const changed = new Set<Task>();
         let anEnd = false;
         for (const event of events) {

@@ -1,0 +1,354 @@
+'use strict';
+// Benchmark-run task throughput, for the service in each run mode and for a bare BullMQ
+// baseline measured in the same invocation, on this machine:
+//   1. a dataset of --tasks items (added 1000 per request) whose stored outputs
+//      (metadata.output) equal their expected values, and a benchmark on it: target
+//      `{ type: 'dataset' }` (no call out), one `exact_match` scorer, runner concurrency
+//      --concurrency (64, the most a run allows);
+//   2. a warm-up run of --warmup items on a dataset of its own (not measured);
+//   3. the measured run: from POST /start (202) until GET /runs shows it ended, polled
+//      every --poll-ms; tasks/s = tasks / that time. Then the counts: every task must be
+//      completed with its score passed (the run's counts and scores, the tasks route's
+//      summary, and the tasks listed with status=completed);
+//   4. the baseline (bench/baseline-bullmq.js): the same jobs through bare BullMQ on the
+//      same Redis with the same number of jobs at once as the service executes.
+// Usage: node bench/runs.js [--mode both|all-in-one|distributed] [--tasks 10000]
+//          [--concurrency 64] [--worker-concurrency <worker's default, 16>] [--runs 1] [--warmup 500]
+//          [--only service|baseline] [--apps a,b,gateway] (more in bench/README.md)
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+const c = require('./lib/common');
+const { runItem, RUN_SCORERS } = require('./lib/run-items');
+
+const opts = c.parseArgs(process.argv.slice(2), {
+  mode: 'both',
+  tasks: 10000,
+  concurrency: 64, // the run's runner.concurrency (1..64)
+  'worker-concurrency': 0, // distributed: WORKER_CONCURRENCY of the benchmark-worker (0: its default)
+  runs: 1, // measured runs per mode (each a new start of the same benchmark)
+  warmup: 500, // tasks of the warm-up run (0: none)
+  'poll-ms': 100,
+  timeout: 600, // seconds one run may take before it counts as not finished
+  only: '',
+  apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
+});
+const MODES = opts.mode === 'both' ? ['all-in-one', 'distributed'] : [opts.mode];
+for (const m of MODES) if (!['all-in-one', 'distributed'].includes(m)) throw new Error('--mode is both, all-in-one or distributed');
+if (!['', 'service', 'baseline'].includes(opts.only)) throw new Error('--only is service or baseline');
+if (!opts['worker-concurrency']) opts['worker-concurrency'] = workerDefaultConcurrency();
+const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1000, ratio: 0.5 } };
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+const ITEMS_PER_REQUEST = 1000;
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+const log = (...a) => console.error(...a);
+const ms = (iso) => (iso ? Date.parse(iso) : NaN);
+
+/** benchmark-worker's own default WORKER_CONCURRENCY, from its build (16 when that cannot be read). */
+function workerDefaultConcurrency() {
+  try {
+    const { BenchmarkWorkerEnv } = require(path.join(c.ROOT, 'apps/benchmark-worker/dist/benchmark-worker.env.js'));
+    return Number(new BenchmarkWorkerEnv().WORKER_CONCURRENCY) || 16;
+  } catch {
+    return 16;
+  }
+}
+
+/** Jobs the service runs at once: the run's window, and in distributed mode also the worker's concurrency. */
+const executing = (mode) => (mode === 'distributed' ? Math.min(opts.concurrency, opts['worker-concurrency']) : opts.concurrency);
+
+/** Deletes every Redis key under `prefix:` (what the service's queue left: finished jobs are kept an hour). */
+async function dropRedisPrefix(prefix) {
+  const IORedis = require('ioredis');
+  const redis = new IORedis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A request that must answer `status`; retried while the service is still coming up (503, 504, connection errors). */
+async function call(target, method, urlPath, body, status, { retryForMs = 60000 } = {}) {
+  const deadline = Date.now() + retryForMs;
+  for (;;) {
+    let last;
+    try {
+      const r = await c.request(target.baseUrl, method, urlPath, {
+        headers: target.headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        timeoutMs: 60000,
+      });
+      if (r.status === status) return r.json();
+      last = `${method} ${urlPath}: ${r.status} ${r.body.slice(0, 300)}`;
+      if (![502, 503, 504].includes(r.status)) throw new Error(last);
+    } catch (e) {
+      if (!/ECONNRE|socket hang up|timeout/.test(e.message) && !e.message.startsWith(`${method} ${urlPath}: 50`)) throw e;
+      last = e.message;
+    }
+    if (Date.now() > deadline) throw new Error(last);
+    await c.sleep(500);
+  }
+}
+
+/** A dataset of `count` items (1000 per request) and a benchmark on it; answers the benchmark's id. */
+async function makeBenchmark(target, count, name) {
+  const dataset = await call(target, 'POST', '/api/v1/datasets', { name: `${name} ${randomBytes(3).toString('hex')}` }, 201);
+  for (let i = 0; i < count; i += ITEMS_PER_REQUEST) {
+    const items = Array.from({ length: Math.min(ITEMS_PER_REQUEST, count - i) }, (_, k) => runItem(i + k));
+    await call(target, 'POST', `/api/v1/datasets/${dataset.id}/items`, { items }, 201);
+  }
+  const benchmark = await call(
+    target,
+    'POST',
+    '/api/v1/benchmarks',
+    {
+      name: `${name} ${randomBytes(3).toString('hex')}`,
+      datasetId: dataset.id,
+      target: { type: 'dataset' },
+      scorers: RUN_SCORERS,
+      runner: { concurrency: opts.concurrency, maxAttempts: 3, timeoutMs: 60000 },
+    },
+    201,
+  );
+  return benchmark.id;
+}
+
+/** Starts a run and polls GET /runs until it ended; answers timings, progress samples and the run. */
+async function timeRun(target, benchmarkId, expectTasks) {
+  const t0 = performance.now();
+  const started = await call(target, 'POST', `/api/v1/benchmarks/${benchmarkId}/start`, undefined, 202, { retryForMs: 0 });
+  const acceptedMs = performance.now() - t0;
+  if (started.taskCount !== expectTasks) throw new Error(`the run has ${started.taskCount} tasks, not ${expectTasks}`);
+  const samples = []; // [ms since start, completed + failed]
+  const deadline = Date.now() + opts.timeout * 1000;
+  let run;
+  let pollErrors = 0;
+  for (;;) {
+    const before = performance.now();
+    try {
+      const page = await call(target, 'GET', `/api/v1/benchmarks/${benchmarkId}/runs?limit=1`, undefined, 200, { retryForMs: 0 });
+      const seen = performance.now() - t0;
+      run = page.data.find((r) => r.id === started.id);
+      if (!run) throw new Error(`run ${started.id} is not the latest run`);
+      samples.push([seen, run.counts.completed + run.counts.failed]);
+      if (ENDED.has(run.status)) return { run, seconds: seen / 1000, acceptedMs, samples, pollErrors };
+    } catch (e) {
+      if (++pollErrors > 20) throw e;
+    }
+    if (Date.now() > deadline) return { run, seconds: NaN, acceptedMs, samples, pollErrors, timedOut: true };
+    await c.sleep(Math.max(0, opts['poll-ms'] - (performance.now() - before)));
+  }
+}
+
+/** The run's tasks as the tasks route lists them with status=completed (pages of 200), and its summary. */
+async function countCompleted(target, benchmarkId, runId) {
+  let listed = 0;
+  let cursor = null;
+  let summary = null;
+  do {
+    const q = `/api/v1/benchmarks/${benchmarkId}/tasks?runId=${runId}&status=completed&limit=200` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
+    const page = await call(target, 'GET', q, undefined, 200, { retryForMs: 0 });
+    listed += page.data.filter((t) => t.status === 'completed' && t.scores.every((s) => s.passed)).length;
+    summary = page.summary;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { listed, summary };
+}
+
+/** Rate between 10% and 90% of the tasks ended (the steady part of the run), from the poll samples. */
+function steadyRate(samples, total) {
+  const at = (share) => samples.find(([, n]) => n >= share * total);
+  const a = at(0.1);
+  const b = at(0.9);
+  return a && b && b[0] > a[0] ? (b[1] - a[1]) / ((b[0] - a[0]) / 1000) : NaN;
+}
+
+async function measureService(mode) {
+  const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
+  log(`\n== service (${mode}): starting` + (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : ''));
+  const env = {
+    QUEUE_PREFIX: prefix,
+    WORKER_CONCURRENCY: String(opts['worker-concurrency']),
+    QUOTA_TASKS_PER_RUN: String(Math.max(10000, opts.tasks, opts.warmup)),
+    QUOTA_ACTIVE_RUNS: '2',
+  };
+  if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
+  const target = await c.startService(mode, { log, apps: opts.apps, env });
+  const out = { kind: 'service', mode, runs: [] };
+  try {
+    log(`   dataset of ${opts.tasks} items and a benchmark (dataset target, exact_match, concurrency ${opts.concurrency})`);
+    const t = performance.now();
+    const benchmarkId = await makeBenchmark(target, opts.tasks, 'Bench runs');
+    log(`   created in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    if (opts.warmup > 0) {
+      const warmId = await makeBenchmark(target, opts.warmup, 'Bench warm-up');
+      const w = await timeRun(target, warmId, opts.warmup);
+      log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s (${w.run?.status})`);
+    }
+    for (let i = 0; i < opts.runs; i++) {
+      const r = await timeRun(target, benchmarkId, opts.tasks);
+      const run = r.run ?? { counts: {}, scores: {} };
+      const counted = await countCompleted(target, benchmarkId, run.id);
+      const serverSeconds = (ms(run.finishedAt) - ms(run.createdAt)) / 1000;
+      const first = r.samples.find(([, n]) => n > 0);
+      const one = {
+        status: run.status,
+        seconds: r.seconds,
+        tasksPerSec: opts.tasks / r.seconds,
+        serverSeconds,
+        steadyPerSec: steadyRate(r.samples, opts.tasks),
+        acceptedMs: r.acceptedMs,
+        firstEndedMs: first ? first[0] : NaN,
+        counts: run.counts,
+        scores: run.scores,
+        summary: counted.summary,
+        listedCompleted: counted.listed,
+        pollErrors: r.pollErrors,
+        timedOut: !!r.timedOut,
+      };
+      one.ok =
+        run.status === 'completed' &&
+        run.counts.completed === opts.tasks &&
+        run.counts.failed === 0 &&
+        counted.summary?.counts?.completed === opts.tasks &&
+        counted.listed === opts.tasks &&
+        run.scores?.exact_match?.passRate === 1;
+      out.runs.push(one);
+      log(
+        `   run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
+          `(server createdAt→finishedAt ${c.fmt(serverSeconds, 2)} s; 202 after ${c.fmt(r.acceptedMs, 0)} ms; first task ended by ${c.fmt(one.firstEndedMs, 0)} ms; ` +
+          `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
+      );
+      log(`     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`);
+    }
+  } catch (e) {
+    out.failed = e.message;
+    log(`   service (${mode}) failed: ${e.message}`);
+    if (target.proc) log(target.proc.output().slice(-3000));
+  } finally {
+    await target.stop();
+  }
+  return out;
+}
+
+async function measureBaseline(mode) {
+  const concurrency = executing(mode);
+  const prefix = `bench-runs-base-${randomBytes(4).toString('hex')}`;
+  log(`\n== baseline for ${mode}: bare BullMQ, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
+  c.onCleanup(() => dropRedisPrefix(prefix));
+  const out = { kind: 'baseline', mode, concurrency, runs: [] };
+  try {
+    for (let i = 0; i < opts.runs; i++) {
+      const proc = c.startProcess('baseline-bullmq', [path.join('bench', 'baseline-bullmq.js')], {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        BASELINE_TASKS: String(opts.tasks),
+        BASELINE_CONCURRENCY: String(concurrency),
+      });
+      const { code } = await proc.exited;
+      const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
+      if (code !== 0 || !line) throw new Error(`baseline exited ${code}:\n${proc.output().slice(-2000)}`);
+      const r = JSON.parse(line.slice('RESULT '.length));
+      r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
+      out.runs.push(r);
+      log(`   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`);
+    }
+  } catch (e) {
+    out.failed = e.message;
+    log(`   baseline failed: ${e.message}`);
+  }
+  return out;
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+function report(mode, s, b) {
+  const sRuns = s?.runs ?? [];
+  const bRuns = b?.runs ?? [];
+  const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const sRate = num(median(sRuns.map((r) => r.tasksPerSec)));
+  const bRate = num(median(bRuns.map((r) => r.tasksPerSec)));
+  const ratio = sRate !== null && bRate ? sRate / bRate : null;
+  const okAll = sRuns.length > 0 && sRuns.every((r) => r.ok);
+  const t = TARGETS[mode];
+  const judged = opts.only !== 'baseline';
+  const last = sRuns[sRuns.length - 1] ?? {};
+  const rows = [
+    {
+      figure: `tasks/s, start (202) to run ended${sRuns.length > 1 ? ` (median of ${sRuns.length})` : ''}`,
+      service: sRate,
+      baseline: bRate,
+      ratio,
+      target: t.tasksPerSec ? `>= ${t.tasksPerSec}` : '-',
+      pass: judged && t.tasksPerSec ? (sRate ?? 0) >= t.tasksPerSec && okAll : null,
+    },
+    {
+      figure: 'tasks/s service / baseline',
+      service: ratio,
+      baseline: null,
+      ratio,
+      target: `>= ${t.ratio}`,
+      pass: opts.only ? null : ratio !== null && ratio >= t.ratio && okAll,
+    },
+    { figure: 'start to finish (s)', service: num(median(sRuns.map((r) => r.seconds))), baseline: num(median(bRuns.map((r) => r.seconds))) },
+    { figure: 'server createdAt to finishedAt (s)', service: num(median(sRuns.map((r) => r.serverSeconds))), baseline: null },
+    { figure: 'tasks/s between 10% and 90% ended', service: num(median(sRuns.map((r) => r.steadyPerSec))), baseline: null },
+    { figure: 'start answered 202 after (ms)', service: num(median(sRuns.map((r) => r.acceptedMs))), baseline: null },
+    { figure: 'tasks completed, score passed', service: num(last.listedCompleted), baseline: num(bRuns[bRuns.length - 1]?.passed), target: `${opts.tasks}`, pass: judged ? okAll : null },
+    { figure: 'tasks failed', service: num(last.counts?.failed), baseline: num(bRuns[bRuns.length - 1]?.failed), target: '0', pass: judged ? okAll && last.counts?.failed === 0 : null },
+    { figure: 'jobs at once (run window / worker)', service: executing(mode), baseline: b?.concurrency ?? null },
+  ];
+  console.log(
+    `\nBenchmark runs, ${mode}: ${opts.tasks} tasks, target dataset, one exact_match scorer, run concurrency ${opts.concurrency}` +
+      (mode === 'distributed' ? `, one benchmark-worker with WORKER_CONCURRENCY ${opts['worker-concurrency']}` : '') +
+      `; baseline: bare BullMQ on the same Redis, ${b?.concurrency ?? executing(mode)} jobs at once; ratio = service / baseline`,
+  );
+  if (s?.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
+  if (b?.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
+  for (const [i, r] of sRuns.entries()) {
+    console.log(`service run ${i + 1}: ${r.status}, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s, counts ${JSON.stringify(r.counts)}, summary ${JSON.stringify(r.summary?.counts)}`);
+  }
+  for (const [i, r] of bRuns.entries()) console.log(`baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+  return c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
+}
+
+async function main() {
+  log(`Benchmark-run throughput: ${opts.tasks} tasks, modes ${MODES.join(', ')}, ${opts.runs} measured run(s) each`);
+  const results = {};
+  for (const mode of MODES) {
+    const r = (results[mode] = {});
+    if (opts.only !== 'baseline') {
+      try {
+        r.service = await measureService(mode);
+      } catch (e) {
+        r.service = { failed: e.message, runs: [] };
+        log(`service (${mode}) could not start: ${e.stack || e.message}`);
+      }
+      await c.cleanupAll(); // broker, database, temp dirs and Redis keys of this mode before the next part
+    }
+    if (opts.only !== 'service') {
+      r.baseline = await measureBaseline(mode);
+      await c.cleanupAll();
+    }
+  }
+  for (const mode of MODES) report(mode, results[mode].service, results[mode].baseline);
+  console.log(`\nJSON ${JSON.stringify({ tasks: opts.tasks, concurrency: opts.concurrency, workerConcurrency: opts['worker-concurrency'], results })}`);
+}
+
+main()
+  .catch((e) => console.error(`benchmark failed: ${e.stack || e.message}`))
+  .finally(async () => {
+    await c.cleanupAll();
+    process.exit(0);
+  });
