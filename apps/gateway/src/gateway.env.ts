@@ -1,22 +1,11 @@
-import { ToBool, ToInt } from '@cinetrace/config';
+import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 
-/** Environment of the gateway; validated at boot. */
-export class GatewayEnv {
+/** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
+export class GatewayEnv extends StoreAndBusEnv {
   @ToInt() @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
-
-  /** Idempotency records and the cursor secret live here (PostgreSQL schema `gateway`), else SQLite under DATA_DIR. */
-  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
-  DATABASE_URL?: string;
-
-  @IsString() DATA_DIR = './data';
-
-  /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
-  @ToBool() @IsBoolean() MIGRATE_ON_START = true;
-  @IsOptional() @IsString() KAFKA_BROKERS?: string;
-  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
 
   /** How long a request waits for a service's reply before answering 503. */
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;

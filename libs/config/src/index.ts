@@ -1,3 +1,4 @@
 export * from './validate-env';
 export * from './env-types';
 export * from './run-mode';
+export * from './store-and-bus.env';
