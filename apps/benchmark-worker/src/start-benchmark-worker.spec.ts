@@ -2,6 +2,7 @@ import { AttemptOutcome, BullTaskQueue, TaskAttemptRunner } from '@cinetrace/ben
 import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { EnvironmentError, validateEnv } from '@cinetrace/config';
 import { TaskEvent, TaskJob } from '@cinetrace/contracts';
+import { aTaskJob, waitFor } from '@cinetrace/testing';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
@@ -88,12 +89,12 @@ describe('startBenchmarkWorker', () => {
     const queue = new BullTaskQueue(REDIS_URL, { prefix, logger: quiet });
     const worker = await startBenchmarkWorker(env({ REDIS_URL, WORKER_CONCURRENCY: '2' }), { events: stream, processor, logger: quiet });
     try {
-      await queue.enqueue([taskJob('t1'), taskJob('t2')]);
+      await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 }), aTaskJob('t2', { maxAttempts: 1 })]);
       await waitFor(() => expect(events.filter((e) => e.kind === 'finished')).toHaveLength(2));
       expect(ran.sort()).toEqual(['t1', 't2']);
 
       await worker.close();
-      await queue.enqueue([taskJob('t3')]);
+      await queue.enqueue([aTaskJob('t3', { maxAttempts: 1 })]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(ran).not.toContain('t3');
     } finally {
@@ -103,30 +104,4 @@ describe('startBenchmarkWorker', () => {
   });
 });
 
-function taskJob(taskId: string): TaskJob {
-  return {
-    taskId,
-    runId: 'run-1',
-    benchmarkId: 'bench-1',
-    projectId: 'project-1',
-    item: { id: `item-${taskId}`, index: 0, input: 'a cat', expected: null, metadata: {} },
-    target: { type: 'dataset' },
-    prompt: null,
-    scorers: [],
-    timeoutMs: 5000,
-    maxAttempts: 1,
-    traceId: `trace-${taskId}`,
-  };
-}
 
-async function waitFor(check: () => void, timeoutMs = 4000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}

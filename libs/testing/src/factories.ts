@@ -1,3 +1,4 @@
+import type { TaskJob } from '@cinetrace/contracts';
 import { randomBytes } from 'node:crypto';
 
 let counter = 0;
@@ -36,4 +37,22 @@ export function aProjectBodyOfSize(bytes: number): string {
   const padding = bytes - Buffer.byteLength(base);
   if (padding < 0) throw new Error(`a project body cannot be smaller than ${Buffer.byteLength(base)} bytes`);
   return JSON.stringify({ name: JSON.parse(base).name, description: 'd'.repeat(padding) });
+}
+
+/** A benchmark task as an executor receives it: a `dataset` target, no scorers, three attempts of 5 s. */
+export function aTaskJob(taskId: string, overrides: Partial<TaskJob> = {}): TaskJob {
+  return {
+    taskId,
+    runId: 'run-1',
+    benchmarkId: 'bench-1',
+    projectId: 'project-1',
+    item: { id: `item-${taskId}`, index: 0, input: { prompt: `prompt of ${taskId}` }, expected: null, metadata: {} },
+    target: { type: 'dataset' },
+    prompt: null,
+    scorers: [],
+    timeoutMs: 5000,
+    maxAttempts: 3,
+    traceId: `trace-${taskId}`,
+    ...overrides,
+  };
 }

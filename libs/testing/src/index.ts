@@ -8,3 +8,4 @@ export * from './mode';
 export * from './repo-root';
 export * from './stack';
 export * from './redis';
+export * from './wait-for';

@@ -1,4 +1,5 @@
 import { ErrorCode, TASK_QUEUE, TaskJob } from '@cinetrace/contracts';
+import { aTaskJob, waitFor } from '@cinetrace/testing';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -9,22 +10,6 @@ import { taskCancelChannel } from './task-cancel-channel';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
-function taskJob(taskId: string, overrides: Partial<TaskJob> = {}): TaskJob {
-  return {
-    taskId,
-    runId: 'run-1',
-    benchmarkId: 'bench-1',
-    projectId: 'project-1',
-    item: { id: `item-${taskId}`, index: 0, input: { prompt: 'a cat' }, expected: null, metadata: {} },
-    target: { type: 'dataset' },
-    prompt: null,
-    scorers: [],
-    timeoutMs: 5000,
-    maxAttempts: 3,
-    traceId: `trace-${taskId}`,
-    ...overrides,
-  };
-}
 
 describe('BullTaskQueue', () => {
   let prefix: string;
@@ -49,8 +34,8 @@ describe('BullTaskQueue', () => {
   });
 
   it('enqueues one job per task, and a task enqueued again stays as it was', async () => {
-    await queue.enqueue([taskJob('t1'), taskJob('t2')]);
-    await queue.enqueue([taskJob('t1', { timeoutMs: 1 }), taskJob('t3')]);
+    await queue.enqueue([aTaskJob('t1'), aTaskJob('t2')]);
+    await queue.enqueue([aTaskJob('t1', { timeoutMs: 1 }), aTaskJob('t3')]);
 
     const waiting = await inspect.getWaiting();
     expect(waiting.map((j) => j.id).sort()).toEqual(['t1', 't2', 't3']);
@@ -71,21 +56,21 @@ describe('BullTaskQueue', () => {
     listener.on('message', (_channel: string, runId: string) => announced.push(runId));
     await listener.subscribe(taskCancelChannel(prefix));
     try {
-      await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3', { runId: 'run-2' })]);
-      await inspect.add('task', taskJob('t4'), { jobId: 't4', delay: 60_000 });
+      await queue.enqueue([aTaskJob('t1'), aTaskJob('t2'), aTaskJob('t3', { runId: 'run-2' })]);
+      await inspect.add('task', aTaskJob('t4'), { jobId: 't4', delay: 60_000 });
 
       await queue.cancel('run-1', ['t1', 't4', 'gone']);
 
       expect((await inspect.getWaiting()).map((j) => j.id).sort()).toEqual(['t2', 't3']);
       expect(await inspect.getJob('t4')).toBeUndefined();
-      await waitFor(() => expect(announced).toEqual(['run-1']));
+      await waitFor(() => expect(announced).toEqual(['run-1']), 3000);
     } finally {
       await listener.quit();
     }
   });
 
   it('names the tasks whose job is gone, as after Redis lost its data', async () => {
-    await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3')]);
+    await queue.enqueue([aTaskJob('t1'), aTaskJob('t2'), aTaskJob('t3')]);
     expect(await queue.missing(['t1', 't2', 't3', 'never-added'])).toEqual(['never-added']);
     await redis.del(`${prefix}:${TASK_QUEUE}:t2`);
     expect(await queue.missing(['t1', 't2', 't3'])).toEqual(['t2']);
@@ -100,7 +85,7 @@ describe('BullTaskQueue', () => {
     const down = new BullTaskQueue('redis://127.0.0.1:1', { prefix, callTimeoutMs: 500, logger: quiet });
     try {
       const started = Date.now();
-      await expect(down.enqueue([taskJob('t1')])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+      await expect(down.enqueue([aTaskJob('t1')])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
       await expect(down.cancel('run-1', ['t1'])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
       expect(await down.isReachable()).toBe(false);
       expect(Date.now() - started).toBeLessThan(3000);
@@ -110,14 +95,3 @@ describe('BullTaskQueue', () => {
   });
 });
 
-async function waitFor(check: () => void, timeoutMs = 3000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}

@@ -1,5 +1,6 @@
 import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { aTaskJob, waitFor } from '@cinetrace/testing';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -14,22 +15,6 @@ const quiet = { log: () => undefined, warn: () => undefined, error: () => undefi
 
 jest.setTimeout(20_000);
 
-function taskJob(taskId: string, overrides: Partial<TaskJob> = {}): TaskJob {
-  return {
-    taskId,
-    runId: 'run-1',
-    benchmarkId: 'bench-1',
-    projectId: 'project-1',
-    item: { id: `item-${taskId}`, index: 0, input: { prompt: `prompt of ${taskId}` }, expected: null, metadata: {} },
-    target: { type: 'dataset' },
-    prompt: null,
-    scorers: [],
-    timeoutMs: 5000,
-    maxAttempts: 3,
-    traceId: `trace-${taskId}`,
-    ...overrides,
-  };
-}
 
 /** The outcome a target that echoes its input would give. */
 function echo(job: TaskJob): AttemptOutcome {
@@ -142,7 +127,7 @@ describe('BullTaskWorker', () => {
     const events = new RecordingStream();
     const processor = new FakeProcessor(succeeds);
     await startWorker(processor, events);
-    const job = taskJob('t1');
+    const job = aTaskJob('t1');
 
     await queue.enqueue([job]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined());
@@ -174,7 +159,7 @@ describe('BullTaskWorker', () => {
     await startWorker(processor, events);
 
     const started = Date.now();
-    await queue.enqueue([taskJob('t1', { maxAttempts: 3 })]);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 3 })]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined());
 
     expect(events.of('t1')).toEqual(['started 1', 'started 2', 'started 3', 'failed after 3']);
@@ -192,7 +177,7 @@ describe('BullTaskWorker', () => {
     });
     await startWorker(processor, events);
 
-    await queue.enqueue([taskJob('t1')]);
+    await queue.enqueue([aTaskJob('t1')]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined());
 
     expect(events.of('t1')).toEqual(['started 1', 'started 2', 'completed after 2']);
@@ -205,7 +190,7 @@ describe('BullTaskWorker', () => {
     });
     await startWorker(processor, events);
 
-    await queue.enqueue([taskJob('t1', { maxAttempts: 5 })]);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 5 })]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined());
     await sleep(200);
 
@@ -221,7 +206,7 @@ describe('BullTaskWorker', () => {
     });
     await startWorker(processor, events);
 
-    await queue.enqueue([taskJob('t1', { maxAttempts: 2 })]);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 2 })]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined());
 
     expect(events.of('t1')).toEqual(['started 1', 'started 2', 'failed after 2']);
@@ -232,7 +217,7 @@ describe('BullTaskWorker', () => {
     const events = new RecordingStream();
     const processor = new FakeProcessor(hangs);
     await startWorker(processor, events, { concurrency: 1 });
-    await queue.enqueue([taskJob('t1'), taskJob('t2'), taskJob('t3'), taskJob('other', { runId: 'run-2' })]);
+    await queue.enqueue([aTaskJob('t1'), aTaskJob('t2'), aTaskJob('t3'), aTaskJob('other', { runId: 'run-2' })]);
     await waitFor(() => expect(processor.calls).toHaveLength(1));
     const running = processor.calls[0];
 
@@ -255,7 +240,7 @@ describe('BullTaskWorker', () => {
     const processor = new FakeProcessor(succeeds);
     await startWorker(processor, events);
 
-    await queue.enqueue([taskJob('t1', { maxAttempts: 1 })]);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined(), 5000);
 
     // The first start was not published, the first finish was not either: the task ran twice and completed.
@@ -267,7 +252,7 @@ describe('BullTaskWorker', () => {
     const events = new RecordingStream();
     const dying = new FakeProcessor(hangs);
     const doomed = await startWorker(dying, events, { lockDurationMs: 500 });
-    await queue.enqueue([taskJob('t1')]);
+    await queue.enqueue([aTaskJob('t1')]);
     await waitFor(() => expect(dying.calls).toHaveLength(1));
 
     await doomed.close(true);
@@ -286,7 +271,7 @@ describe('BullTaskWorker', () => {
     const timing = { lockDurationMs: 500, stalledIntervalMs: 250, maxStalledCount: 1 };
     const first = new FakeProcessor(hangs);
     const w1 = await startWorker(first, events, timing);
-    await queue.enqueue([taskJob('t1')]);
+    await queue.enqueue([aTaskJob('t1')]);
     await waitFor(() => expect(first.calls).toHaveLength(1));
     await w1.close(true);
 
@@ -310,7 +295,7 @@ describe('BullTaskWorker', () => {
       return echo(job);
     });
     const worker = await startWorker(processor, events);
-    await queue.enqueue([taskJob('t1')]);
+    await queue.enqueue([aTaskJob('t1')]);
     await waitFor(() => expect(processor.calls).toHaveLength(1));
 
     await worker.close();
@@ -322,7 +307,7 @@ describe('BullTaskWorker', () => {
     const events = new RecordingStream();
     const slow = new FakeProcessor(hangs);
     const leaving = await startWorker(slow, events, { shutdownGraceMs: 100 });
-    await queue.enqueue([taskJob('t1', { maxAttempts: 1 })]);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
     await waitFor(() => expect(slow.calls).toHaveLength(1));
 
     await leaving.close();
@@ -355,14 +340,3 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitFor(check: () => void, timeoutMs = 4000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await sleep(20);
-    }
-  }
-}
