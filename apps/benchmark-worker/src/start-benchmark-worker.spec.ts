@@ -83,7 +83,7 @@ describe('startBenchmarkWorker', () => {
     const processor: TaskAttemptRunner = {
       async attempt(job: TaskJob): Promise<AttemptOutcome> {
         ran.push(job.taskId);
-        return { output: 'a video', usage: null, costUsd: null, scores: [], startedAt: 1, finishedAt: 2 };
+        return { output: 'a video', usage: null, costUsd: null, scores: [], startedAt: 1, finishedAt: 2, recorded: Promise.resolve() };
       },
     };
     const queue = new BullTaskQueue(REDIS_URL, { prefix, logger: quiet });

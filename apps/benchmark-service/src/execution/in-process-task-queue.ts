@@ -71,11 +71,13 @@ export class InProcessTaskQueue extends TaskQueue {
 
   private async execute(job: TaskJob, signal: AbortSignal): Promise<void> {
     for (let attempt = 1; !signal.aborted; attempt += 1) {
-      await this.publish(startedEvent(job, attempt, Date.now()), signal);
+      // Not awaited: the attempt need not wait for `started` to be stored, which lands before `finished` (one stream, in order).
+      void this.publish(startedEvent(job, attempt, Date.now()), signal);
       const startedAt = Date.now();
       try {
         const outcome = await this.processor.attempt(job, attempt, signal);
-        await this.publish(finishedEvent(job, attempt, { outcome }), signal);
+        // The trace is stored by trace-ingest while the result is: a trace that cannot be stored fails the attempt (retryably).
+        await Promise.all([outcome.recorded, this.publish(finishedEvent(job, attempt, { outcome }), signal)]);
         return;
       } catch (err) {
         if (signal.aborted) return;

@@ -25,6 +25,7 @@ function echo(job: TaskJob): AttemptOutcome {
     scores: [{ scorer: 'exact', score: 1, passed: true, details: null, error: null }],
     startedAt: 1000,
     finishedAt: 2000,
+    recorded: Promise.resolve(),
   };
 }
 
@@ -233,18 +234,51 @@ describe('BullTaskWorker', () => {
     expect(counts).toMatchObject({ waiting: 0, delayed: 0, failed: 0 });
   });
 
-  it('runs a task again later, its attempt unspent, when its event cannot be published', async () => {
+  it('runs a task again later, its attempt unspent, when its finished event cannot be published', async () => {
     const events = new RecordingStream();
     events.refuseOnce((e) => e.kind === 'finished');
-    events.refuseOnce((e) => e.kind === 'started');
     const processor = new FakeProcessor(succeeds);
     await startWorker(processor, events);
 
     await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
     await waitFor(() => expect(events.finished('t1')).toBeDefined(), 5000);
 
-    // The first start was not published, the first finish was not either: the task ran twice and completed.
+    // The first finish was not published: the task ran twice and completed.
     expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
+    expect(processor.calls.map((c) => c.attempt)).toEqual([1, 1]);
+  });
+
+  it('goes on with the attempt when its started event cannot be published (the finished event says when it started)', async () => {
+    const events = new RecordingStream();
+    events.refuseOnce((e) => e.kind === 'started');
+    const processor = new FakeProcessor(succeeds);
+    await startWorker(processor, events);
+
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
+    await waitFor(() => expect(events.finished('t1')).toBeDefined(), 5000);
+    await sleep(200);
+
+    expect(events.of('t1')).toEqual(['completed after 1']);
+    expect(events.finished('t1')).toMatchObject({ startedAt: 1000 });
+    expect(processor.calls).toHaveLength(1);
+  });
+
+  it('runs a task again later, its attempt unspent, when its trace cannot be recorded', async () => {
+    const events = new RecordingStream();
+    let traceFailures = 1;
+    const processor = new FakeProcessor(async (job) => {
+      const recorded = traceFailures-- > 0 ? Promise.reject(new TaskAttemptError('could not record the trace of the attempt', true)) : Promise.resolve();
+      recorded.catch(() => undefined);
+      return { ...echo(job), recorded };
+    });
+    await startWorker(processor, events);
+
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
+    await waitFor(() => expect(processor.calls).toHaveLength(2), 5000);
+    await waitFor(() => expect(events.of('t1')).toHaveLength(4));
+
+    // The task counts as done only with its trace: the second run (same attempt) records it; the service keeps the first result.
+    expect(events.of('t1')).toEqual(['started 1', 'completed after 1', 'started 1', 'completed after 1']);
     expect(processor.calls.map((c) => c.attempt)).toEqual([1, 1]);
   });
 

@@ -1,5 +1,5 @@
 import type { StreamPublisher } from '@cinetrace/bus';
-import { TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
@@ -39,6 +39,12 @@ export interface BullTaskWorkerDeps {
 const MAX_REPUBLISH_DELAY_MS = 30_000;
 /** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
 const HANDOVER_MS = 2_000;
+/** How an attempt ended for good: the task's `finished` event and, when it completed, its trace becoming durable. */
+interface AttemptEnd {
+  finished: TaskFinishedEvent;
+  recorded?: Promise<void>;
+}
+
 /** BullMQ's own verdict on a job that stalled too often (it never runs our processor for it). */
 const STALLED_TOO_OFTEN = 'the worker running this task stopped before it finished, too many times';
 
@@ -146,11 +152,11 @@ export class BullTaskWorker {
     const attempt = this.active.begin(task.runId);
     try {
       if (!attempt.stopReason) {
-        await this.report(startedEvent(task, attemptNumber, Date.now()), job, token);
-        const finished = await this.attempt(task, attemptNumber, attempt);
+        this.announce(startedEvent(task, attemptNumber, Date.now()));
+        const ended = await this.attempt(task, attemptNumber, attempt);
         // An attempt that got to its end just as the shutdown grace ran out still counts.
-        if (finished && (!attempt.stopReason || attempt.stopReason === 'handover')) {
-          await this.report(finished, job, token);
+        if (ended && (!attempt.stopReason || attempt.stopReason === 'handover')) {
+          await this.report(ended.finished, job, token, ended.recorded);
           return;
         }
       }
@@ -160,12 +166,15 @@ export class BullTaskWorker {
     }
   }
 
-  /** The `finished` event of the task, or nothing when the attempt was stopped; throws when another attempt is due. */
-  private async attempt(task: TaskJob, attemptNumber: number, attempt: ActiveAttempt): Promise<TaskFinishedEvent | undefined> {
+  /**
+   * The `finished` event of the task (with its trace on the way, when it completed), or
+   * nothing when the attempt was stopped; throws when another attempt is due.
+   */
+  private async attempt(task: TaskJob, attemptNumber: number, attempt: ActiveAttempt): Promise<AttemptEnd | undefined> {
     const startedAt = Date.now();
     try {
       const outcome = await this.deps.processor.attempt(task, attemptNumber, attempt.signal);
-      return finishedEvent(task, attemptNumber, { outcome });
+      return { finished: finishedEvent(task, attemptNumber, { outcome }), recorded: outcome.recorded };
     } catch (err) {
       if (attempt.stopReason) return undefined;
       const retryable = err instanceof TaskAttemptError ? err.retryable : true;
@@ -178,7 +187,7 @@ export class BullTaskWorker {
       }
       // Internal failures are not the user's to read; TaskAttemptError messages are written for them.
       const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
-      return finishedEvent(task, attemptNumber, { error, startedAt, finishedAt: Date.now() });
+      return { finished: finishedEvent(task, attemptNumber, { error, startedAt, finishedAt: Date.now() }) };
     }
   }
 
@@ -198,14 +207,28 @@ export class BullTaskWorker {
     await new Promise<never>(() => undefined);
   }
 
-  /** Publishes one task event; if the stream is down, puts the job back to run again later, its attempt unspent. */
-  private async report(event: TaskEvent, job: Job<TaskJob>, token?: string): Promise<void> {
+  /**
+   * Publishes `started` without holding up the attempt: it only tells watchers the task is
+   * running, and `finished` carries the start time anyway, so one lost is logged, not retried.
+   * It joins the produce request that `finished` of a quick attempt travels in.
+   */
+  private announce(event: TaskStartedEvent): void {
+    this.deps.events
+      .publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }])
+      .catch((err) => this.logger.warn(`The started event of task ${event.taskId} could not be published: ${describeError(err)}`));
+  }
+
+  /**
+   * Publishes the task's `finished` event (while its trace, already on its way, becomes
+   * durable); if either fails, puts the job back to run again later, its attempt unspent.
+   */
+  private async report(event: TaskFinishedEvent, job: Job<TaskJob>, token?: string, recorded?: Promise<void>): Promise<void> {
     try {
-      await this.deps.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]);
+      await Promise.all([this.deps.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]), recorded]);
     } catch (err) {
       const delayMs = this.republishDelay(job);
       this.logger.warn(
-        `The ${event.kind} event of task ${event.taskId} could not be published (${describeError(err)}); the task runs again in ${delayMs} ms`,
+        `The end of task ${event.taskId} (its event or trace) could not be published (${describeError(err)}); the task runs again in ${delayMs} ms`,
       );
       await job.moveToDelayed(Date.now() + delayMs, token);
       throw new DelayedError();

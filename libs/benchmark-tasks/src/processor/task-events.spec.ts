@@ -37,6 +37,7 @@ describe('finishedEvent', () => {
     scores: [{ scorer: 'exact_match', score: 1, passed: true, details: null, error: null }],
     startedAt: 1000,
     finishedAt: 1800,
+    recorded: Promise.resolve(),
   };
 
   it('completes the task with the outcome of its last attempt and points at its trace', () => {

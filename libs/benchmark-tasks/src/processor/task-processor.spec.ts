@@ -392,13 +392,16 @@ describe('TaskProcessor, time limit and cancel', () => {
     expect(traces.traces).toHaveLength(1);
   });
 
-  it('counts recording the trace in the time limit', async () => {
+  it('answers with the scores while the trace is still being recorded, and says when it is', async () => {
     const { tasks, traces } = processor();
-    traces.delayMs = 600;
+    traces.delayMs = 300;
     const started = Date.now();
-    const error = await failure(tasks.attempt(job({ item: withOutput('x'), timeoutMs: 200 }), 1));
-    expect(error).toMatchObject({ message: 'timed out after 200 ms', retryable: true });
-    expect(Date.now() - started).toBeLessThan(500);
+    const outcome = await tasks.attempt(job({ item: withOutput('x') }), 1);
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(outcome.scores).toHaveLength(1);
+    expect(traces.traces).toHaveLength(0);
+    await outcome.recorded;
+    expect(traces.traces).toHaveLength(1);
   });
 
   it('calls nothing when the signal is already aborted', async () => {
@@ -505,13 +508,18 @@ describe('TaskProcessor, trace', () => {
     expect(trace.spans.some((s) => s.kind === 'scorer')).toBe(false);
   });
 
-  it('fails the attempt retryably when the trace cannot be recorded', async () => {
+  it('says, retryably, when the trace of an attempt cannot be recorded', async () => {
     const { tasks, traces } = processor();
     traces.failure = new Error('broker kafka-0 not available');
-    const error = await failure(tasks.attempt(job({ item: withOutput('x') }), 1));
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain('trace');
-    expect(error.message).not.toContain('kafka');
+    const outcome = await tasks.attempt(job({ item: withOutput('x') }), 1);
+    const error = await outcome.recorded.then(
+      () => undefined,
+      (e: unknown) => e as TaskAttemptError,
+    );
+    expect(error).toBeInstanceOf(TaskAttemptError);
+    expect(error!.retryable).toBe(true);
+    expect(error!.message).toContain('trace');
+    expect(error!.message).not.toContain('kafka');
   });
 
   it('leaves out an output too large for a trace, but keeps it in the outcome', async () => {

@@ -33,6 +33,12 @@ export interface AttemptOutcome {
   scores: TaskScore[];
   startedAt: number;
   finishedAt: number;
+  /**
+   * Settles once the attempt's trace is durable; rejects with a retryable TaskAttemptError
+   * when it cannot be recorded. The caller publishes the task's `finished` event alongside
+   * (both then travel in one produce request) and counts the task done only when both are.
+   */
+  recorded: Promise<void>;
 }
 
 interface AttemptWork {
@@ -53,8 +59,9 @@ export class TaskProcessor {
 
   /**
    * One attempt (`attempt` counts from 1). Rejects with a TaskAttemptError when the target
-   * fails, the attempt runs past `job.timeoutMs` (target, scorers and trace together) or
-   * `signal` aborts; a failing scorer only gives its score an error.
+   * fails, the attempt runs past `job.timeoutMs` (target and scorers) or `signal` aborts;
+   * a failing scorer only gives its score an error. Resolves as soon as the scores are in,
+   * with the trace on its way (`recorded`).
    */
   async attempt(job: TaskJob, attempt: number, signal?: AbortSignal): Promise<AttemptOutcome> {
     const startedAt = this.now();
@@ -73,8 +80,10 @@ export class TaskProcessor {
       }
       const finishedAt = this.now();
       trace.seal();
-      await limit.race(this.publishTrace(job, trace.message({ output: work.answer.output }, finishedAt, secrets.keys)));
-      return { ...work.answer, scores: work.scores, startedAt, finishedAt };
+      const recorded = this.publishTrace(job, trace.message({ output: work.answer.output }, finishedAt, secrets.keys));
+      // Handled here too, so a caller that gives up on the task (a cancel) leaves no unhandled rejection.
+      recorded.catch(() => undefined);
+      return { ...work.answer, scores: work.scores, startedAt, finishedAt, recorded };
     } finally {
       limit.dispose();
     }
