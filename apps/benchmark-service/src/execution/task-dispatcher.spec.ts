@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { Run } from '../runs/run.entity';
+import { aRun, aTask } from '../runs/run-rows.fixtures';
 import { Task } from '../runs/task.entity';
 import { TaskDispatcher } from './task-dispatcher';
 import { TaskQueue } from './task-queue';
@@ -30,24 +30,6 @@ class RecordingQueue extends TaskQueue {
 
 const CONCURRENCY = 3;
 
-function aRun(id: string): Run {
-  return Object.assign(new Run(), {
-    id, projectId: 'prj_1', benchmarkId: 'bm_1', activeBenchmarkId: 'bm_1', status: 'running', experiment: {},
-    runner: { concurrency: CONCURRENCY, maxAttempts: 1, timeoutMs: 5000 },
-    plan: { target: { type: 'dataset' }, scorers: [], prompt: null },
-    datasetId: 'ds_1', datasetVersion: 1, total: 20, pending: 20, running: 0, completed: 0, failed: 0, cancelled: 0,
-    scoreTotals: {}, costUsd: null, createdAt: Date.now(), startedAt: Date.now(), finishedAt: null,
-  });
-}
-
-function aTask(runId: string, index: number): Task {
-  return Object.assign(new Task(), {
-    id: `task_${index}`, runId, projectId: 'prj_1', itemId: `item_${index}`, itemIndex: index, status: 'pending', attempts: 0,
-    input: { prompt: String(index) }, expected: null, metadata: {}, output: null, scores: [], error: null, usage: undefined,
-    costUsd: null, traceId: `trace_${index}`, dispatchedAt: null, startedAt: null, finishedAt: null, durationMs: null,
-  });
-}
-
 // Two replicas of benchmark-service on one PostgreSQL, each refilling the same run at once:
 // the run's window must hold, as with one.
 describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
@@ -66,7 +48,7 @@ describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
   });
 
   it('never hands over more than the run concurrency, however the fills interleave', async () => {
-    await replicas[0].manager.save(aRun('run_1'));
+    await replicas[0].manager.save(aRun('run_1', CONCURRENCY));
     await replicas[0].manager.save(Array.from({ length: 20 }, (_, i) => aTask('run_1', i)));
     const queue = new RecordingQueue();
     const [first, second] = replicas.map((ds) => new TaskDispatcher(ds, queue));

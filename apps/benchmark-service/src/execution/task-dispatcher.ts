@@ -21,6 +21,7 @@ const SWEEP_INTERVAL_MS = 2000;
 export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TaskDispatcher.name);
   private readonly filling = new Map<string, Promise<void>>();
+  private readonly waitingFills = new Map<string, Promise<void>>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -37,12 +38,24 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.sweeper);
+    // Fills under way (task events do not wait for them) finish before the store and the queue close.
+    await Promise.allSettled([...this.filling.values()]);
     await this.queue.close();
   }
 
-  /** Fills the run's window; calls for one run take turns, so two cannot overfill it. */
+  /**
+   * Fills the run's window; calls for one run take turns, so two cannot overfill it. A call
+   * made while another waits its turn joins that one, which will see the same room.
+   */
   fill(runId: string): Promise<void> {
-    return this.inTurn(runId, () => this.fillNow(runId));
+    const waiting = this.waitingFills.get(runId);
+    if (waiting) return waiting;
+    const fill = this.inTurn(runId, () => {
+      this.waitingFills.delete(runId);
+      return this.fillNow(runId);
+    });
+    this.waitingFills.set(runId, fill);
+    return fill;
   }
 
   /** Work on one run's window, after the work on it already under way. */

@@ -3,15 +3,21 @@ import type { TaskEvent } from '@cinetrace/contracts';
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, FindOptionsSelect, In } from 'typeorm';
 import { Benchmark } from '../benchmarks/benchmark.entity';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { lockRun } from './lock-run';
 import { runCounters } from './run-cancellation';
 import { applyTaskEvent, settleRun } from './run-progress';
 import { Run } from './run.entity';
+import { storeTaskResults } from './store-task-results';
 import { Task } from './task.entity';
+
+/** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
+const RESULT_FIELDS = {
+  id: true, runId: true, status: true, attempts: true, output: true, scores: true, error: true, usage: true,
+  costUsd: true, startedAt: true, finishedAt: true, durationMs: true,
+} satisfies FindOptionsSelect<Task>;
 
 /**
  * Stores what the executors report, a batch of events per transaction: task results
@@ -41,7 +47,7 @@ export class TaskEventsHandler {
         if (!run) continue;
         const statusBefore = run.status;
         // By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run.
-        const tasks = await tx.find(Task, { where: { id: In([...new Set(events.map((e) => e.taskId))]) } });
+        const tasks = await tx.find(Task, { select: RESULT_FIELDS, where: { id: In([...new Set(events.map((e) => e.taskId))]) } });
         const byId = new Map(tasks.filter((task) => task.runId === runId).map((task) => [task.id, task]));
         const changed = new Set<Task>();
         let anEnd = false;
@@ -52,7 +58,7 @@ export class TaskEventsHandler {
           if (event.kind === 'finished') anEnd = true;
         }
         if (changed.size === 0) continue;
-        for (const task of changed) await tx.update(Task, { id: task.id }, taskResult(task));
+        await storeTaskResults(tx, [...changed]);
         const settled = settleRun(run, now);
         await tx.update(Run, { id: run.id }, runCounters(run));
         if (run.status !== statusBefore) {
@@ -62,25 +68,9 @@ export class TaskEventsHandler {
       }
       return moreToHandOver;
     });
-    await Promise.all(
-      refill.map((runId) => this.dispatcher.fill(runId).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`))),
-    );
+    // Not awaited: the next batch of events need not wait for the queue (the dispatcher takes the fills of a run in turn, and its sweep retries a failed one).
+    for (const runId of refill) {
+      this.dispatcher.fill(runId).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));
+    }
   };
-}
-
-function taskResult(task: Task): QueryDeepPartialEntity<Task> {
-  const result: Partial<Task> = {
-    status: task.status,
-    attempts: task.attempts,
-    output: task.output,
-    scores: task.scores,
-    error: task.error,
-    usage: task.usage,
-    costUsd: task.costUsd,
-    startedAt: task.startedAt,
-    finishedAt: task.finishedAt,
-    durationMs: task.durationMs,
-  };
-  // TypeORM's deep-partial type cannot express the JSON columns; the values are the row's own.
-  return result as QueryDeepPartialEntity<Task>;
 }
