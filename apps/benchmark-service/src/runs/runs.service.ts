@@ -28,11 +28,9 @@ import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
 import { Run, RunPlan } from './run.entity';
 import { toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
+import { insertRunTasks } from './insert-run-tasks';
 import { selectItems } from './select-items';
 import { Task } from './task.entity';
-
-/** Inserting a run's tasks in chunks keeps each statement's parameters within SQLite's limit. */
-const TASK_INSERT_CHUNK = 500;
 
 /** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
 @Injectable()
@@ -152,29 +150,7 @@ export class RunsService {
       finishedAt: null,
     };
     await insertRows(tx, Run, run);
-    const tasks: Task[] = items.map((item) => ({
-      id: newId('task'),
-      runId: run.id,
-      projectId: ctx.projectId,
-      itemId: item.id,
-      itemIndex: item.index,
-      status: 'pending',
-      attempts: 0,
-      input: item.input,
-      expected: item.expected,
-      metadata: item.metadata,
-      output: undefined,
-      scores: [],
-      error: null,
-      usage: undefined,
-      costUsd: null,
-      traceId: newId('tr'),
-      dispatchedAt: null,
-      startedAt: null,
-      finishedAt: null,
-      durationMs: null,
-    }));
-    for (let i = 0; i < tasks.length; i += TASK_INSERT_CHUNK) await insertRows(tx, Task, tasks.slice(i, i + TASK_INSERT_CHUNK));
+    await insertRunTasks(tx, run, items.map((item) => item.index));
     await tx.update(Benchmark, { id: benchmark.id }, { status: 'queued', lastRunId: run.id, updatedAt: now });
     return run;
   }

@@ -4,15 +4,19 @@ import { In } from 'typeorm';
 import { DatasetItem } from '../datasets/dataset-item.entity';
 import type { Dataset } from '../datasets/dataset.entity';
 
+/** What a run needs to know of an item to take it (its content is copied in the database). */
+export type SelectedItem = Pick<DatasetItem, 'id' | 'index'>;
+
 /**
  * The dataset items a run takes, in dataset order: all of them, a window (`offset`,
  * `limit`) or those named by id, each of which must be an item of the dataset.
  */
-export async function selectItems(tx: EntityManager, dataset: Dataset, subset: RowSubsetInput | undefined): Promise<DatasetItem[]> {
+export async function selectItems(tx: EntityManager, dataset: Dataset, subset: RowSubsetInput | undefined): Promise<SelectedItem[]> {
+  const select = { id: true, index: true } as const;
   const base = { datasetId: dataset.id };
   if (subset?.itemIds !== undefined) {
     const wanted = [...new Set(subset.itemIds)];
-    const items = await tx.find(DatasetItem, { where: { ...base, id: In(wanted) }, order: { index: 'ASC' } });
+    const items = await tx.find(DatasetItem, { select, where: { ...base, id: In(wanted) }, order: { index: 'ASC' } });
     const found = new Set(items.map((item) => item.id));
     const errors: FieldError[] = [];
     subset.itemIds.forEach((id, i) => {
@@ -22,6 +26,7 @@ export async function selectItems(tx: EntityManager, dataset: Dataset, subset: R
     return items;
   }
   const items = await tx.find(DatasetItem, {
+    select,
     where: base,
     order: { index: 'ASC' },
     skip: subset?.offset ?? 0,
