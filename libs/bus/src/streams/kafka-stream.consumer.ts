@@ -3,6 +3,7 @@ import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaConnection, kafkaClientConfig, KAFKA_GROUP_TIMING } from '../kafka/kafka.options';
 import { BatchHandler, StreamRecord } from './stream.types';
+import { WriteBehind } from './write-behind';
 
 export interface StreamConsumerOptions {
   groupId: string;
@@ -22,17 +23,35 @@ export interface StreamConsumerOptions {
   maxWaitTimeInMs?: number;
 }
 
+/** A batch as fetched from one partition, waiting to be stored. */
+interface FetchedBatch {
+  topic: string;
+  partition: number;
+  lastOffset: string;
+  messages: KafkaMessage[];
+  size: number;
+}
+
+/** Records fetched and not yet stored, at most: beyond it, fetching waits for the store. */
+const MAX_BACKLOG_RECORDS = 5000;
+/** Records handed to the handler in one call, at most (fetched batches are never split). */
+const MAX_RECORDS_PER_WRITE = 2000;
+
 /**
  * Consumes a topic in batches: the handler commits a batch's effects, then the offsets
- * are committed (at-least-once; handlers are idempotent). A failing batch is retried
- * with backoff, then split record by record; a record that still fails is sent to the
- * dead-letter topic with the reason, and consumption moves on.
+ * are committed (at-least-once; handlers are idempotent). Fetching runs ahead of the
+ * store: what is fetched while the handler works is handed to it together next time
+ * (one transaction for many fetched batches, across partitions, each partition's records
+ * in order). A failing batch is retried with backoff, then split record by record; a
+ * record that still fails is sent to the dead-letter topic with the reason, and
+ * consumption moves on.
  */
 export class KafkaStreamConsumer<T = unknown> {
   private readonly logger = new Logger(KafkaStreamConsumer.name);
   private readonly kafka: Kafka;
   private consumer?: Consumer;
   private readonly maxAttempts: number;
+  private readonly writer = new WriteBehind<FetchedBatch>((batches) => this.store(batches), MAX_RECORDS_PER_WRITE);
   private stopping = false;
 
   constructor(
@@ -63,12 +82,16 @@ export class KafkaStreamConsumer<T = unknown> {
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!batch.messages.length || !isRunning() || isStale()) return;
-        await this.handleBatch(batch.messages, heartbeat);
-        const last = batch.messages[batch.messages.length - 1].offset;
-        resolveOffset(last);
-        await consumer.commitOffsets([
-          { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-        ]);
+        const lastOffset = batch.messages[batch.messages.length - 1].offset;
+        const { topic, partition, messages } = batch;
+        // Stored (and its offset committed) by the writer; a batch it never stores is fetched again by the next owner.
+        this.writer.add({ topic, partition, lastOffset, messages, size: messages.length }).catch(() => undefined);
+        // The next fetch goes on after this batch; only the commit waits for the store.
+        resolveOffset(lastOffset);
+        while (this.writer.backlog > MAX_BACKLOG_RECORDS && isRunning()) {
+          await this.writer.progress(1000);
+          await heartbeat().catch(() => undefined);
+        }
       },
     });
   }
@@ -90,28 +113,62 @@ export class KafkaStreamConsumer<T = unknown> {
     }
   }
 
+  /** Stops fetching, lets the writer store and commit what it holds, then leaves the group. */
   async stop(): Promise<void> {
+    await this.consumer?.stop().catch(() => undefined);
     this.stopping = true;
+    await this.writer.idle();
     await this.consumer?.disconnect().catch(() => undefined);
   }
 
-  private async handleBatch(messages: KafkaMessage[], heartbeat: () => Promise<void>): Promise<void> {
+  /**
+   * Stores fetched batches and commits their offsets. Only a shutdown stops it: other
+   * failures (the dead-letter topic unreachable, say) are retried, so no batch is skipped.
+   */
+  private async store(batches: FetchedBatch[]): Promise<void> {
+    for (let pauseMs = 200; ; pauseMs = Math.min(pauseMs * 2, 5000)) {
+      try {
+        await this.handleBatch(batches.flatMap((b) => b.messages));
+        break;
+      } catch (err) {
+        if (this.stopping) throw err; // leave the offsets uncommitted: the next owner redoes the batch
+        this.logger.warn(`Storing records of '${this.options.topic}' failed (${(err as Error)?.message ?? err}); retrying in ${pauseMs} ms`);
+        await sleep(pauseMs);
+      }
+    }
+    await this.commit(batches);
+  }
+
+  /** Commits past the last stored record of each partition; a failed commit only means those records are read again. */
+  private async commit(batches: FetchedBatch[]): Promise<void> {
+    const next = new Map<string, { topic: string; partition: number; offset: string }>();
+    for (const { topic, partition, lastOffset } of batches) {
+      next.set(`${topic}/${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
+    }
+    try {
+      await this.consumer?.commitOffsets([...next.values()]);
+    } catch (err) {
+      this.logger.warn(`Committing offsets of '${this.options.topic}' failed (${(err as Error)?.message ?? err}); those records may be read again`);
+    }
+  }
+
+  private async handleBatch(messages: KafkaMessage[]): Promise<void> {
     const decoded = messages.map((m) => ({ message: m, record: decode<T>(m) }));
     const poison = decoded.filter((d) => d.record === undefined);
     for (const p of poison) await this.deadLetter(p.message, 'the value is not JSON');
     const good = decoded.filter((d) => d.record !== undefined);
     if (!good.length) return;
     const records = good.map((d) => d.record!);
-    if (await this.attempt(() => this.handler(records), heartbeat)) return;
+    if (await this.attempt(() => this.handler(records))) return;
     // The batch keeps failing: find the record at fault so the others get through.
     for (const { message, record } of good) {
-      if (!(await this.attempt(() => this.handler([record!]), heartbeat))) {
+      if (!(await this.attempt(() => this.handler([record!])))) {
         await this.deadLetter(message, 'the record failed every attempt');
       }
     }
   }
 
-  private async attempt(work: () => Promise<void>, heartbeat: () => Promise<void>): Promise<boolean> {
+  private async attempt(work: () => Promise<void>): Promise<boolean> {
     let outageMs = 200;
     for (let attempt = 1; attempt <= this.maxAttempts; ) {
       try {
@@ -119,7 +176,6 @@ export class KafkaStreamConsumer<T = unknown> {
         return true;
       } catch (err) {
         const reason = (err as Error)?.message ?? String(err);
-        await heartbeat().catch(() => undefined);
         if (this.options.isTransient?.(err)) {
           if (this.stopping) throw err; // leave the offsets uncommitted: the next owner redoes the batch
           this.logger.warn(`Storing a batch of '${this.options.topic}' failed (${reason}); retrying in ${outageMs} ms`);

@@ -19,10 +19,10 @@ export interface StreamSubscriptionSpec<T> {
 }
 
 /**
- * One stream consumed the same way in either mode: on Kafka, every partition's batch in
- * parallel (a fetch cycle then costs one transaction per partition batch, not one per
- * fetch) with retries and dead letters; in-process, the handler takes the group commits.
- * As a Nest provider it consumes from application start to shutdown.
+ * One stream consumed the same way in either mode: on Kafka, what is fetched while the
+ * handler works goes to it together next time (one transaction for many fetched batches),
+ * with retries and dead letters; in-process, the handler takes the group commits. As a
+ * Nest provider it consumes from application start to shutdown.
  */
 export class StreamSubscription<T> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer?: KafkaStreamConsumer<T>;

@@ -1,0 +1,89 @@
+/**
+ * What a consumer fetched and has not stored yet, stored in order by one writer loop
+ * that takes everything waiting at once: while one write runs, the batches fetched in
+ * the meantime gather into the next (group commit). Fetching then never waits for the
+ * store, and the store is paid once per write rather than once per fetched batch.
+ */
+export class WriteBehind<E extends { size: number }> {
+  private readonly waiting: Array<{ entry: E; stored: () => void; failed: (err: unknown) => void }> = [];
+  private buffered = 0;
+  private writing?: Promise<void>;
+  private progressed = signal();
+  private stopped = false;
+
+  /**
+   * @param write stores entries (in the order given) and resolves once they are durable;
+   *   a rejection stops the writer: what it held and what waits are never written.
+   * @param maxPerWrite most entry `size` (records) taken into one write, beyond the first entry.
+   */
+  constructor(
+    private readonly write: (entries: E[]) => Promise<void>,
+    private readonly maxPerWrite: number,
+  ) {}
+
+  /** Records added and not yet stored. */
+  get backlog(): number {
+    return this.buffered;
+  }
+
+  /** Queues an entry; resolves once it is stored, rejects if the writer stopped before that. */
+  add(entry: E): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the writer has stopped'));
+    const stored = new Promise<void>((resolve, reject) => this.waiting.push({ entry, stored: resolve, failed: reject }));
+    stored.catch(() => undefined);
+    this.buffered += entry.size;
+    this.writing ??= this.drain();
+    return stored;
+  }
+
+  /** Resolves when a write ends (or after `ms`), for callers waiting for the backlog to shrink. */
+  async progress(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.progressed.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves once everything added so far is stored (or the writer stopped). */
+  async idle(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length && !this.stopped) {
+        const taken = this.take();
+        try {
+          await this.write(taken.map((w) => w.entry));
+        } catch (err) {
+          this.stopped = true;
+          for (const w of [...taken, ...this.waiting.splice(0)]) w.failed(err);
+          this.buffered = 0;
+          return;
+        }
+        this.buffered -= taken.reduce((sum, w) => sum + w.entry.size, 0);
+        taken.forEach((w) => w.stored());
+        this.progressed.resolve();
+        this.progressed = signal();
+      }
+    } finally {
+      this.writing = undefined;
+      this.progressed.resolve();
+    }
+  }
+
+  private take() {
+    let size = 0;
+    let n = 0;
+    while (n < this.waiting.length && (n === 0 || size + this.waiting[n].entry.size <= this.maxPerWrite)) {
+      size += this.waiting[n].entry.size;
+      n += 1;
+    }
+    return this.waiting.splice(0, n);
+  }
+}
+
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
