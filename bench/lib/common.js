@@ -385,6 +385,8 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+    // For profiling the apps (say, `--require` of a profiler preload); the bench itself runs without it.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
   };
   // A benchmark's own settings (queue prefix, quotas, worker concurrency); the mode's own below win.
   Object.assign(env, extraEnv);
