@@ -1,5 +1,6 @@
 import type { TraceInput } from '@cinetrace/contracts';
 import { mergeTrace, TraceState } from './merge-trace';
+import type { StoredSpan } from './stored-trace';
 import { toTimeline } from './span-timeline';
 
 const T0 = 1_763_800_000_000;
@@ -69,6 +70,11 @@ describe('mergeTrace', () => {
 });
 
 describe('toTimeline', () => {
+  const stored = (id: string, parentId: string | null, startTime: number): StoredSpan => ({
+    id, parentId, name: id, kind: 'span', status: 'ok', statusMessage: null, startTime, endTime: null, model: null,
+    input: null, output: null, usage: null, costUsd: null, attributes: null, events: null,
+  });
+
   it('orders spans by start then id, with depth and duration', () => {
     const { spans } = applyAll([
       {
@@ -80,10 +86,31 @@ describe('toTimeline', () => {
         ],
       },
     ]);
-    expect(toTimeline([...spans.values()]).map((s) => [s.id, s.depth, s.durationMs])).toEqual([
+    expect(toTimeline([...spans.values()]).map((s) => [s.span.id, s.depth, s.durationMs])).toEqual([
       ['root', 0, 100],
       ['child', 1, 20],
       ['grandchild', 2, null],
+    ]);
+  });
+
+  it('gives every span of a long chain its depth, whatever order the spans come in', () => {
+    const chain = Array.from({ length: 300 }, (_, i) =>
+      stored(`s${i}`, i ? `s${i - 1}` : null, T0 + ((i * 7919) % 300)),
+    );
+    const depths = new Map(toTimeline(chain).map((s) => [s.span.id, s.depth]));
+    expect(chain.every((s, i) => depths.get(s.id) === i)).toBe(true);
+  });
+
+  it('counts a span whose parent is not stored as a root, and ends a cycle instead of looping', () => {
+    const timeline = toTimeline([
+      stored('orphan', 'missing', T0),
+      stored('a', 'b', T0 + 1),
+      stored('b', 'a', T0 + 2),
+    ]);
+    expect(timeline.map((s) => [s.span.id, s.depth])).toEqual([
+      ['orphan', 0],
+      ['a', 1],
+      ['b', 0],
     ]);
   });
 });

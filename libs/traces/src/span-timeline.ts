@@ -1,27 +1,39 @@
 import type { StoredSpan } from './stored-trace';
 
-export type TimelineSpan = StoredSpan & { depth: number; durationMs: number | null };
+export interface TimelineSpan {
+  span: StoredSpan;
+  depth: number;
+  durationMs: number | null;
+}
 
 /**
  * Spans in timeline order (start, then id) with their depth below the root (a span
  * whose parent is not stored counts as a root) and duration: enough to draw a timeline.
+ * Linear in the spans: each depth is computed once, from its parent's.
  */
 export function toTimeline(spans: StoredSpan[]): TimelineSpan[] {
   const byId = new Map(spans.map((s) => [s.id, s]));
   const depths = new Map<string, number>();
+  const onPath = new Set<StoredSpan>();
   const depthOf = (span: StoredSpan): number => {
-    const known = depths.get(span.id);
-    if (known !== undefined) return known;
-    let depth = 0;
-    const seen = new Set([span.id]);
-    for (let parent = byId.get(span.parentId ?? ''); parent && !seen.has(parent.id); parent = byId.get(parent.parentId ?? '')) {
-      seen.add(parent.id);
-      depth += 1;
+    // Walk up to a span of known depth (or a root), then number the path on the way down.
+    const path: StoredSpan[] = [];
+    let depth = -1;
+    for (let at: StoredSpan | undefined = span; at; at = byId.get(at.parentId ?? '')) {
+      const known = depths.get(at.id);
+      if (known !== undefined) {
+        depth = known;
+        break;
+      }
+      if (onPath.has(at)) break; // a cycle (never stored, but never loop): where it closes counts as the root
+      onPath.add(at);
+      path.push(at);
     }
-    depths.set(span.id, depth);
-    return depth;
+    for (let i = path.length - 1; i >= 0; i--) depths.set(path[i].id, ++depth);
+    onPath.clear();
+    return depths.get(span.id)!;
   };
   return [...spans]
     .sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((span) => ({ ...span, depth: depthOf(span), durationMs: span.endTime === null ? null : span.endTime - span.startTime }));
+    .map((span) => ({ span, depth: depthOf(span), durationMs: span.endTime === null ? null : span.endTime - span.startTime }));
 }

@@ -59,7 +59,9 @@ export class TraceReadsService {
     const where = [`t.project_id = ${sql.bind(ctx.projectId)}`, ...this.filterClauses(ctx, filters, sql)];
     if (page.after) {
       const [startTime, id] = page.after;
-      where.push(`(t.start_time < ${sql.bind(startTime)} OR (t.start_time = ${sql.bind(startTime)} AND t.id < ${sql.bind(id)}))`);
+      // A row-value comparison, so both databases seek the (…, start_time, id) index to the key
+      // (spelled as `a < x OR (a = x AND b < y)`, SQLite walked every entry before it).
+      where.push(`(t.start_time, t.id) < (${sql.bind(startTime)}, ${sql.bind(id)})`);
     }
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS} FROM traces t WHERE ${where.join(' AND ')}

@@ -30,7 +30,7 @@ export function toTraceView(t: StoredTrace, spans: TimelineSpan[]): TraceView {
   return { ...toSummaryView(t), input: t.input, output: t.output, spans: spans.map(toSpanView) };
 }
 
-function toSpanView(s: TimelineSpan): SpanView {
+function toSpanView({ span: s, depth, durationMs }: TimelineSpan): SpanView {
   return {
     id: s.id,
     parentId: s.parentId,
@@ -40,8 +40,8 @@ function toSpanView(s: TimelineSpan): SpanView {
     statusMessage: s.statusMessage,
     startTime: iso(s.startTime),
     endTime: isoOrNull(s.endTime),
-    durationMs: s.durationMs,
-    depth: s.depth,
+    durationMs,
+    depth,
     model: s.model,
     input: s.input,
     output: s.output,

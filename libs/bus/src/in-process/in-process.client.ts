@@ -4,7 +4,11 @@ import type { Subscription } from 'rxjs';
 import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
 import { InProcessBroker, jsonRoundTrip } from './in-process.broker';
 
-/** Nest client that sends bus requests to handlers registered in the same process. */
+/**
+ * Nest client that sends bus requests to handlers registered in the same process. A request
+ * is copied through JSON, as Kafka would carry it; a reply is handed over as built (a view
+ * made for this request, which the gateway only serializes), so a large one is not copied twice.
+ */
 export class InProcessClient extends ClientProxy {
   constructor(private readonly broker: InProcessBroker) {
     super();
@@ -34,7 +38,7 @@ export class InProcessClient extends ClientProxy {
       (response$) => {
         if (cancelled) return;
         subscription = response$.subscribe({
-          next: (response) => callback({ response: jsonRoundTrip(response) }),
+          next: (response) => callback({ response }),
           error: (err) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
           complete: () => callback({ isDisposed: true }),
         });

@@ -17,7 +17,7 @@ class Greeting {
 class EchoController {
   @MessagePattern('test.echo')
   echo(@Payload() payload: { at: Date; key: string }) {
-    return { received: payload, at: new Date(0) };
+    return { received: payload, atIsDate: payload.at instanceof Date };
   }
 
   @MessagePattern('test.greet')
@@ -52,9 +52,11 @@ describe('in-process bus', () => {
 
   afterAll(() => service.close());
 
-  it('delivers payloads and replies through a JSON round-trip, as Kafka would', async () => {
-    const reply = await bus.request<{ received: unknown; at: unknown }>('test.echo', { at: new Date(0), key: 'k' });
-    expect(reply).toEqual({ received: { at: '1970-01-01T00:00:00.000Z', key: 'k' }, at: '1970-01-01T00:00:00.000Z' });
+  it('delivers payloads through a JSON round-trip, as Kafka would, and the reply as the handler built it', async () => {
+    const sent = { at: new Date(0), key: 'k' };
+    const reply = await bus.request<{ received: unknown; atIsDate: boolean }>('test.echo', sent);
+    expect(reply).toEqual({ received: { at: '1970-01-01T00:00:00.000Z', key: 'k' }, atIsDate: false });
+    expect(reply.received).not.toBe(sent);
   });
 
   it('validates payloads where they are consumed', async () => {
