@@ -2,6 +2,7 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompressionTypes, Kafka, Message, Partitioners, Producer } from 'kafkajs';
+import { takeWithin } from '../take-within';
 import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
 import { KafkaConnection, kafkaClientConfig } from '../kafka/kafka.options';
 import { StreamPublisher, StreamRecord } from './stream.types';
@@ -81,13 +82,7 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   }
 
   private takeBatch(): PendingSend[] {
-    let count = 0;
-    let n = 0;
-    while (n < this.queue.length && (n === 0 || count + this.queue[n].messages.length <= MAX_BATCH_RECORDS)) {
-      count += this.queue[n].messages.length;
-      n += 1;
-    }
-    return this.queue.splice(0, n);
+    return takeWithin(this.queue, MAX_BATCH_RECORDS, (p) => p.messages.length);
   }
 
   async isReachable(): Promise<boolean> {

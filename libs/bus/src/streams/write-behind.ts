@@ -1,3 +1,5 @@
+import { takeWithin } from '../take-within';
+
 /**
  * What a consumer fetched and has not stored yet, stored in order by one writer loop
  * that takes everything waiting at once: while one write runs, the batches fetched in
@@ -72,13 +74,7 @@ export class WriteBehind<E extends { size: number }> {
   }
 
   private take() {
-    let size = 0;
-    let n = 0;
-    while (n < this.waiting.length && (n === 0 || size + this.waiting[n].entry.size <= this.maxPerWrite)) {
-      size += this.waiting[n].entry.size;
-      n += 1;
-    }
-    return this.waiting.splice(0, n);
+    return takeWithin(this.waiting, this.maxPerWrite, (w) => w.entry.size);
   }
 }
 
