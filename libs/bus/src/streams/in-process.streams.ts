@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
-import { jsonRoundTrip } from '../in-process/in-process.broker';
+import { takeWithin } from '../take-within';
 import { BatchHandler, StreamPublisher, StreamRecord } from './stream.types';
 
 interface Pending {
@@ -29,7 +29,9 @@ export class InProcessStreams extends StreamPublisher {
     if (!consumer) {
       return Promise.reject(new DomainError(ErrorCode.Unavailable, 'The service for this stream is not running', undefined, 2));
     }
-    return consumer.enqueue(jsonRoundTrip(records));
+    // Handed over as published, not copied: a publisher builds its records for the stream
+    // (JSON values: times as numbers or ISO strings) and consumers only read them.
+    return consumer.enqueue(records);
   }
 
   async isReachable(): Promise<boolean> {
@@ -78,13 +80,7 @@ class TopicConsumer {
   }
 
   private takeBatch(): Pending[] {
-    let count = 0;
-    let n = 0;
-    while (n < this.queue.length && (n === 0 || count + this.queue[n].records.length <= this.maxBatchRecords)) {
-      count += this.queue[n].records.length;
-      n += 1;
-    }
-    return this.queue.splice(0, n);
+    return takeWithin(this.queue, this.maxBatchRecords, (p) => p.records.length);
   }
 }
 
