@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
 import { databaseTarget, type DatabaseTarget } from './database-target';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer';
 
 export interface ServiceDataSourceSpec {
   target: DatabaseTarget;
@@ -92,7 +93,19 @@ async function openOnce(spec: ServiceDataSourceSpec): Promise<DataSource> {
     await dataSource.destroy();
     throw err;
   }
+  if (spec.target.kind === 'sqlite') await checkpointOffTheEventLoop(dataSource, spec.target.file);
   return dataSource;
+}
+
+/** WAL checkpoints on a thread of their own, stopped before the store closes. */
+async function checkpointOffTheEventLoop(dataSource: DataSource, file: string): Promise<void> {
+  await dataSource.query(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const checkpointer = new WalCheckpointer(file);
+  const destroy = dataSource.destroy.bind(dataSource);
+  dataSource.destroy = async () => {
+    await checkpointer.stop();
+    return destroy();
+  };
 }
 
 /** Runs the service's pending migrations and closes the store: the separate migration step. */
