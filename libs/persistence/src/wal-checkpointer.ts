@@ -7,22 +7,87 @@ import { Worker } from 'node:worker_threads';
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 
-/** The checkpointer thread's code: its own connection, a PASSIVE checkpoint every interval. */
+const INTERVAL_MS = 200;
+
+/** The thread's code: a connection per store, a PASSIVE checkpoint of each every interval. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ failed: String(err && err.message) }); }
+const stores = new Map();
+const checkpoint = (file, db) => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ file, failed: String(err && err.message) }); }
 };
-const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.on('message', () => {
-  clearInterval(timer);
-  checkpoint();
-  db.close();
-  parentPort.close();
+setInterval(() => stores.forEach((db, file) => checkpoint(file, db)), workerData.intervalMs);
+parentPort.on('message', ({ add, remove }) => {
+  if (add) {
+    try { stores.set(add, new Database(add, { fileMustExist: true })); }
+    catch (err) { parentPort.postMessage({ file: add, failed: String(err && err.message) }); }
+  }
+  if (remove) {
+    const db = stores.get(remove);
+    stores.delete(remove);
+    if (db) { checkpoint(remove, db); db.close(); }
+    parentPort.postMessage({ removed: remove });
+  }
 });
 `;
+
+/** One thread for every store of the process (the all-in-one has five), while any is open. */
+class CheckpointThread {
+  private readonly logger = new Logger(WalCheckpointer.name);
+  private readonly worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { intervalMs: INTERVAL_MS, driver: require.resolve('better-sqlite3') },
+  });
+  private readonly opened = new Map<string, number>();
+  private readonly removals = new Map<string, () => void>();
+  private readonly warned = new Set<string>();
+  private exited = false;
+
+  constructor() {
+    this.worker.unref();
+    this.worker.on('message', (message: { file?: string; failed?: string; removed?: string }) => {
+      if (message.removed) this.removals.get(message.removed)?.();
+      if (message.failed && message.file && !this.warned.has(message.file)) {
+        this.warned.add(message.file);
+        this.logger.warn(`Checkpointing ${message.file} failed (${message.failed}); the store checkpoints by itself instead`);
+      }
+    });
+    this.worker.on('error', (err) => this.logger.warn(`The WAL checkpointer stopped (${err.message}); stores checkpoint by themselves instead`));
+    this.worker.on('exit', () => {
+      this.exited = true;
+      this.removals.forEach((done) => done());
+      if (thread === this) thread = undefined;
+    });
+  }
+
+  add(file: string): void {
+    const count = this.opened.get(file) ?? 0;
+    this.opened.set(file, count + 1);
+    if (count === 0) this.worker.postMessage({ add: file });
+  }
+
+  /** Checkpoints the store once more and closes the thread's connection to it (the thread, after its last). */
+  async remove(file: string): Promise<void> {
+    const count = this.opened.get(file) ?? 0;
+    if (count > 1) {
+      this.opened.set(file, count - 1);
+      return;
+    }
+    this.opened.delete(file);
+    if (this.exited) return;
+    const removed = new Promise<void>((resolve) => this.removals.set(file, resolve));
+    this.worker.postMessage({ remove: file });
+    await removed;
+    this.removals.delete(file);
+    if (this.opened.size === 0) {
+      if (thread === this) thread = undefined;
+      await this.worker.terminate();
+    }
+  }
+}
+
+let thread: CheckpointThread | undefined;
 
 /**
  * Copies a SQLite database's write-ahead log back into the database file on a thread of
@@ -31,30 +96,16 @@ parentPort.on('message', () => {
  * batch's time. A PASSIVE checkpoint never blocks the writer or the readers.
  */
 export class WalCheckpointer {
-  private readonly logger = new Logger(WalCheckpointer.name);
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private readonly thread: CheckpointThread;
 
-  constructor(file: string, intervalMs = 200) {
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') },
-    });
-    this.worker.unref();
-    let warned = false;
-    this.worker.on('message', (message: { failed?: string }) => {
-      if (message.failed && !warned) {
-        warned = true;
-        this.logger.warn(`Checkpointing ${file} failed (${message.failed}); the store checkpoints by itself instead`);
-      }
-    });
-    this.worker.on('error', (err) => this.logger.warn(`The checkpointer of ${file} stopped (${err.message}); the store checkpoints by itself instead`));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  constructor(private readonly file: string) {
+    thread ??= new CheckpointThread();
+    this.thread = thread;
+    this.thread.add(file);
   }
 
-  /** Checkpoints once more and stops the thread. */
-  async stop(): Promise<void> {
-    this.worker.postMessage('stop');
-    await this.exited;
+  /** Checkpoints once more and stops checkpointing this store. */
+  stop(): Promise<void> {
+    return this.thread.remove(this.file);
   }
 }
