@@ -1,6 +1,5 @@
-import { jsonText } from '@cinetrace/persistence';
+import { dialectOf, jsonText, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
-import { SqlParameters } from './sql-values';
 import type { Task } from './task.entity';
 
 /** Tasks per statement: 11 parameters each stays within SQLite's and PostgreSQL's parameter limits. */
@@ -27,11 +26,11 @@ const RESULT_COLUMNS: ReadonlyArray<[column: string, type: string, value: (task:
  */
 export async function storeTaskResults(tx: EntityManager, tasks: Task[]): Promise<void> {
   for (let start = 0; start < tasks.length; start += TASKS_PER_STATEMENT) {
-    const params = new SqlParameters(tx);
+    const sql = new SqlBuilder(dialectOf(tx));
     const rows = tasks
       .slice(start, start + TASKS_PER_STATEMENT)
-      .map((task) => `(${[params.add(task.id, 'varchar'), ...RESULT_COLUMNS.map(([, type, value]) => params.add(value(task), type))].join(', ')})`);
+      .map((task) => `(${[sql.bindAs(task.id, 'varchar'), ...RESULT_COLUMNS.map(([, type, value]) => sql.bindAs(value(task), type))].join(', ')})`);
     const assignments = RESULT_COLUMNS.map(([column], i) => `"${column}" = v.column${i + 2}`).join(', ');
-    await tx.query(`UPDATE tasks SET ${assignments} FROM (VALUES ${rows.join(', ')}) AS v WHERE tasks.id = v.column1`, params.values);
+    await tx.query(`UPDATE tasks SET ${assignments} FROM (VALUES ${rows.join(', ')}) AS v WHERE tasks.id = v.column1`, sql.params);
   }
 }

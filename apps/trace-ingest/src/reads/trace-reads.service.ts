@@ -13,12 +13,11 @@ import {
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
-import { Dialect } from '@cinetrace/persistence';
+import { Dialect, SqlBuilder } from '@cinetrace/persistence';
 import { toTimeline } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { SqlBuilder } from '../store/sql-builder';
 import { spanFromRow, traceFromRow } from '../store/trace-rows';
 import { toSummaryView, toTraceView } from './trace.views';
 

@@ -1,23 +1,4 @@
-import type { Dialect } from '@cinetrace/persistence';
-
-/**
- * Collects bound parameters while a statement is written, in the placeholder style of
- * the dialect (`$1` on PostgreSQL, `?` on SQLite). Values only ever travel as parameters.
- */
-export class SqlBuilder {
-  readonly params: unknown[] = [];
-
-  constructor(readonly dialect: Dialect) {}
-
-  bind(value: unknown): string {
-    this.params.push(value);
-    return this.dialect === 'postgres' ? `$${this.params.length}` : '?';
-  }
-
-  bindAll(values: readonly unknown[]): string {
-    return values.map((v) => this.bind(v)).join(', ');
-  }
-}
+import { SqlBuilder, type Dialect } from '@cinetrace/persistence';
 
 /**
  * One multi-row `INSERT … ON CONFLICT (key) DO UPDATE` (or DO NOTHING when `update` is

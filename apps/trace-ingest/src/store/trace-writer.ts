@@ -1,10 +1,10 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
-import { Dialect, inTransaction } from '@cinetrace/persistence';
+import { Dialect, inTransaction, SqlBuilder } from '@cinetrace/persistence';
 import { mergeTrace, StoredSpan, TraceState } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { chunkRows, SqlBuilder, upsertStatement } from './sql-builder';
+import { chunkRows, upsertStatement } from './sql-builder';
 import {
   SPAN_COLUMNS, SPAN_KEY, SPAN_UPDATE, spanFromRow, spanToRow, TRACE_COLUMNS, TRACE_KEY, TRACE_UPDATE, traceFromRow, traceToRow,
 } from './trace-rows';
