@@ -72,7 +72,7 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
 function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): KafkaStreamPublisher {
   requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const publisher = new KafkaStreamPublisher(BENCHMARK_WORKER, kafka, EVENT_LINGER_MS);
+  const publisher = new KafkaStreamPublisher(BENCHMARK_WORKER, kafka, { lingerMs: EVENT_LINGER_MS });
   releases.push(() => publisher.close());
   return publisher;
 }

@@ -15,5 +15,13 @@ export class GatewayEnv extends StoreAndBusEnv {
   /** How long a resolved API key / project key pair is trusted without asking project-service again. */
   @ToInt() @IsInt() @Min(0) @Max(300000) AUTH_CACHE_TTL_MS = 5000;
 
+  /**
+   * Distributed mode: trace POSTs answer 503 with Retry-After while trace-ingest is more
+   * than this many traces behind on the trace topic (0: never). Keep it under what the
+   * topic retains per partition times its partitions, so no accepted trace can age out
+   * unread; it also bounds how long a trace takes to become readable.
+   */
+  @ToInt() @IsInt() @Min(0) @Max(100_000_000) TRACE_INGEST_MAX_LAG = 5000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

@@ -2,7 +2,7 @@ import { KafkaStreamPublisher } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { Logger } from '@nestjs/common';
-import { Patterns } from '@cinetrace/contracts';
+import { ConsumerGroups, Patterns, Topics } from '@cinetrace/contracts';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY } from './gateway.module';
 import { startGateway } from './start-gateway';
@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
   const env = validateEnv(GatewayEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const streams = new KafkaStreamPublisher(GATEWAY, kafka);
+  const lagBounds = env.TRACE_INGEST_MAX_LAG
+    ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLag: env.TRACE_INGEST_MAX_LAG }]
+    : [];
+  const streams = new KafkaStreamPublisher(GATEWAY, kafka, { lagBounds });
   const app = await startGateway(
     env,
     { transport: 'kafka', clientId: GATEWAY, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: Object.values(Patterns) },

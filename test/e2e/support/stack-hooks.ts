@@ -45,12 +45,12 @@ export interface OwnBrokerContext {
  * A distributed stack on a broker of its own, so that killing the broker disturbs no
  * other stack. Call at describe level, like useStack.
  */
-export function useStackOnOwnBroker(): OwnBrokerContext {
+export function useStackOnOwnBroker(options: StackOptions = {}): OwnBrokerContext {
   let broker: Broker | undefined;
   let stack: Stack | undefined;
   beforeAll(async () => {
     broker = await startBroker();
-    stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
+    stack = await startStack('distributed', { ...options, kafkaBrokers: broker.brokers });
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();

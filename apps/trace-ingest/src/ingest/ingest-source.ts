@@ -1,6 +1,6 @@
 import { StreamSource, StreamSubscription } from '@cinetrace/bus';
 import { isTransientStoreError } from '@cinetrace/persistence';
-import { Topics, TraceIngestMessage } from '@cinetrace/contracts';
+import { ConsumerGroups, Topics, TraceIngestMessage } from '@cinetrace/contracts';
 import { Provider } from '@nestjs/common';
 import { TraceIngestHandler } from './trace-ingest.handler';
 
@@ -14,7 +14,7 @@ export function ingestSubscription(source: IngestSource): Provider {
     inject: [TraceIngestHandler],
     useFactory: (handler: TraceIngestHandler) =>
       new StreamSubscription<TraceIngestMessage>(source, {
-        groupId: 'trace-ingest',
+        groupId: ConsumerGroups.TraceIngest,
         topic: Topics.TraceIngest,
         deadLetterTopic: Topics.TraceIngestDeadLetter,
         isTransient: isTransientStoreError,

@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CompressionTypes, Kafka, Message, Partitioners, Producer } from 'kafkajs';
 import { takeWithin } from '../take-within';
 import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
+import { KafkaGroupLag } from '../kafka/consumer-group-lag';
 import { KafkaConnection, kafkaClientConfig } from '../kafka/kafka.options';
+import { LagBound, LagGate } from './lag-gate';
 import { StreamPublisher, StreamRecord } from './stream.types';
 
 interface PendingSend {
@@ -16,12 +18,24 @@ interface PendingSend {
 /** Records gathered into one produce request at most: bounded so one request stays well under a broker's 1 MB default. */
 const MAX_BATCH_RECORDS = 500;
 
+export interface KafkaStreamPublisherOptions {
+  /**
+   * How long a produce request waits for more publishes to join it (Kafka's `linger.ms`):
+   * a few ms of latency buys large record batches, which both the broker and the batch
+   * consumers need to keep up under load.
+   */
+  lingerMs?: number;
+  /** Topics whose publishes are refused (503 with Retry-After) while their consumer group lags too far. */
+  lagBounds?: LagBound[];
+}
+
 /**
  * Publishes to Kafka and resolves only when all in-sync replicas acknowledged the
  * records (acks = -1): a client told "accepted" can rely on the broker having them.
  * Publishes that arrive while a produce request is in flight are sent together in the
  * next one (one record batch per partition instead of one per request), which is what
- * keeps the broker, and the consumers that fetch batch by batch, fast under load.
+ * keeps the broker, and the consumers that fetch batch by batch, fast under load. A topic
+ * with a lag bound refuses publishes while its consumers are too far behind (see LagGate).
  */
 export class KafkaStreamPublisher extends StreamPublisher implements OnApplicationShutdown {
   private readonly logger = new Logger(KafkaStreamPublisher.name);
@@ -30,27 +44,36 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   private connecting?: Promise<Producer>;
   private queue: PendingSend[] = [];
   private sending = false;
+  private readonly lingerMs: number;
+  private readonly gates = new Map<string, LagGate>();
+  private readonly lag?: KafkaGroupLag;
 
-  /**
-   * @param lingerMs how long a produce request waits for more publishes to join it
-   * (Kafka's `linger.ms`): a few ms of latency buys large record batches, which both the
-   * broker and the batch consumers need to keep up under load.
-   */
-  constructor(
-    clientId: string,
-    connection: KafkaConnection,
-    private readonly lingerMs = 10,
-  ) {
+  constructor(clientId: string, connection: KafkaConnection, options: KafkaStreamPublisherOptions = {}) {
     super();
     this.kafka = new Kafka(kafkaClientConfig(`${clientId}-streams`, connection));
+    this.lingerMs = options.lingerMs ?? 10;
+    if (options.lagBounds?.length) {
+      const lag = (this.lag = new KafkaGroupLag(clientId, connection));
+      for (const { topic, groupId, maxLag } of options.lagBounds) {
+        const gate = new LagGate(() => lag.read(groupId, topic), maxLag);
+        this.gates.set(topic, gate);
+        gate.start();
+      }
+    }
   }
 
   publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
+    const gate = this.gates.get(topic);
+    const waitSeconds = gate?.waitSeconds();
+    if (waitSeconds !== undefined) {
+      const detail = `More records wait on '${topic}' than its consumers may fall behind by; try again in ${waitSeconds} s`;
+      return Promise.reject(new DomainError(ErrorCode.Unavailable, detail, undefined, waitSeconds));
+    }
     const messages = records.map((r) => ({ key: r.key, value: JSON.stringify(r.value) }));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, messages, done: (err) => (err === undefined ? resolve() : reject(err)) });
       if (!this.sending) void this.drain();
-    });
+    }).then(() => gate?.notePublished(records.length));
   }
 
   private async drain(): Promise<void> {
@@ -99,6 +122,8 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   }
 
   async close(): Promise<void> {
+    this.gates.forEach((gate) => gate.stop());
+    await this.lag?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
 

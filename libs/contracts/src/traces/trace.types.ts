@@ -65,3 +65,9 @@ export const Topics = {
   TraceIngest: 'trace.ingest',
   TraceIngestDeadLetter: 'trace.ingest.dead-letter',
 } as const;
+
+/** Consumer groups of the streams. Never rename: a new group starts from the oldest record kept. */
+export const ConsumerGroups = {
+  /** Stores the trace stream; the gateway holds trace POSTs back while it lags too far. */
+  TraceIngest: 'trace-ingest',
+} as const;

@@ -1,0 +1,105 @@
+import type { GroupLag } from '../kafka/consumer-group-lag';
+import { LagGate } from './lag-gate';
+
+/** A gate over lag readings the test hands out one by one, on a clock the test moves. */
+function gateOver(maxLag: number) {
+  const clock = { now: 0 };
+  let next: () => Promise<GroupLag> = () => Promise.reject(new Error('no reading prepared'));
+  const gate = new LagGate(() => next(), maxLag, 500, () => clock.now);
+  const readAt = async (ms: number, lag: GroupLag | Error) => {
+    clock.now = ms;
+    next = () => (lag instanceof Error ? Promise.reject(lag) : Promise.resolve(lag));
+    await gate.poll();
+  };
+  return { gate, clock, readAt, setNext: (reading: Promise<GroupLag>) => (next = () => reading) };
+}
+
+describe('LagGate', () => {
+  it('lets publishers through while the group is within the bound, and holds them back beyond it', async () => {
+    const { gate, readAt } = gateOver(100);
+    await readAt(0, { behind: 100, committed: 0 });
+    expect(gate.waitSeconds()).toBeUndefined();
+
+    await readAt(500, { behind: 101, committed: 0 });
+    expect(gate.waitSeconds()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('estimates Retry-After from how fast the group has been committing', async () => {
+    const { gate, readAt } = gateOver(100);
+    await readAt(0, { behind: 200, committed: 1000 });
+    // 100 records committed in a second; 300 over the bound: about three seconds.
+    await readAt(1000, { behind: 400, committed: 1100 });
+    expect(gate.waitSeconds()).toBe(3);
+
+    // A group that stores nothing (stopped, or restarting) gets the longer stalled pause.
+    await readAt(2000, { behind: 400, committed: 1100 });
+    expect(gate.waitSeconds()).toBe(5);
+  });
+
+  it('keeps Retry-After between one and thirty seconds', async () => {
+    const { gate, readAt } = gateOver(100);
+    await readAt(0, { behind: 101, committed: 0 });
+    await readAt(1000, { behind: 101, committed: 1_000_000 });
+    expect(gate.waitSeconds()).toBe(1);
+
+    await readAt(2000, { behind: 1_000_000, committed: 1_000_001 });
+    expect(gate.waitSeconds()).toBe(30);
+  });
+
+  it('counts what this process published since the last reading', async () => {
+    const { gate, readAt } = gateOver(100);
+    await readAt(0, { behind: 90, committed: 0 });
+    gate.notePublished(5);
+    expect(gate.waitSeconds()).toBeUndefined();
+    gate.notePublished(10);
+    expect(gate.behind()).toBe(105);
+    expect(gate.waitSeconds()).toBeDefined();
+
+    // The next reading includes them: they are not counted twice.
+    await readAt(500, { behind: 95, committed: 10 });
+    expect(gate.behind()).toBe(95);
+  });
+
+  it('keeps counting what was published while a reading was on its way', async () => {
+    const { gate, clock, setNext } = gateOver(100);
+    let answer: (lag: GroupLag) => void = () => undefined;
+    setNext(new Promise<GroupLag>((resolve) => (answer = resolve)));
+    gate.notePublished(7);
+    const reading = gate.poll();
+    gate.notePublished(30); // may or may not be in the reading: assume it is not
+    clock.now = 10;
+    answer({ behind: 80, committed: 0 });
+    await reading;
+    expect(gate.behind()).toBe(110);
+  });
+
+  it('holds nothing back when it cannot tell: no reading yet, or only stale ones', async () => {
+    const { gate, readAt, clock } = gateOver(100);
+    expect(gate.waitSeconds()).toBeUndefined();
+
+    await readAt(0, { behind: 5000, committed: 0 });
+    expect(gate.waitSeconds()).toBeDefined();
+    // Failed readings keep the last one until it is five seconds old.
+    await readAt(4000, new Error('broker unreachable'));
+    expect(gate.waitSeconds()).toBeDefined();
+    clock.now = 5001;
+    expect(gate.behind()).toBeUndefined();
+    expect(gate.waitSeconds()).toBeUndefined();
+  });
+
+  it('reads again every polling interval until stopped', async () => {
+    jest.useFakeTimers();
+    try {
+      let readings = 0;
+      const gate = new LagGate(async () => ({ behind: ++readings, committed: 0 }), 100, 500);
+      gate.start();
+      await jest.advanceTimersByTimeAsync(1250);
+      expect(readings).toBe(3);
+      gate.stop();
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(readings).toBe(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
