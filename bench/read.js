@@ -68,6 +68,18 @@ function seedTrace(run, i) {
   };
 }
 
+/**
+ * POSTs `body`, coming back after Retry-After while the service answers 429 or 503 (the
+ * distributed gateway does while trace-ingest lags behind), until `deadline`.
+ */
+async function postPatiently(target, urlPath, body, deadline) {
+  for (let waits = 0; ; waits++) {
+    const r = await c.request(target.baseUrl, 'POST', urlPath, { headers: target.headers, body, timeoutMs: 120000 });
+    if (![429, 503].includes(r.status) || Date.now() > deadline) return { r, waits };
+    await c.sleep(1000 * Number(r.headers['retry-after'] || 1));
+  }
+}
+
 async function seed(target, run) {
   const total = opts.traces;
   const calls = Math.ceil(total / opts.batch);
@@ -75,6 +87,7 @@ async function seed(target, run) {
   let accepted = 0;
   let rejected = 0;
   let failedCalls = 0;
+  let heldBack = 0;
   let firstError = null;
   const t0 = Date.now();
   let lastLog = t0;
@@ -87,7 +100,8 @@ async function seed(target, run) {
       const body = JSON.stringify({ traces });
       for (let attempt = 0; ; attempt++) {
         try {
-          const r = await c.request(target.baseUrl, 'POST', '/api/v1/traces/batch', { headers: target.headers, body, timeoutMs: 120000 });
+          const { r, waits } = await postPatiently(target, '/api/v1/traces/batch', body, t0 + opts['ready-timeout'] * 1000);
+          heldBack += waits;
           if (r.status === 207) {
             const j = r.json();
             accepted += j.accepted;
@@ -96,11 +110,6 @@ async function seed(target, run) {
             break;
           }
           firstError ??= `${r.status} ${r.body.slice(0, 300)}`;
-          // 429 / 503: the service asks to come back; honour Retry-After a few times.
-          if ((r.status === 429 || r.status === 503) && attempt < 20) {
-            await c.sleep(1000 * Number(r.headers['retry-after'] || 1));
-            continue;
-          }
           failedCalls++;
           break;
         } catch (e) {
@@ -119,7 +128,7 @@ async function seed(target, run) {
   };
   await Promise.all(Array.from({ length: opts['seed-clients'] }, worker));
   const seconds = (Date.now() - t0) / 1000;
-  return { accepted, rejected, failedCalls, firstError, seconds, rate: accepted / seconds };
+  return { accepted, rejected, failedCalls, heldBack, firstError, seconds, rate: accepted / seconds };
 }
 
 /** Waits until every probe id answers 200 (the distributed store catches up after 207s). */
@@ -151,12 +160,12 @@ async function runOne(kind) {
     log(`   seeding ${opts.traces} traces of ${opts['seed-spans']} span(s), ${opts.batch} per batch call, ${opts['seed-clients']} clients`);
     const seeded = await seed(target, run);
     Object.assign(out, { seeded: seeded.accepted, seedRate: seeded.rate, seedSeconds: seeded.seconds });
-    log(`   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}) in ${seeded.seconds.toFixed(1)} s, ` +
+    log(`   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
       `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`);
 
     const bigId = `big-${run}`;
     const big = JSON.stringify(c.traceObject(bigId, BASE_MS + (opts.traces / 2) * 1000 + 1, { spans: BIG_SPANS }));
-    const posted = await c.request(target.baseUrl, 'POST', '/api/v1/traces', { headers: target.headers, body: big });
+    const { r: posted } = await postPatiently(target, '/api/v1/traces', big, Date.now() + opts['ready-timeout'] * 1000);
     if (posted.status !== 202) throw new Error(`POST of the ${BIG_SPANS}-span trace: ${posted.status} ${posted.body.slice(0, 300)}`);
 
     // Readable: the big trace, the newest and oldest seeds, and a sample between.

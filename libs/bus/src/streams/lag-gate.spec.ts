@@ -31,19 +31,26 @@ describe('LagGate', () => {
     await readAt(1000, { behind: 400, committed: 1100 });
     expect(gate.waitSeconds()).toBe(3);
 
-    // A group that stores nothing (stopped, or restarting) gets the longer stalled pause.
+    // One slow write batch (nothing committed for a second) is not a stall: the rate is
+    // taken over five seconds of readings (100 records in two seconds now).
     await readAt(2000, { behind: 400, committed: 1100 });
+    expect(gate.waitSeconds()).toBe(6);
+
+    // A group that stored nothing for five seconds (stopped, or restarting) gets the stalled pause.
+    await readAt(7000, { behind: 400, committed: 1100 });
     expect(gate.waitSeconds()).toBe(5);
   });
 
   it('keeps Retry-After between one and thirty seconds', async () => {
-    const { gate, readAt } = gateOver(100);
-    await readAt(0, { behind: 101, committed: 0 });
-    await readAt(1000, { behind: 101, committed: 1_000_000 });
-    expect(gate.waitSeconds()).toBe(1);
+    const fast = gateOver(100);
+    await fast.readAt(0, { behind: 101, committed: 0 });
+    await fast.readAt(1000, { behind: 101, committed: 1_000_000 });
+    expect(fast.gate.waitSeconds()).toBe(1);
 
-    await readAt(2000, { behind: 1_000_000, committed: 1_000_001 });
-    expect(gate.waitSeconds()).toBe(30);
+    const slow = gateOver(100);
+    await slow.readAt(0, { behind: 1_000_000, committed: 0 });
+    await slow.readAt(1000, { behind: 1_000_000, committed: 10 });
+    expect(slow.gate.waitSeconds()).toBe(30);
   });
 
   it('counts what this process published since the last reading', async () => {

@@ -9,7 +9,9 @@ export interface LagBound {
 
 /** A reading older than this is not trusted either way: publishing goes on (and fails by itself if the broker is down). */
 const STALE_AFTER_MS = 5000;
-/** Retry-After while the group stores nothing at all (stopped, or restarting). */
+/** The store rate is measured over the readings of this long: one slow write batch is not a stall. */
+const RATE_WINDOW_MS = 5000;
+/** Retry-After while the group stored nothing over the whole window (stopped, or restarting). */
 const STALLED_RETRY_AFTER_S = 5;
 const MAX_RETRY_AFTER_S = 30;
 
@@ -23,8 +25,8 @@ const MAX_RETRY_AFTER_S = 30;
  */
 export class LagGate {
   private reading?: { behind: number; committed: number; at: number };
-  /** Records per second the group committed between the last two readings. */
-  private storeRate?: number;
+  /** Recent readings' committed offsets, oldest first, spanning at most RATE_WINDOW_MS. */
+  private history: Array<{ committed: number; at: number }> = [];
   private publishedSinceReading = 0;
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -59,10 +61,9 @@ export class LagGate {
       return;
     }
     const at = this.now();
-    if (this.reading && at > this.reading.at) {
-      this.storeRate = (Math.max(0, lag.committed - this.reading.committed) * 1000) / (at - this.reading.at);
-    }
     this.reading = { behind: lag.behind, committed: lag.committed, at };
+    this.history.push({ committed: lag.committed, at });
+    while (this.history.length > 2 && at - this.history[1].at >= RATE_WINDOW_MS) this.history.shift();
     // What was published while the reading was taken may be missing from it: keep counting it.
     this.publishedSinceReading -= publishedBefore;
   }
@@ -81,7 +82,17 @@ export class LagGate {
   waitSeconds(): number | undefined {
     const behind = this.behind();
     if (behind === undefined || behind <= this.maxLag) return undefined;
-    if (!this.storeRate) return STALLED_RETRY_AFTER_S;
-    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((behind - this.maxLag) / this.storeRate)));
+    const rate = this.storeRate();
+    if (rate === undefined) return 1;
+    if (rate === 0) return STALLED_RETRY_AFTER_S;
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((behind - this.maxLag) / rate)));
+  }
+
+  /** Records per second the group committed over the recent readings; undefined before two. */
+  private storeRate(): number | undefined {
+    const first = this.history[0];
+    const last = this.history[this.history.length - 1];
+    if (!first || last.at <= first.at) return undefined;
+    return (Math.max(0, last.committed - first.committed) * 1000) / (last.at - first.at);
   }
 }
