@@ -11,7 +11,8 @@ export class BenchmarkWorkerEnv {
   /** Comma-separated host:port list: task events and traces go to Kafka; required. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
 
-  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
+  /** Longest a fetch waits for records: as StoreAndBusEnv's (mock broker: ~20). */
+  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 500;
 
   /** Key prefix of the task queue in Redis; the same as benchmark-service's. */
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 letters, digits, ":", "_" or "-"' }) QUEUE_PREFIX = 'cinetrace';

@@ -15,5 +15,10 @@ export class StoreAndBusEnv {
   /** Comma-separated host:port list; required in the distributed mode. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
 
-  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 20;
+  /**
+   * Longest a consumer's fetch waits for records. Kafka answers a fetch as soon as records
+   * arrive, so a long wait costs no latency there and saves idle fetches (Kafka's own
+   * default is 500 ms). librdkafka's mock broker waits out every fetch: run it with ~20.
+   */
+  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 500;
 }

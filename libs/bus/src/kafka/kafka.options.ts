@@ -5,7 +5,7 @@ import { kafkaLogCreator } from './kafka-log-creator';
 
 export interface KafkaConnection {
   brokers: string[];
-  /** Longest a fetch waits for data; low values cut request-reply latency. */
+  /** Longest a fetch waits for records: Kafka answers sooner when records arrive; the mock broker never does. */
   maxWaitTimeInMs: number;
 }
 

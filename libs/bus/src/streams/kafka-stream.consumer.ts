@@ -19,7 +19,7 @@ export interface StreamConsumerOptions {
    * are retried until they pass, never dead-lettered, so an outage loses nothing.
    */
   isTransient?: (err: unknown) => boolean;
-  /** Fetch wait; short, because a stream consumer that waits long on each fetch falls behind its producers. */
+  /** Fetch wait; the connection's by default (Kafka answers as soon as records arrive). */
   maxWaitTimeInMs?: number;
 }
 
@@ -67,7 +67,7 @@ export class KafkaStreamConsumer<T = unknown> {
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.options.groupId,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 5,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? this.connection.maxWaitTimeInMs,
       allowAutoTopicCreation: true,
       ...KAFKA_GROUP_TIMING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
