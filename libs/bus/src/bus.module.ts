@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ClientKafka } from '@nestjs/microservices';
 import { BusClient } from './bus.client';
 import { InProcessBroker } from './in-process/in-process.broker';
 import { InProcessClient } from './in-process/in-process.client';
 import { KafkaProbe } from './kafka/kafka-probe';
+import { OneReplyTopicClientKafka } from './kafka/one-reply-topic.client';
 import { KafkaConnection, kafkaClientOptions } from './kafka/kafka.options';
 
 export type BusClientConfig =
@@ -13,7 +13,7 @@ export type BusClientConfig =
       clientId: string;
       kafka: KafkaConnection;
       timeoutMs: number;
-      /** Every pattern this client sends: ClientKafka must subscribe to their replies before connecting. */
+      /** Every pattern this client sends (their replies all come back on `<clientId>.reply`). */
       patterns: readonly string[];
     };
 
@@ -35,7 +35,7 @@ function createBusClient(config: BusClientConfig): BusClient {
     return new BusClient(new InProcessClient(config.broker), config.timeoutMs);
   }
   const options = kafkaClientOptions(config.clientId, config.kafka);
-  const client = new ClientKafka(options!);
+  const client = new OneReplyTopicClientKafka(options, `${config.clientId}.reply`);
   for (const pattern of config.patterns) client.subscribeToResponseOf(pattern);
   return new BusClient(client, config.timeoutMs, new KafkaProbe(config.clientId, config.kafka));
 }

@@ -1,6 +1,6 @@
 /**
- * Request-reply message patterns. Each is also a Kafka topic name (and `<pattern>.reply`
- * its reply topic) in the distributed mode: never rename one, only add new ones.
+ * Request-reply message patterns. Each is also a Kafka topic name in the distributed mode
+ * (replies come back on the caller's `<client>.reply`): never rename one, only add new ones.
  */
 export const Patterns = {
   AuthResolve: 'project.auth.resolve',

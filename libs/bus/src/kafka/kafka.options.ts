@@ -53,7 +53,7 @@ export function kafkaServerOptions(service: string, kafka: KafkaConnection): Kaf
   };
 }
 
-/** Options for a caller (Nest's ClientKafka; replies come back on `<pattern>.reply`). */
+/** Options for a caller (Nest's ClientKafka; replies come back on `<clientId>.reply`, see OneReplyTopicClientKafka). */
 export function kafkaClientOptions(clientId: string, kafka: KafkaConnection): KafkaOptions['options'] {
   return {
     client: kafkaClientConfig(clientId, kafka),
