@@ -32,6 +32,12 @@ interface FetchedBatch {
   size: number;
 }
 
+/**
+ * `max.message.bytes` of the topics a consumer creates: a record carries a whole trace, and
+ * the gateway takes bodies up to 5 MiB by default (Kafka's own default is 1 MB).
+ */
+export const STREAM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 /** Records fetched and not yet stored, at most: beyond it, fetching waits for the store. */
 const MAX_BACKLOG_RECORDS = 5000;
 /** Records handed to the handler in one call, at most (fetched batches are never split). */
@@ -96,7 +102,7 @@ export class KafkaStreamConsumer<T = unknown> {
     });
   }
 
-  /** Auto-created topics get the broker's default partition count (often 1): create them on purpose. */
+  /** Auto-created topics get the broker's defaults (often 1 partition, 1 MB records): create them on purpose. */
   private async ensureTopics(): Promise<void> {
     const admin = this.kafka.admin();
     try {
@@ -104,7 +110,11 @@ export class KafkaStreamConsumer<T = unknown> {
       const partitions = this.options.partitions ?? 12;
       await admin.createTopics({
         waitForLeaders: true,
-        topics: [this.options.topic, this.options.deadLetterTopic].map((topic) => ({ topic, numPartitions: partitions })),
+        topics: [this.options.topic, this.options.deadLetterTopic].map((topic) => ({
+          topic,
+          numPartitions: partitions,
+          configEntries: [{ name: 'max.message.bytes', value: String(STREAM_MAX_MESSAGE_BYTES) }],
+        })),
       });
     } catch (err) {
       this.logger.warn(`Could not create '${this.options.topic}' (${(err as Error)?.message ?? err}); relying on auto-creation`);

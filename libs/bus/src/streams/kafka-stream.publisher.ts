@@ -12,11 +12,16 @@ import { StreamPublisher, StreamRecord } from './stream.types';
 interface PendingSend {
   topic: string;
   messages: Message[];
+  bytes: number;
   done: (err?: unknown) => void;
 }
 
-/** Records gathered into one produce request at most: bounded so one request stays well under a broker's 1 MB default. */
-const MAX_BATCH_RECORDS = 500;
+/**
+ * Bytes of records gathered into one produce request at most (a publish larger than this
+ * goes alone): a broker takes at most `message.max.bytes` (1 MB by default) per partition's
+ * record batch, and one large request would hold up every publish queued behind it.
+ */
+const MAX_REQUEST_BYTES = 1024 * 1024;
 
 export interface KafkaStreamPublisherOptions {
   /**
@@ -69,9 +74,15 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
       const detail = `More records wait on '${topic}' than its consumers may fall behind by; try again in ${waitSeconds} s`;
       return Promise.reject(new DomainError(ErrorCode.Unavailable, detail, undefined, waitSeconds));
     }
-    const messages = records.map((r) => ({ key: r.key, value: JSON.stringify(r.value) }));
+    let bytes = 0;
+    const messages = records.map((r) => {
+      // kafkajs would encode the string itself; doing it here gives the exact size for batching.
+      const value = Buffer.from(JSON.stringify(r.value));
+      bytes += value.length + r.key.length;
+      return { key: r.key, value };
+    });
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, messages, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.queue.push({ topic, messages, bytes, done: (err) => (err === undefined ? resolve() : reject(err)) });
       if (!this.sending) void this.drain();
     }).then(() => gate?.notePublished(records.length));
   }
@@ -79,12 +90,16 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   private async drain(): Promise<void> {
     this.sending = true;
     while (this.queue.length) {
-      if (this.lingerMs > 0 && this.queuedRecords() < MAX_BATCH_RECORDS) await sleep(this.lingerMs);
-      const batch = this.takeBatch();
+      if (this.lingerMs > 0 && this.queuedBytes() < MAX_REQUEST_BYTES) await sleep(this.lingerMs);
+      const batch = takeWithin(this.queue, MAX_REQUEST_BYTES, (p) => p.bytes);
       try {
         const producer = await this.connected();
         const byTopic = new Map<string, Message[]>();
-        for (const p of batch) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+        for (const p of batch) {
+          const messages = byTopic.get(p.topic);
+          if (messages) messages.push(...p.messages);
+          else byTopic.set(p.topic, [...p.messages]);
+        }
         await producer.sendBatch({
           acks: -1,
           compression: CompressionTypes.None,
@@ -93,19 +108,14 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
         batch.forEach((p) => p.done());
       } catch (err) {
         this.logger.warn(`Publishing ${batch.length} request(s) failed: ${(err as Error)?.message ?? err}`);
-        const unavailable = new DomainError(ErrorCode.Unavailable, 'The event stream is unreachable', undefined, BUS_RETRY_AFTER_SECONDS);
-        batch.forEach((p) => p.done(unavailable));
+        batch.forEach((p) => p.done(publishError(err)));
       }
     }
     this.sending = false;
   }
 
-  private queuedRecords(): number {
-    return this.queue.reduce((sum, p) => sum + p.messages.length, 0);
-  }
-
-  private takeBatch(): PendingSend[] {
-    return takeWithin(this.queue, MAX_BATCH_RECORDS, (p) => p.messages.length);
+  private queuedBytes(): number {
+    return this.queue.reduce((sum, p) => sum + p.bytes, 0);
   }
 
   async isReachable(): Promise<boolean> {
@@ -148,4 +158,18 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     });
     return this.connecting;
   }
+}
+
+/** Kafka's answers to a record batch above the topic's `max.message.bytes`: retrying cannot help. */
+const TOO_LARGE = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
+
+/** What a failed produce means to the publisher: the record is too large (413), or the stream is down (503). */
+export function publishError(err: unknown): DomainError {
+  for (let e = err as { type?: string; originalError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e.type && TOO_LARGE.has(e.type)) {
+      return new DomainError(ErrorCode.PayloadTooLarge, 'The record is larger than the event stream accepts');
+    }
+    e = (e.originalError ?? e.cause) as typeof e;
+  }
+  return new DomainError(ErrorCode.Unavailable, 'The event stream is unreachable', undefined, BUS_RETRY_AFTER_SECONDS);
 }
