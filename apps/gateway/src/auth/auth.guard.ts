@@ -39,11 +39,7 @@ export class AuthGuard implements CanActivate {
 
   private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {
     const cacheKey = `${query.apiKeyHash}:${query.projectKey ?? ''}`;
-    const cached = this.cache.get(cacheKey);
-    if (cached) return cached;
-    const resolved = await this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query);
-    this.cache.set(cacheKey, resolved);
-    return resolved;
+    return this.cache.resolve(cacheKey, () => this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query));
   }
 }
 
