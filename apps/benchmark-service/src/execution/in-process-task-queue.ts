@@ -1,5 +1,5 @@
 import type { StreamPublisher } from '@cinetrace/bus';
-import { TaskEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
+import { TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
 import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -96,7 +96,7 @@ export class InProcessTaskQueue extends TaskQueue {
   private async publish(event: TaskEvent, signal: AbortSignal): Promise<void> {
     for (let pause = 100; !signal.aborted; pause = Math.min(pause * 2, 5000)) {
       try {
-        await this.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]);
+        await this.events.publish(TaskTopics.TaskEvents, [taskEventRecord(event)]);
         return;
       } catch (err) {
         this.logger.warn(`Task event of ${event.taskId} not stored yet: ${(err as Error).message}`);

@@ -145,9 +145,10 @@ describe('BullTaskWorker', () => {
       costUsd: 0.01,
       error: null,
     });
+    // Keyed by task: a task's events keep their order; a run's spread over the partitions.
     expect(events.records).toEqual([
-      { topic: TaskTopics.TaskEvents, key: 'run-1' },
-      { topic: TaskTopics.TaskEvents, key: 'run-1' },
+      { topic: TaskTopics.TaskEvents, key: 't1' },
+      { topic: TaskTopics.TaskEvents, key: 't1' },
     ]);
     expect(processor.calls.map((c) => c.attempt)).toEqual([1]);
   });

@@ -1,5 +1,5 @@
 import type { StreamPublisher } from '@cinetrace/bus';
-import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics } from '@cinetrace/contracts';
+import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
@@ -214,7 +214,7 @@ export class BullTaskWorker {
    */
   private announce(event: TaskStartedEvent): void {
     this.deps.events
-      .publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }])
+      .publish(TaskTopics.TaskEvents, [taskEventRecord(event)])
       .catch((err) => this.logger.warn(`The started event of task ${event.taskId} could not be published: ${describeError(err)}`));
   }
 
@@ -224,7 +224,7 @@ export class BullTaskWorker {
    */
   private async report(event: TaskFinishedEvent, job: Job<TaskJob>, token?: string, recorded?: Promise<void>): Promise<void> {
     try {
-      await Promise.all([this.deps.events.publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }]), recorded]);
+      await Promise.all([this.deps.events.publish(TaskTopics.TaskEvents, [taskEventRecord(event)]), recorded]);
     } catch (err) {
       const delayMs = this.republishDelay(job);
       this.logger.warn(
@@ -257,7 +257,7 @@ export class BullTaskWorker {
       finishedAt: now,
     });
     this.deps.events
-      .publish(TaskTopics.TaskEvents, [{ key: event.runId, value: event }])
+      .publish(TaskTopics.TaskEvents, [taskEventRecord(event)])
       .catch((publishErr) => this.logger.error(`The failure of task ${task.taskId} could not be published: ${describeError(publishErr)}`));
   }
 

@@ -81,8 +81,16 @@ export interface TaskFinishedEvent {
 
 export type TaskEvent = TaskStartedEvent | TaskFinishedEvent;
 
+/**
+ * A task event as a record of the task-event stream, keyed by task id: a task's events keep
+ * their order, while a run's spread over every partition (a run's counters are updated
+ * under a lock of its row, so no order between tasks is needed). Keyed by run id, a run
+ * had one partition, hence one record batch per fetch and one benchmark-service replica.
+ */
+export const taskEventRecord = (event: TaskEvent): { key: string; value: TaskEvent } => ({ key: event.taskId, value: event });
+
 export const TaskTopics = {
-  /** Task events from the executors to benchmark-service, keyed by run id. */
+  /** Task events from the executors to benchmark-service, keyed by task id (taskEventRecord). */
   TaskEvents: 'benchmark.task.events',
   TaskEventsDeadLetter: 'benchmark.task.events.dead-letter',
 } as const;
