@@ -402,8 +402,11 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
       KAFKA_BROKERS: broker.brokers,
       // The mock broker answers a fetch only after its whole wait, one record batch per
       // partition, so the wait bounds request-reply throughput there (Apache Kafka answers
-      // as soon as data arrives). BENCH_KAFKA_MAX_WAIT_MS sets it; the service default is 20.
+      // as soon as data arrives). BENCH_KAFKA_MAX_WAIT_MS sets it; the service default is 500.
       KAFKA_MAX_WAIT_MS: process.env.BENCH_KAFKA_MAX_WAIT_MS || '20',
+      // The mock keeps ~5 MB per partition (4 partitions): the gateway holds trace POSTs
+      // back well before trace-ingest's lag could outgrow that (the default is 64 MiB).
+      TRACE_INGEST_MAX_LAG_BYTES: String(8 * 1024 * 1024),
       DATABASE_URL: db.url,
       REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
     });

@@ -11,8 +11,8 @@ async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
   const env = validateEnv(GatewayEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const lagBounds = env.TRACE_INGEST_MAX_LAG
-    ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLag: env.TRACE_INGEST_MAX_LAG }]
+  const lagBounds = env.TRACE_INGEST_MAX_LAG_BYTES
+    ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLagBytes: env.TRACE_INGEST_MAX_LAG_BYTES }]
     : [];
   const streams = new KafkaStreamPublisher(GATEWAY, kafka, { lagBounds });
   const app = await startGateway(

@@ -59,8 +59,8 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     this.lingerMs = options.lingerMs ?? 10;
     if (options.lagBounds?.length) {
       const lag = (this.lag = new KafkaGroupLag(clientId, connection));
-      for (const { topic, groupId, maxLag } of options.lagBounds) {
-        const gate = new LagGate(() => lag.read(groupId, topic), maxLag);
+      for (const { topic, groupId, maxLagBytes } of options.lagBounds) {
+        const gate = new LagGate(() => lag.read(groupId, topic), maxLagBytes);
         this.gates.set(topic, gate);
         gate.start();
       }
@@ -84,7 +84,7 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, messages, bytes, done: (err) => (err === undefined ? resolve() : reject(err)) });
       if (!this.sending) void this.drain();
-    }).then(() => gate?.notePublished(records.length));
+    }).then(() => gate?.notePublished(records.length, bytes));
   }
 
   private async drain(): Promise<void> {

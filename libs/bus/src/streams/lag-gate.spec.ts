@@ -1,11 +1,15 @@
 import type { GroupLag } from '../kafka/consumer-group-lag';
 import { LagGate } from './lag-gate';
 
-/** A gate over lag readings the test hands out one by one, on a clock the test moves. */
-function gateOver(maxLag: number) {
+/**
+ * A gate bounding `maxLagBytes`, over lag readings the test hands out one by one, on a
+ * clock the test moves; it has published one record of `recordBytes` (so it knows sizes).
+ */
+function gateOver(maxLagBytes: number, recordBytes = 1) {
   const clock = { now: 0 };
   let next: () => Promise<GroupLag> = () => Promise.reject(new Error('no reading prepared'));
-  const gate = new LagGate(() => next(), maxLag, 500, () => clock.now);
+  const gate = new LagGate(() => next(), maxLagBytes, 500, () => clock.now);
+  gate.notePublished(1, recordBytes);
   const readAt = async (ms: number, lag: GroupLag | Error) => {
     clock.now = ms;
     next = () => (lag instanceof Error ? Promise.reject(lag) : Promise.resolve(lag));
@@ -22,6 +26,25 @@ describe('LagGate', () => {
 
     await readAt(500, { behind: 101, committed: 0 });
     expect(gate.waitSeconds()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('bounds bytes, not records: the same lag passes in small records and is held back in large ones', async () => {
+    const small = gateOver(1_000_000, 300);
+    await small.readAt(0, { behind: 3000, committed: 0 });
+    expect(small.gate.behindBytes()).toBe(900_000);
+    expect(small.gate.waitSeconds()).toBeUndefined();
+
+    const large = gateOver(1_000_000, 8000);
+    await large.readAt(0, { behind: 3000, committed: 0 });
+    expect(large.gate.behindBytes()).toBe(24_000_000);
+    expect(large.gate.waitSeconds()).toBeDefined();
+  });
+
+  it('holds nothing back before it has published anything (it cannot tell the records\' size)', async () => {
+    const gate = new LagGate(async () => ({ behind: 1_000_000, committed: 0 }), 100, 500, () => 0);
+    await gate.poll();
+    expect(gate.behind()).toBe(1_000_000);
+    expect(gate.waitSeconds()).toBeUndefined();
   });
 
   it('estimates Retry-After from how fast the group has been committing', async () => {
@@ -56,9 +79,9 @@ describe('LagGate', () => {
   it('counts what this process published since the last reading', async () => {
     const { gate, readAt } = gateOver(100);
     await readAt(0, { behind: 90, committed: 0 });
-    gate.notePublished(5);
+    gate.notePublished(5, 5);
     expect(gate.waitSeconds()).toBeUndefined();
-    gate.notePublished(10);
+    gate.notePublished(10, 10);
     expect(gate.behind()).toBe(105);
     expect(gate.waitSeconds()).toBeDefined();
 
@@ -71,9 +94,9 @@ describe('LagGate', () => {
     const { gate, clock, setNext } = gateOver(100);
     let answer: (lag: GroupLag) => void = () => undefined;
     setNext(new Promise<GroupLag>((resolve) => (answer = resolve)));
-    gate.notePublished(7);
+    gate.notePublished(7, 7);
     const reading = gate.poll();
-    gate.notePublished(30); // may or may not be in the reading: assume it is not
+    gate.notePublished(30, 30); // may or may not be in the reading: assume it is not
     clock.now = 10;
     answer({ behind: 80, committed: 0 });
     await reading;

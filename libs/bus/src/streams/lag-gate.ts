@@ -1,10 +1,10 @@
 import type { GroupLag } from '../kafka/consumer-group-lag';
 
-/** A stream whose publishers wait while its consumer group is more than `maxLag` records behind. */
+/** A stream whose publishers wait while its consumer group is more than `maxLagBytes` behind. */
 export interface LagBound {
   topic: string;
   groupId: string;
-  maxLag: number;
+  maxLagBytes: number;
 }
 
 /** A reading older than this is not trusted either way: publishing goes on (and fails by itself if the broker is down). */
@@ -22,18 +22,24 @@ const MAX_RETRY_AFTER_S = 30;
  * it exceeds the bound, tells publishers how long to wait (Retry-After), estimated from
  * how fast the group has been committing. Between readings it counts what this process
  * published, so a burst cannot overshoot the bound by a whole polling interval.
+ *
+ * Kafka tells the lag in records; retention is in bytes, and a record may be 300 bytes or
+ * 3 MB. The bound is in bytes: records behind times the average size of the records this
+ * process published (none published yet: it cannot tell, and holds nothing back).
  */
 export class LagGate {
   private reading?: { behind: number; committed: number; at: number };
   /** Recent readings' committed offsets, oldest first, spanning at most RATE_WINDOW_MS. */
   private history: Array<{ committed: number; at: number }> = [];
   private publishedSinceReading = 0;
+  /** Average size of the records published, weighted to the recent ones. */
+  private recordBytes?: number;
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
     private readonly readLag: () => Promise<GroupLag>,
-    private readonly maxLag: number,
+    private readonly maxLagBytes: number,
     private readonly pollMs = 500,
     private readonly now: () => number = Date.now,
   ) {}
@@ -68,8 +74,11 @@ export class LagGate {
     this.publishedSinceReading -= publishedBefore;
   }
 
-  notePublished(records: number): void {
+  notePublished(records: number, bytes: number): void {
+    if (records <= 0) return;
     this.publishedSinceReading += records;
+    const size = bytes / records;
+    this.recordBytes = this.recordBytes === undefined ? size : this.recordBytes + (size - this.recordBytes) * Math.min(1, records / 1000);
   }
 
   /** Records the group is behind, as far as this process knows; undefined when it cannot tell. */
@@ -78,14 +87,21 @@ export class LagGate {
     return this.reading.behind + this.publishedSinceReading;
   }
 
+  /** Bytes the group is behind, estimated; undefined when it cannot tell. */
+  behindBytes(): number | undefined {
+    const behind = this.behind();
+    return behind === undefined || this.recordBytes === undefined ? undefined : behind * this.recordBytes;
+  }
+
   /** Seconds a publisher should wait before trying again; undefined when it may publish now. */
   waitSeconds(): number | undefined {
-    const behind = this.behind();
-    if (behind === undefined || behind <= this.maxLag) return undefined;
+    const behindBytes = this.behindBytes();
+    if (behindBytes === undefined || behindBytes <= this.maxLagBytes) return undefined;
     const rate = this.storeRate();
     if (rate === undefined) return 1;
     if (rate === 0) return STALLED_RETRY_AFTER_S;
-    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil((behind - this.maxLag) / rate)));
+    const excessRecords = (behindBytes - this.maxLagBytes) / this.recordBytes!;
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(excessRecords / rate)));
   }
 
   /** Records per second the group committed over the recent readings; undefined before two. */
