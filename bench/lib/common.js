@@ -404,6 +404,8 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
       // partition, so the wait bounds request-reply throughput there (Apache Kafka answers
       // as soon as data arrives). BENCH_KAFKA_MAX_WAIT_MS sets it; the service default is 500.
       KAFKA_MAX_WAIT_MS: process.env.BENCH_KAFKA_MAX_WAIT_MS || '20',
+      // Stream consumers read one producer batch per partition per fetch there: short waits.
+      KAFKA_STREAM_MAX_WAIT_MS: '5',
       // The mock keeps ~5 MB per partition (4 partitions): the gateway holds trace POSTs
       // back well before trace-ingest's lag could outgrow that (the default is 64 MiB).
       TRACE_INGEST_MAX_LAG_BYTES: String(8 * 1024 * 1024),

@@ -1,9 +1,9 @@
-import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
+import { StreamConsumerEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-service; validated at boot (see validateEnv). */
-export class BenchmarkServiceEnv extends StoreAndBusEnv {
+export class BenchmarkServiceEnv extends StreamConsumerEnv {
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
   @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
 

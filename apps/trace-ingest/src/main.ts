@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const app = await startTraceIngest(env, kafkaServerOptions(TRACE_INGEST, kafka), {
     kind: 'kafka',
     clientId: `${TRACE_INGEST}-stream`,
-    connection: kafka,
+    connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
     partitions: env.TRACE_TOPIC_PARTITIONS,
   });
   const kafkaProbe = new KafkaProbe(TRACE_INGEST, kafka);

@@ -1,9 +1,9 @@
-import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
+import { StreamConsumerEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** Environment of trace-ingest; validated at boot (see validateEnv). */
-export class TraceIngestEnv extends StoreAndBusEnv {
+export class TraceIngestEnv extends StreamConsumerEnv {
   /** Partitions of the trace topic when trace-ingest creates it: the most replicas that can share the work. */
   @ToInt() @IsInt() @Min(1) @Max(1000) TRACE_TOPIC_PARTITIONS = 12;
 

@@ -108,6 +108,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         ...common,
         KAFKA_BROKERS: brokers,
         KAFKA_MAX_WAIT_MS: '20',
+        // The mock broker answers a stream fetch after its whole wait, one batch per partition.
+        KAFKA_STREAM_MAX_WAIT_MS: '5',
         DATABASE_URL: database.url,
         REDIS_URL: options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379'),
         // Stacks share one Redis: each keeps its task queue under its own prefix.
