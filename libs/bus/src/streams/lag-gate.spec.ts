@@ -117,6 +117,22 @@ describe('LagGate', () => {
     expect(gate.waitSeconds()).toBeUndefined();
   });
 
+  it('logs once when it starts holding publishers back and once when it lets them go', async () => {
+    const lines: string[] = [];
+    const log = { warn: (m: string) => void lines.push(`warn ${m}`), log: (m: string) => void lines.push(`log ${m}`) };
+    let lag: GroupLag = { behind: 0, committed: 0 };
+    const gate = new LagGate(async () => lag, 1024 * 1024, 500, () => 0, { stream: 'trace.ingest', log });
+    gate.notePublished(1, 1024);
+    for (const behind of [10, 2000, 3000, 2500, 500, 100]) {
+      lag = { behind, committed: 0 };
+      await gate.poll();
+    }
+    expect(lines).toEqual([
+      "warn Holding publishes to 'trace.ingest' back: its consumers are 2.0 MiB behind (bound 1.0 MiB)",
+      "log Publishes to 'trace.ingest' go through again: its consumers are 0.5 MiB behind (bound 1.0 MiB)",
+    ]);
+  });
+
   it('reads again every polling interval until stopped', async () => {
     jest.useFakeTimers();
     try {

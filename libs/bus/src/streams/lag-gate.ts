@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { GroupLag } from '../kafka/consumer-group-lag';
 
 /** A stream whose publishers wait while its consumer group is more than `maxLagBytes` behind. */
@@ -36,12 +37,15 @@ export class LagGate {
   private recordBytes?: number;
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  private holding = false;
 
   constructor(
     private readonly readLag: () => Promise<GroupLag>,
     private readonly maxLagBytes: number,
     private readonly pollMs = 500,
     private readonly now: () => number = Date.now,
+    /** Names the stream in the log lines that say when publishers are held back and let go. */
+    private readonly logger?: { stream: string; log: Pick<Logger, 'warn' | 'log'> },
   ) {}
 
   start(): void {
@@ -72,6 +76,18 @@ export class LagGate {
     while (this.history.length > 2 && at - this.history[1].at >= RATE_WINDOW_MS) this.history.shift();
     // What was published while the reading was taken may be missing from it: keep counting it.
     this.publishedSinceReading -= publishedBefore;
+    this.logTransition();
+  }
+
+  /** One line when publishers start being held back, one when they are let go: not one per refusal. */
+  private logTransition(): void {
+    const holding = this.waitSeconds() !== undefined;
+    if (holding === this.holding || !this.logger) return;
+    this.holding = holding;
+    const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    const behind = `${mib(this.behindBytes() ?? 0)} MiB behind (bound ${mib(this.maxLagBytes)} MiB)`;
+    if (holding) this.logger.log.warn(`Holding publishes to '${this.logger.stream}' back: its consumers are ${behind}`);
+    else this.logger.log.log(`Publishes to '${this.logger.stream}' go through again: its consumers are ${behind}`);
   }
 
   notePublished(records: number, bytes: number): void {
