@@ -19,8 +19,6 @@ export interface StreamConsumerOptions {
    * are retried until they pass, never dead-lettered, so an outage loses nothing.
    */
   isTransient?: (err: unknown) => boolean;
-  /** Fetch wait; the connection's by default (Kafka answers as soon as records arrive). */
-  maxWaitTimeInMs?: number;
 }
 
 /** A batch as fetched from one partition, waiting to be stored. */
@@ -73,7 +71,8 @@ export class KafkaStreamConsumer<T = unknown> {
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.options.groupId,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? this.connection.maxWaitTimeInMs,
+      // The connection's: the apps give their stream consumers KAFKA_STREAM_MAX_WAIT_MS.
+      maxWaitTimeInMs: this.connection.maxWaitTimeInMs,
       allowAutoTopicCreation: true,
       ...KAFKA_GROUP_TIMING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },

@@ -60,7 +60,7 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     if (options.lagBounds?.length) {
       const lag = (this.lag = new KafkaGroupLag(clientId, connection));
       for (const { topic, groupId, maxLagBytes } of options.lagBounds) {
-        const gate = new LagGate(() => lag.read(groupId, topic), maxLagBytes, undefined, undefined, { stream: topic, log: this.logger });
+        const gate = new LagGate(() => lag.read(groupId, topic), maxLagBytes, { logger: { stream: topic, log: this.logger } });
         this.gates.set(topic, gate);
         gate.start();
       }

@@ -8,7 +8,7 @@ import { LagGate } from './lag-gate';
 function gateOver(maxLagBytes: number, recordBytes = 1) {
   const clock = { now: 0 };
   let next: () => Promise<GroupLag> = () => Promise.reject(new Error('no reading prepared'));
-  const gate = new LagGate(() => next(), maxLagBytes, 500, () => clock.now);
+  const gate = new LagGate(() => next(), maxLagBytes, { now: () => clock.now });
   gate.notePublished(1, recordBytes);
   const readAt = async (ms: number, lag: GroupLag | Error) => {
     clock.now = ms;
@@ -41,7 +41,7 @@ describe('LagGate', () => {
   });
 
   it('holds nothing back before it has published anything (it cannot tell the records\' size)', async () => {
-    const gate = new LagGate(async () => ({ behind: 1_000_000, committed: 0 }), 100, 500, () => 0);
+    const gate = new LagGate(async () => ({ behind: 1_000_000, committed: 0 }), 100, { now: () => 0 });
     await gate.poll();
     expect(gate.behind()).toBe(1_000_000);
     expect(gate.waitSeconds()).toBeUndefined();
@@ -121,7 +121,7 @@ describe('LagGate', () => {
     const lines: string[] = [];
     const log = { warn: (m: string) => void lines.push(`warn ${m}`), log: (m: string) => void lines.push(`log ${m}`) };
     let lag: GroupLag = { behind: 0, committed: 0 };
-    const gate = new LagGate(async () => lag, 1024 * 1024, 500, () => 0, { stream: 'trace.ingest', log });
+    const gate = new LagGate(async () => lag, 1024 * 1024, { now: () => 0, logger: { stream: 'trace.ingest', log } });
     gate.notePublished(1, 1024);
     for (const behind of [10, 2000, 3000, 2500, 500, 100]) {
       lag = { behind, committed: 0 };
@@ -137,7 +137,7 @@ describe('LagGate', () => {
     jest.useFakeTimers();
     try {
       let readings = 0;
-      const gate = new LagGate(async () => ({ behind: ++readings, committed: 0 }), 100, 500);
+      const gate = new LagGate(async () => ({ behind: ++readings, committed: 0 }), 100, { pollMs: 500 });
       gate.start();
       await jest.advanceTimersByTimeAsync(1250);
       expect(readings).toBe(3);

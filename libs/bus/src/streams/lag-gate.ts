@@ -28,8 +28,15 @@ const MAX_RETRY_AFTER_S = 30;
  * 3 MB. The bound is in bytes: records behind times the average size of the records this
  * process published (none published yet: it cannot tell, and holds nothing back).
  */
+export interface LagGateOptions {
+  pollMs?: number;
+  now?: () => number;
+  /** Names the stream in the log lines that say when publishers are held back and let go. */
+  logger?: { stream: string; log: Pick<Logger, 'warn' | 'log'> };
+}
+
 export class LagGate {
-  private reading?: { behind: number; committed: number; at: number };
+  private reading?: { behind: number; at: number };
   /** Recent readings' committed offsets, oldest first, spanning at most RATE_WINDOW_MS. */
   private history: Array<{ committed: number; at: number }> = [];
   private publishedSinceReading = 0;
@@ -38,15 +45,19 @@ export class LagGate {
   private timer?: NodeJS.Timeout;
   private stopped = false;
   private holding = false;
+  private readonly pollMs: number;
+  private readonly now: () => number;
+  private readonly logger?: LagGateOptions['logger'];
 
   constructor(
     private readonly readLag: () => Promise<GroupLag>,
     private readonly maxLagBytes: number,
-    private readonly pollMs = 500,
-    private readonly now: () => number = Date.now,
-    /** Names the stream in the log lines that say when publishers are held back and let go. */
-    private readonly logger?: { stream: string; log: Pick<Logger, 'warn' | 'log'> },
-  ) {}
+    options: LagGateOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 500;
+    this.now = options.now ?? Date.now;
+    this.logger = options.logger;
+  }
 
   start(): void {
     const loop = async () => {
@@ -71,7 +82,7 @@ export class LagGate {
       return;
     }
     const at = this.now();
-    this.reading = { behind: lag.behind, committed: lag.committed, at };
+    this.reading = { behind: lag.behind, at };
     this.history.push({ committed: lag.committed, at });
     while (this.history.length > 2 && at - this.history[1].at >= RATE_WINDOW_MS) this.history.shift();
     // What was published while the reading was taken may be missing from it: keep counting it.
