@@ -2,9 +2,21 @@ import type { TaskJob } from '@cinetrace/contracts';
 import { BullTaskQueue } from '@cinetrace/benchmark-tasks';
 import { TaskQueue } from './task-queue';
 
-/** The distributed queue: BullMQ in Redis, drained by benchmark-worker processes; survives restarts. */
+/**
+ * Staged tasks per slot of a run's window: enough that a run never waits for its next
+ * tasks to come from here (the events that make room arrive through Kafka and the
+ * database, ~100 ms late), few enough that cancelling drops a small stage.
+ */
+const STAGED_PER_SLOT = 4;
+
+/**
+ * The distributed queue: BullMQ in Redis, drained by benchmark-worker processes; survives
+ * restarts. A run's next tasks wait staged in Redis; the worker that ends one of the run's
+ * jobs starts the next itself.
+ */
 export class BullMqTaskQueue extends TaskQueue {
   readonly durable = true;
+  override readonly stagedPerSlot = STAGED_PER_SLOT;
   private readonly queue: BullTaskQueue;
 
   constructor(redisUrl: string, prefix: string) {
@@ -16,12 +28,34 @@ export class BullMqTaskQueue extends TaskQueue {
     return this.queue.enqueue(jobs);
   }
 
+  override handOver(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    return this.queue.stage(runId, concurrency, jobs);
+  }
+
+  override recover(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    return this.queue.restage(runId, concurrency, jobs);
+  }
+
   cancel(runId: string, taskIds: string[]): Promise<void> {
     return this.queue.cancel(runId, taskIds);
   }
 
-  lost(taskIds: string[]): Promise<string[]> {
-    return this.queue.missing(taskIds);
+  /** Handed over, yet neither a job nor staged: lost with Redis's data, or taken from the stage by a worker that died before adding it. */
+  async lost(runId: string, taskIds: string[]): Promise<string[]> {
+    const missing = await this.queue.missing(taskIds);
+    if (missing.length === 0) return [];
+    const staged = new Set(await this.queue.stagedTaskIds(runId));
+    return missing.filter((taskId) => !staged.has(taskId));
+  }
+
+  override async stalled(runId: string, taskIds: string[]): Promise<boolean> {
+    const staged = new Set(await this.queue.stagedTaskIds(runId));
+    if (staged.size === 0) return false;
+    return (await this.queue.unfinished(taskIds.filter((taskId) => !staged.has(taskId)))) === 0;
+  }
+
+  override restart(runId: string, concurrency: number): Promise<void> {
+    return this.queue.restart(runId, concurrency);
   }
 
   isReachable(): Promise<boolean> {

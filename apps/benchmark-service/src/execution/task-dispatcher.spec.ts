@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { aRun, aTask } from '../runs/run-rows.fixtures';
+import { aRun, aTask, stores } from '../runs/run-rows.fixtures';
 import { Task } from '../runs/task.entity';
 import { TaskDispatcher } from './task-dispatcher';
 import { TaskQueue } from './task-queue';
@@ -58,5 +58,87 @@ describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
     expect(queue.enqueued).toEqual(['task_0', 'task_1', 'task_2']);
     const tasks = await replicas[1].manager.find(Task, { where: { runId: 'run_1' } });
     expect(tasks.filter((task) => task.dispatchedAt !== null)).toHaveLength(CONCURRENCY);
+  });
+});
+
+/** A queue that stages, whose losses and stalls the test decides. */
+class StagingQueue extends TaskQueue {
+  readonly durable = true;
+  override readonly stagedPerSlot = 4;
+  readonly handedOver: string[] = [];
+  readonly recovered: string[] = [];
+  restarts = 0;
+  lostNow: string[] = [];
+  stalledNow = false;
+  async enqueue(): Promise<void> {
+    throw new Error('a staging queue is handed runs over, not jobs');
+  }
+  override async handOver(_runId: string, _concurrency: number, jobs: TaskJob[]): Promise<void> {
+    this.handedOver.push(...jobs.map((job) => job.taskId));
+  }
+  override async recover(_runId: string, _concurrency: number, jobs: TaskJob[]): Promise<void> {
+    this.recovered.push(...jobs.map((job) => job.taskId));
+  }
+  override async stalled(): Promise<boolean> {
+    return this.stalledNow;
+  }
+  override async restart(): Promise<void> {
+    this.restarts += 1;
+  }
+  async cancel(): Promise<void> {}
+  async lost(): Promise<string[]> {
+    return this.lostNow;
+  }
+  async isReachable(): Promise<boolean> {
+    return true;
+  }
+  async close(): Promise<void> {}
+}
+
+describe('TaskDispatcher with a queue that stages', () => {
+  let store: { dataSource: DataSource; drop: () => Promise<void> };
+  let queue: StagingQueue;
+  let dispatcher: TaskDispatcher;
+
+  beforeEach(async () => {
+    store = await stores[0][1]();
+    await store.dataSource.manager.save(aRun('run_1', 2));
+    await store.dataSource.manager.save(Array.from({ length: 20 }, (_, i) => aTask('run_1', i)));
+    queue = new StagingQueue();
+    dispatcher = new TaskDispatcher(store.dataSource, queue);
+  });
+
+  afterEach(async () => {
+    await store.dataSource.destroy();
+    await store.drop();
+  });
+
+  it('hands over the run window and four staged tasks per slot, in item order', async () => {
+    await dispatcher.fill('run_1');
+    await dispatcher.fill('run_1');
+    expect(queue.handedOver).toEqual(Array.from({ length: 10 }, (_, i) => `task_${i}`));
+  });
+
+  it('hands a lost task over again only once two sweeps in a row found it lost (a worker may be adding its job)', async () => {
+    await dispatcher.fill('run_1');
+    queue.lostNow = ['task_3'];
+    await dispatcher.sweep();
+    expect(queue.recovered).toEqual([]);
+    await dispatcher.sweep();
+    expect(queue.recovered).toEqual(['task_3']);
+  });
+
+  it('gives a run its slots back once two sweeps in a row found it stalled', async () => {
+    await dispatcher.fill('run_1');
+    queue.stalledNow = true;
+    await dispatcher.sweep();
+    expect(queue.restarts).toBe(0);
+    queue.stalledNow = false;
+    await dispatcher.sweep();
+    queue.stalledNow = true;
+    await dispatcher.sweep();
+    expect(queue.restarts).toBe(0);
+    await dispatcher.sweep();
+    expect(queue.restarts).toBe(1);
   });
 });

@@ -12,8 +12,8 @@ const SWEEP_INTERVAL_MS = 2000;
 
 /**
  * Hands a run's tasks to the executors a window at a time: never more than the run's
- * `concurrency` handed over and unfinished, whatever the number of workers. Each ended
- * task makes room for the next. The database says what was handed over, so after a
+ * `concurrency` running, whatever the number of workers. Each ended task makes room for
+ * the next (a queue that stages holds some more and starts them itself). The database says what was handed over, so after a
  * restart the window is rebuilt from it (and, when the queue is not durable, what was
  * in flight is handed over again).
  */
@@ -22,6 +22,8 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(TaskDispatcher.name);
   private readonly filling = new Map<string, Promise<void>>();
   private readonly waitingFills = new Map<string, Promise<void>>();
+  /** Per active run, what the last sweep found: tasks lost, and whether the run was stalled. */
+  private readonly lastSweep = new Map<string, { lost: Set<string>; stalled: boolean }>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -76,21 +78,25 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
       if (tx.connection.options.type === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`fill:${runId}`]);
       const run = await tx.findOneBy(Run, { id: runId });
       if (!run || run.activeBenchmarkId === null) return;
+      const { concurrency } = run.runner;
       const inFlight = await tx.count(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
-      const room = run.runner.concurrency - inFlight;
+      // A queue that stages holds tasks behind the running ones and starts them itself: it runs at most `concurrency` at once.
+      const room = concurrency * (1 + this.queue.stagedPerSlot) - inFlight;
       if (room <= 0) return;
       const next = await tx.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: room });
       if (next.length === 0) return;
-      // Enqueue first: a task marked handed over but never enqueued would hold its slot forever,
-      // while one enqueued twice is a no-op (the job id is the task id).
-      await this.queue.enqueue(next.map((task) => toTaskJob(run, task)));
+      // Hand over first: a task marked handed over but never handed over would hold its slot forever,
+      // while one handed over twice is a no-op (the job id is the task id).
+      await this.queue.handOver(runId, concurrency, next.map((task) => toTaskJob(run, task)));
       await tx.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
     });
   }
 
-  private async sweep(): Promise<void> {
+  /** Looks over the active runs: recovers what the queue lost, refills their windows (every SWEEP_INTERVAL_MS). */
+  async sweep(): Promise<void> {
     try {
       const active = await this.dataSource.manager.find(Run, { select: { id: true }, where: { activeBenchmarkId: Not(IsNull()) } });
+      for (const runId of this.lastSweep.keys()) if (!active.some((run) => run.id === runId)) this.lastSweep.delete(runId);
       await Promise.all(
         active.map((run) => (this.queue.durable ? this.inTurn(run.id, () => this.recoverLost(run.id).then(() => this.fillNow(run.id))) : this.fill(run.id))),
       );
@@ -100,18 +106,31 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * A durable queue can still lose jobs (Redis restarted without persistence): tasks handed
-   * over whose job is gone are enqueued again, or they would hold their slots forever.
+   * A durable queue can still lose tasks (Redis restarted without persistence, a worker
+   * died between taking a staged task and adding its job): tasks handed over that it no
+   * longer holds are handed over again, or they would hold their slots forever; a run
+   * whose slots were not given back as its jobs ended (a worker lost Redis just then) gets
+   * them back. Each only once seen by two sweeps in a row: a worker may be adding the job
+   * of a task it just took.
    */
   private async recoverLost(runId: string): Promise<void> {
     const manager = this.dataSource.manager;
     const run = await manager.findOneBy(Run, { id: runId });
     if (!run || run.activeBenchmarkId === null) return;
     const handedOver = await manager.find(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
-    const lost = new Set(await this.queue.lost(handedOver.map((task) => task.id)));
-    if (lost.size === 0) return;
-    this.logger.warn(`Run ${runId}: ${lost.size} task(s) handed over are no longer in the queue; enqueuing them again`);
-    await this.queue.enqueue(handedOver.filter((task) => lost.has(task.id)).map((task) => toTaskJob(run, task)));
+    const ids = handedOver.map((task) => task.id);
+    const lostNow = new Set(await this.queue.lost(runId, ids));
+    const stalledNow = lostNow.size === 0 && (await this.queue.stalled(runId, ids));
+    const seenBefore = this.lastSweep.get(runId);
+    this.lastSweep.set(runId, { lost: lostNow, stalled: stalledNow });
+    const lost = handedOver.filter((task) => lostNow.has(task.id) && seenBefore?.lost.has(task.id));
+    if (lost.length > 0) {
+      this.logger.warn(`Run ${runId}: ${lost.length} task(s) handed over are no longer in the queue; handing them over again`);
+      await this.queue.recover(runId, run.runner.concurrency, lost.map((task) => toTaskJob(run, task)));
+    } else if (stalledNow && seenBefore?.stalled) {
+      this.logger.warn(`Run ${runId}: tasks wait in the queue with none of the run's running; giving the run its slots back`);
+      await this.queue.restart(runId, run.runner.concurrency);
+    }
   }
 
   /**

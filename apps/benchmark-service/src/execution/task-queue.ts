@@ -8,11 +8,41 @@ import type { TaskJob } from '@cinetrace/contracts';
 export abstract class TaskQueue {
   /** Whether enqueued tasks survive a restart of this process (BullMQ: yes; in-process: no). */
   abstract readonly durable: boolean;
+  /**
+   * Tasks of a run it holds per slot of the run's window beyond those running, starting
+   * them itself as slots free up (0: it holds none, and the dispatcher refills each slot).
+   */
+  readonly stagedPerSlot: number = 0;
   abstract enqueue(jobs: TaskJob[]): Promise<void>;
+  /** Hands over a run's next tasks; a queue that stages runs at most `concurrency` of the run's at once. */
+  handOver(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    void runId;
+    void concurrency;
+    return this.enqueue(jobs);
+  }
+  /** Hands over again tasks of a run it lost (see `lost`). */
+  recover(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    return this.handOver(runId, concurrency, jobs);
+  }
+  /**
+   * Whether the run waits on the queue for ever: it holds tasks of the run staged, yet
+   * none of the named ones handed over is running or about to (its slots were not given
+   * back as jobs ended). Never for a queue that stages nothing.
+   */
+  async stalled(runId: string, taskIds: string[]): Promise<boolean> {
+    void runId;
+    void taskIds;
+    return false;
+  }
+  /** Gives a stalled run its slots back. */
+  async restart(runId: string, concurrency: number): Promise<void> {
+    void runId;
+    void concurrency;
+  }
   /** Stops the named tasks of a run: those waiting are dropped, those running are aborted. */
   abstract cancel(runId: string, taskIds: string[]): Promise<void>;
-  /** Of the named tasks handed over, those the queue no longer holds (its store lost them). */
-  abstract lost(taskIds: string[]): Promise<string[]>;
+  /** Of the run's named tasks handed over, those the queue no longer holds (its store lost them). */
+  abstract lost(runId: string, taskIds: string[]): Promise<string[]>;
   abstract isReachable(): Promise<boolean>;
   abstract close(): Promise<void>;
 }

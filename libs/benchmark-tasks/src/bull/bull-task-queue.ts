@@ -1,11 +1,12 @@
 import { BUS_RETRY_AFTER_SECONDS } from '@cinetrace/bus';
 import { DomainError, ErrorCode, TASK_QUEUE, TaskJob } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
-import { JobsOptions, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { closeRedis } from './close-redis';
 import { withDeadline } from './deadline';
 import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { RunStaging, taskJobOptions } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
 export interface BullTaskQueueOptions {
@@ -18,8 +19,6 @@ export interface BullTaskQueueOptions {
   logger?: TaskQueueLogger;
 }
 
-/** Finished jobs are kept this long, so a task enqueued again within it (a service restart) is not run twice. */
-const KEEP_FINISHED_SECONDS = 3600;
 /** Jobs per addBulk round: one MULTI each, small enough to finish well within the call deadline. */
 const ENQUEUE_CHUNK = 500;
 /** Jobs looked up at once when cancelling. */
@@ -35,6 +34,7 @@ const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-child
 export class BullTaskQueue {
   private readonly redis: IORedis;
   private readonly queue: Queue<TaskJob>;
+  private readonly staging: RunStaging;
   private readonly channel: string;
   private readonly backoffMs: number;
   private readonly callTimeoutMs: number;
@@ -57,21 +57,64 @@ export class BullTaskQueue {
     this.queue = new Queue<TaskJob>(TASK_QUEUE, { connection: this.redis, prefix: options.prefix });
     // Without a listener an 'error' event would crash the process.
     this.queue.on('error', (err) => outage.error(err));
+    this.staging = new RunStaging(this.redis, this.queue);
   }
 
   /** Adds one job per task; a task whose job still exists (waiting, running or finished within the hour) is left as it is. */
   async enqueue(jobs: TaskJob[]): Promise<void> {
     for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
-      const chunk = jobs.slice(i, i + ENQUEUE_CHUNK).map((job) => ({ name: 'task', data: job, opts: this.jobOptions(job) }));
+      const chunk = jobs.slice(i, i + ENQUEUE_CHUNK).map((job) => ({ name: 'task', data: job, opts: taskJobOptions(job, this.backoffMs) }));
       await this.call('enqueue tasks', () => this.queue.addBulk(chunk));
     }
   }
 
   /**
-   * Drops the named tasks that have not started, then tells every worker to abort the
+   * Stages a run's next tasks behind those staged (see RunStaging): as many start now as
+   * the run has free slots; the others start as workers end the run's jobs.
+   */
+  async stage(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
+      const chunk = jobs.slice(i, i + ENQUEUE_CHUNK);
+      await this.call('stage tasks', () => this.staging.stage(runId, concurrency, chunk, this.backoffMs));
+    }
+  }
+
+  /** Stages again, first in line and with their slots, tasks that were taken from the stage but never became jobs. */
+  async restage(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
+    if (jobs.length) await this.call('stage tasks', () => this.staging.restage(runId, concurrency, jobs, this.backoffMs));
+  }
+
+  /** Gives a run all its slots back (none of its jobs is unfinished, yet tasks wait staged) and starts staged tasks in them. */
+  async restart(runId: string, concurrency: number): Promise<void> {
+    await this.call('stage tasks', () => this.staging.reset(runId, concurrency));
+  }
+
+  /** Of the named tasks, how many have a job that has not finished (waiting, delayed or running). */
+  async unfinished(taskIds: string[]): Promise<number> {
+    if (taskIds.length === 0) return 0;
+    const finishedOn = await this.call('look up jobs', async () => {
+      const pipeline = this.redis.pipeline();
+      for (const taskId of taskIds) pipeline.hmget(this.queue.toKey(taskId), 'timestamp', 'finishedOn');
+      const results = (await pipeline.exec()) ?? [];
+      return results.map(([err, fields]) => {
+        if (err) throw err;
+        return fields as Array<string | null>;
+      });
+    });
+    return finishedOn.filter(([added, finished]) => added !== null && finished === null).length;
+  }
+
+  /** Ids of the run's staged tasks (handed over, not yet jobs). */
+  stagedTaskIds(runId: string): Promise<string[]> {
+    return this.call('look up staged tasks', () => this.staging.stagedTaskIds(runId));
+  }
+
+  /**
+   * Drops the run's stage and the named tasks that have not started, then tells every worker to abort the
    * run's running ones. Tasks already running or gone are left to that message.
    */
   async cancel(runId: string, taskIds: string[]): Promise<void> {
+    await this.call('cancel tasks', () => this.staging.drop(runId));
     for (let i = 0; i < taskIds.length; i += CANCEL_CHUNK) {
       const chunk = taskIds.slice(i, i + CANCEL_CHUNK);
       await this.call('cancel tasks', () => Promise.all(chunk.map((taskId) => this.removeIfNotStarted(taskId))));
@@ -110,16 +153,6 @@ export class BullTaskQueue {
   async close(): Promise<void> {
     await this.queue.close().catch(() => undefined);
     await closeRedis(this.redis);
-  }
-
-  private jobOptions(job: TaskJob): JobsOptions {
-    return {
-      jobId: job.taskId,
-      attempts: Math.max(1, job.maxAttempts),
-      backoff: { type: 'exponential', delay: this.backoffMs },
-      removeOnComplete: { age: KEEP_FINISHED_SECONDS },
-      removeOnFail: { age: KEEP_FINISHED_SECONDS },
-    };
   }
 
   private async removeIfNotStarted(taskId: string): Promise<void> {

@@ -124,6 +124,27 @@ describe('BullTaskWorker', () => {
     return worker;
   }
 
+  it('starts the next staged task of a run as each one ends, never more of the run at once than its concurrency', async () => {
+    const events = new RecordingStream();
+    let running = 0;
+    let most = 0;
+    const processor = new FakeProcessor(async (job) => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running--;
+      return echo(job);
+    });
+    await startWorker(processor, events, { concurrency: 4 });
+    await startWorker(processor, events, { concurrency: 4 });
+    const ids = Array.from({ length: 12 }, (_, i) => `t${i}`);
+
+    await queue.stage('run-1', 2, ids.map((id) => aTaskJob(id)));
+
+    await waitFor(() => expect(ids.filter((id) => events.finished(id))).toHaveLength(12), 10_000);
+    expect(most).toBe(2);
+    expect(processor.calls.map((call) => call.taskId).sort()).toEqual([...ids].sort());
+  });
+
   it('runs a task once, reports it started then completed with its outcome, and does not run it again when enqueued again', async () => {
     const events = new RecordingStream();
     const processor = new FakeProcessor(succeeds);

@@ -1,12 +1,15 @@
 import type { StreamPublisher } from '@cinetrace/bus';
 import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
+import IORedis from 'ioredis';
 import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
 import { ActiveAttempt, ActiveAttempts, StopReason } from './active-attempts';
 import { CancelSubscriber } from './cancel-subscriber';
 import { settlesWithin, withDeadline } from './deadline';
+import { closeRedis } from './close-redis';
 import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { RunStaging } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
 /** What the worker needs of the processor (tests hand in a fake). */
@@ -37,6 +40,8 @@ export interface BullTaskWorkerDeps {
 }
 
 const MAX_REPUBLISH_DELAY_MS = 30_000;
+/** Tries at starting a run's next staged task before benchmark-service's sweep is left to notice the slot. */
+const NEXT_TASK_TRIES = 3;
 /** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
 const HANDOVER_MS = 2_000;
 /** How an attempt ended for good: the task's `finished` event and, when it completed, its trace becoming durable. */
@@ -60,6 +65,7 @@ export class BullTaskWorker {
   private readonly active = new ActiveAttempts();
   private readonly outage: RedisOutageLog;
   private worker?: Worker<TaskJob>;
+  private staging?: { redis: IORedis; queue: Queue<TaskJob>; runs: RunStaging };
   private subscriber?: CancelSubscriber;
   private closing?: Promise<void>;
 
@@ -81,6 +87,11 @@ export class BullTaskWorker {
         this.outage,
       );
       await this.subscriber.start(timeoutMs);
+      const stagingRedis = new IORedis(deps.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3000 });
+      stagingRedis.on('error', (err) => this.onWorkerError(err));
+      const stagingQueue = new Queue<TaskJob>(TASK_QUEUE, { connection: stagingRedis, prefix: deps.prefix });
+      stagingQueue.on('error', (err) => this.onWorkerError(err));
+      this.staging = { redis: stagingRedis, queue: stagingQueue, runs: new RunStaging(stagingRedis, stagingQueue) };
       const worker = new Worker<TaskJob>(TASK_QUEUE, (job, token) => this.runJob(job, token), {
         connection: { url: deps.redisUrl, connectTimeout: 3000 },
         prefix: deps.prefix,
@@ -143,6 +154,8 @@ export class BullTaskWorker {
       }
     }
     await this.subscriber?.close();
+    await this.staging?.queue.close().catch(() => undefined);
+    if (this.staging) await closeRedis(this.staging.redis);
   }
 
   /** One attempt of one task (BullMQ's processor). */
@@ -157,6 +170,7 @@ export class BullTaskWorker {
         // An attempt that got to its end just as the shutdown grace ran out still counts.
         if (ended && (!attempt.stopReason || attempt.stopReason === 'handover')) {
           await this.report(ended.finished, job, token, ended.recorded);
+          await this.startNextOf(task.runId);
           return;
         }
       }
@@ -235,6 +249,26 @@ export class BullTaskWorker {
     }
   }
 
+  /**
+   * The task ended for good: the run's next staged task takes its slot, at once and
+   * without benchmark-service. A slot not given back leaves the run one short; a run left
+   * with none running is given its slots back by benchmark-service's sweep.
+   */
+  private async startNextOf(runId: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.staging?.runs.next(runId);
+        return;
+      } catch (err) {
+        if (tries >= NEXT_TASK_TRIES) {
+          this.logger.warn(`The next task of run ${runId} could not be started (${describeError(err)}); the run goes on one slot short`);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * tries));
+      }
+    }
+  }
+
   /** Exponential in the times this job was started without an attempt being counted (each one a failed publish or a takeover). */
   private republishDelay(job: Job<TaskJob>): number {
     const base = this.deps.republishDelayMs ?? 1000;
@@ -259,6 +293,7 @@ export class BullTaskWorker {
     this.deps.events
       .publish(TaskTopics.TaskEvents, [taskEventRecord(event)])
       .catch((publishErr) => this.logger.error(`The failure of task ${task.taskId} could not be published: ${describeError(publishErr)}`));
+    void this.startNextOf(task.runId);
   }
 
   private onWorkerError(err: Error): void {
