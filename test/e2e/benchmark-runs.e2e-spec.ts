@@ -66,6 +66,19 @@ describe('Benchmark runs', () => {
       expect(benchmark.lastRun).toMatchObject({ id: run.id, status: 'completed' });
     });
 
+    it('never runs more of a run at once than its concurrency, and keeps that many running until the end', async () => {
+      const { api } = await inNewProject(ctx.api);
+      const { benchmarkId } = await benchmarkOn(api, captionItems(16), {
+        target: { type: 'http', url: `${endpoints.baseUrl}/target/counted` },
+        scorers: [{ type: 'exact_match', config: { field: 'caption' } }],
+        runner: { concurrency: 3, maxAttempts: 1 },
+      });
+      const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
+      expect(run.counts).toMatchObject({ total: 16, completed: 16 });
+      expect(endpoints.sentTo('/target/counted')).toHaveLength(16);
+      expect(endpoints.countedMost).toBe(3);
+    });
+
     it('records each task as a trace of the project: the target call and each scorer as spans', async () => {
       const { api } = await inNewProject(ctx.api);
       const { benchmarkId } = await benchmarkOn(api, captionItems(1));

@@ -16,6 +16,9 @@ export interface Received {
  */
 export class ModelEndpoints {
   readonly received: Received[] = [];
+  /** Calls to /target/counted answering now, and the most there ever were at once. */
+  countedNow = 0;
+  countedMost = 0;
   private server?: Server;
   private readonly flakyFailures = new Map<string, number>();
 
@@ -78,6 +81,12 @@ export class ModelEndpoints {
       case '/target/steady':
         // Long enough for a test to kill something mid-run.
         await sleep(400);
+        return { status: 200, json: { output: { caption: body.input.prompt } } };
+      case '/target/counted':
+        // Counts the calls it is answering at once: a run may not make more than its concurrency.
+        this.countedMost = Math.max(this.countedMost, ++this.countedNow);
+        await sleep(100);
+        this.countedNow--;
         return { status: 200, json: { output: { caption: body.input.prompt } } };
       case '/target/slow':
         await sleep(3000);
