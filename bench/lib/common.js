@@ -337,7 +337,8 @@ async function pgAdmin(sql) {
 async function createDatabase(tag) {
   const name = `ct_bench_${tag}_${randomBytes(5).toString('hex')}`;
   await pgAdmin(`CREATE DATABASE ${name}`);
-  onCleanup(() => pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  // BENCH_KEEP_DB=1 leaves it for a look afterwards (say, at when each task was handed over, started and ended).
+  if (!process.env.BENCH_KEEP_DB) onCleanup(() => pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
@@ -372,7 +373,7 @@ async function startBroker() {
  * { baseUrl, headers (auth + project), projectId, stop() }. `env`: more variables for the
  * service's processes (the mode's broker, database and Redis settings take precedence).
  */
-async function startService(mode, { log = console.error, apps = '', env: extraEnv = {} } = {}) {
+async function startService(mode, { log = console.error, apps = '', env: extraEnv = {}, kafkaWaits = {} } = {}) {
   const dataDir = tempDir('cinetrace-bench-data-');
   const apiKey = 'bench-' + randomBytes(16).toString('hex');
   const port = await freePort();
@@ -402,10 +403,12 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
       KAFKA_BROKERS: broker.brokers,
       // The mock broker answers a fetch only after its whole wait, one record batch per
       // partition, so the wait bounds request-reply throughput there (Apache Kafka answers
-      // as soon as data arrives). BENCH_KAFKA_MAX_WAIT_MS sets it; the service default is 500.
-      KAFKA_MAX_WAIT_MS: process.env.BENCH_KAFKA_MAX_WAIT_MS || '20',
+      // as soon as data arrives), and every idle consumer fetches once per wait: short
+      // waits cost CPU. A bench picks what its figures depend on (`kafkaWaits`);
+      // BENCH_KAFKA_MAX_WAIT_MS / BENCH_KAFKA_STREAM_MAX_WAIT_MS override; the service's own default is 500.
+      KAFKA_MAX_WAIT_MS: process.env.BENCH_KAFKA_MAX_WAIT_MS || String(kafkaWaits.bus ?? 20),
       // Stream consumers read one producer batch per partition per fetch there: short waits.
-      KAFKA_STREAM_MAX_WAIT_MS: '5',
+      KAFKA_STREAM_MAX_WAIT_MS: process.env.BENCH_KAFKA_STREAM_MAX_WAIT_MS || String(kafkaWaits.stream ?? 5),
       // The mock keeps ~5 MB per partition (4 partitions): the gateway holds trace POSTs
       // back well before trace-ingest's lag could outgrow that (the default is 64 MiB).
       TRACE_INGEST_MAX_LAG_BYTES: String(8 * 1024 * 1024),
