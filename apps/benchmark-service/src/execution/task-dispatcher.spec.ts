@@ -59,6 +59,24 @@ describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
     const tasks = await replicas[1].manager.find(Task, { where: { runId: 'run_1' } });
     expect(tasks.filter((task) => task.dispatchedAt !== null)).toHaveLength(CONCURRENCY);
   });
+
+  it('recovers a lost task, and restarts a stalled run, once between them however their sweeps interleave', async () => {
+    await replicas[0].manager.save(Object.assign(aRun('run_2', CONCURRENCY), { benchmarkId: 'bm_2', activeBenchmarkId: 'bm_2' }));
+    await replicas[0].manager.save(Array.from({ length: 20 }, (_, i) => Object.assign(aTask('run_2', i), { id: `task_2_${i}` })));
+    const queue = new StagingQueue();
+    const [first, second] = replicas.map((ds) => new TaskDispatcher(ds, queue));
+    await first.fill('run_2');
+
+    queue.lostNow = ['task_2_1'];
+    await Promise.all([first.sweep(), second.sweep()]);
+    await Promise.all([first.sweep(), second.sweep()]);
+    expect(queue.recovered).toEqual(['task_2_1']);
+
+    queue.stalledRuns.add('run_2');
+    await Promise.all([first.sweep(), second.sweep()]);
+    await Promise.all([first.sweep(), second.sweep()]);
+    expect(queue.restarted).toEqual(['run_2']);
+  });
 });
 
 /** A queue that stages, whose losses and stalls the test decides. */
@@ -67,23 +85,28 @@ class StagingQueue extends TaskQueue {
   override readonly stagedPerSlot = 4;
   readonly handedOver: string[] = [];
   readonly recovered: string[] = [];
-  restarts = 0;
+  readonly restarted: string[] = [];
   lostNow: string[] = [];
-  stalledNow = false;
+  readonly stalledRuns = new Set<string>();
   async enqueue(): Promise<void> {
     throw new Error('a staging queue is handed runs over, not jobs');
   }
   override async handOver(_runId: string, _concurrency: number, jobs: TaskJob[]): Promise<void> {
     this.handedOver.push(...jobs.map((job) => job.taskId));
   }
+  // Slow enough for another replica's sweep to look while one is acting.
   override async recover(_runId: string, _concurrency: number, jobs: TaskJob[]): Promise<void> {
+    await sleep(50);
     this.recovered.push(...jobs.map((job) => job.taskId));
+    this.lostNow = this.lostNow.filter((taskId) => !jobs.some((job) => job.taskId === taskId));
   }
-  override async stalled(): Promise<boolean> {
-    return this.stalledNow;
+  override async stalled(runId: string): Promise<boolean> {
+    return this.stalledRuns.has(runId);
   }
-  override async restart(): Promise<void> {
-    this.restarts += 1;
+  override async restart(runId: string): Promise<void> {
+    await sleep(50);
+    this.restarted.push(runId);
+    this.stalledRuns.delete(runId);
   }
   async cancel(): Promise<void> {}
   async lost(): Promise<string[]> {
@@ -130,15 +153,15 @@ describe('TaskDispatcher with a queue that stages', () => {
 
   it('gives a run its slots back once two sweeps in a row found it stalled', async () => {
     await dispatcher.fill('run_1');
-    queue.stalledNow = true;
+    queue.stalledRuns.add('run_1');
     await dispatcher.sweep();
-    expect(queue.restarts).toBe(0);
-    queue.stalledNow = false;
+    expect(queue.restarted).toEqual([]);
+    queue.stalledRuns.delete('run_1');
     await dispatcher.sweep();
-    queue.stalledNow = true;
+    queue.stalledRuns.add('run_1');
     await dispatcher.sweep();
-    expect(queue.restarts).toBe(0);
+    expect(queue.restarted).toEqual([]);
     await dispatcher.sweep();
-    expect(queue.restarts).toBe(1);
+    expect(queue.restarted).toEqual(['run_1']);
   });
 });

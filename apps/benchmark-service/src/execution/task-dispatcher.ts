@@ -1,7 +1,7 @@
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { Run } from '../runs/run.entity';
 import { Task } from '../runs/task.entity';
 import { toTaskJob } from './task-jobs';
@@ -73,9 +73,7 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
 
   private fillNow(runId: string): Promise<void> {
     return inTransaction(this.dataSource, async (tx) => {
-      // Replicas of benchmark-service each refill on the events they receive: on PostgreSQL
-      // they take turns on a run through a lock of the transaction (one process: inTurn does).
-      if (tx.connection.options.type === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`fill:${runId}`]);
+      await lockRunFills(tx, runId);
       const run = await tx.findOneBy(Run, { id: runId });
       if (!run || run.activeBenchmarkId === null) return;
       const { concurrency } = run.runner;
@@ -123,14 +121,23 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     const stalledNow = lostNow.size === 0 && (await this.queue.stalled(runId, ids));
     const seenBefore = this.lastSweep.get(runId);
     this.lastSweep.set(runId, { lost: lostNow, stalled: stalledNow });
-    const lost = handedOver.filter((task) => lostNow.has(task.id) && seenBefore?.lost.has(task.id));
-    if (lost.length > 0) {
-      this.logger.warn(`Run ${runId}: ${lost.length} task(s) handed over are no longer in the queue; handing them over again`);
-      await this.queue.recover(runId, run.runner.concurrency, lost.map((task) => toTaskJob(run, task)));
-    } else if (stalledNow && seenBefore?.stalled) {
-      this.logger.warn(`Run ${runId}: tasks wait in the queue with none of the run's running; giving the run its slots back`);
-      await this.queue.restart(runId, run.runner.concurrency);
-    }
+    const suspects = handedOver.filter((task) => lostNow.has(task.id) && seenBefore?.lost.has(task.id));
+    const stallSuspected = stalledNow && seenBefore?.stalled === true;
+    if (suspects.length === 0 && !stallSuspected) return;
+    // Other replicas sweep too: what was seen is checked again under the run's fill lock, so
+    // that one replica acts on it (two would hand a lost task's slot back twice).
+    await inTransaction(this.dataSource, async (tx) => {
+      await lockRunFills(tx, runId);
+      const stillLost = new Set(await this.queue.lost(runId, suspects.map((task) => task.id)));
+      const lost = suspects.filter((task) => stillLost.has(task.id));
+      if (lost.length > 0) {
+        this.logger.warn(`Run ${runId}: ${lost.length} task(s) handed over are no longer in the queue; handing them over again`);
+        await this.queue.recover(runId, run.runner.concurrency, lost.map((task) => toTaskJob(run, task)));
+      } else if (stallSuspected && (await this.queue.stalled(runId, ids))) {
+        this.logger.warn(`Run ${runId}: tasks wait in the queue with none of the run's running; giving the run its slots back`);
+        await this.queue.restart(runId, run.runner.concurrency);
+      }
+    });
   }
 
   /**
@@ -148,4 +155,13 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
       if (active.length) this.logger.log(`Resuming ${active.length} run(s) left unfinished by the last shutdown`);
     });
   }
+}
+
+/**
+ * Replicas of benchmark-service each refill (and recover) a run on what they see: on
+ * PostgreSQL they take turns on it through a lock of the transaction (in one process,
+ * TaskDispatcher's own turns do).
+ */
+async function lockRunFills(tx: EntityManager, runId: string): Promise<void> {
+  if (tx.connection.options.type === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`fill:${runId}`]);
 }
