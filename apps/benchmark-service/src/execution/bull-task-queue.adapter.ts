@@ -1,6 +1,6 @@
 import type { TaskJob } from '@cinetrace/contracts';
 import { BullTaskQueue } from '@cinetrace/benchmark-tasks';
-import { TaskQueue } from './task-queue';
+import { QueueSurvey, TaskQueue } from './task-queue';
 
 /**
  * Staged tasks per slot of a run's window: enough that a run never waits for its next
@@ -40,18 +40,17 @@ export class BullMqTaskQueue extends TaskQueue {
     return this.queue.cancel(runId, taskIds);
   }
 
-  /** Handed over, yet neither a job nor staged: lost with Redis's data, or taken from the stage by a worker that died before adding it. */
-  async lost(runId: string, taskIds: string[]): Promise<string[]> {
-    const missing = await this.queue.missing(taskIds);
-    if (missing.length === 0) return [];
+  /**
+   * Lost: handed over, yet neither a job nor staged (lost with Redis's data, or taken from
+   * the stage by a worker that died before adding it). Stalled: tasks staged, and none of
+   * the others a job that has not finished. The stage is read once for both.
+   */
+  async survey(runId: string, taskIds: string[]): Promise<QueueSurvey> {
     const staged = new Set(await this.queue.stagedTaskIds(runId));
-    return missing.filter((taskId) => !staged.has(taskId));
-  }
-
-  override async stalled(runId: string, taskIds: string[]): Promise<boolean> {
-    const staged = new Set(await this.queue.stagedTaskIds(runId));
-    if (staged.size === 0) return false;
-    return (await this.queue.unfinished(taskIds.filter((taskId) => !staged.has(taskId)))) === 0;
+    const notStaged = taskIds.filter((taskId) => !staged.has(taskId));
+    const lost = await this.queue.missing(notStaged);
+    const stalled = staged.size > 0 && (await this.queue.unfinished(notStaged)) === 0;
+    return { lost, stalled };
   }
 
   override restart(runId: string, concurrency: number): Promise<void> {

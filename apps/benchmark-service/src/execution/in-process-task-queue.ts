@@ -3,7 +3,7 @@ import { TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/cont
 import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TaskQueue } from './task-queue';
+import { QueueSurvey, TaskQueue } from './task-queue';
 
 export interface InProcessTaskQueueOptions {
   /** First retry delay; doubled for each further attempt (as BullMQ's exponential backoff). */
@@ -55,8 +55,8 @@ export class InProcessTaskQueue extends TaskQueue {
   }
 
   /** Nothing is lost while the process lives (a task just finished is only waiting for its event to be applied); a crash is reclaimed at boot. */
-  async lost(): Promise<string[]> {
-    return [];
+  async survey(): Promise<QueueSurvey> {
+    return { lost: [], stalled: false };
   }
 
   async isReachable(): Promise<boolean> {

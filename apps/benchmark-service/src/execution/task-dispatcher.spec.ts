@@ -8,7 +8,7 @@ import { benchmarkServiceStore } from '../benchmark-service.module';
 import { aRun, aTask, stores } from '../runs/run-rows.fixtures';
 import { Task } from '../runs/task.entity';
 import { TaskDispatcher } from './task-dispatcher';
-import { TaskQueue } from './task-queue';
+import { QueueSurvey, TaskQueue } from './task-queue';
 
 /** A durable queue that remembers what it was given, slowly enough for two fills to overlap. */
 class RecordingQueue extends TaskQueue {
@@ -19,8 +19,8 @@ class RecordingQueue extends TaskQueue {
     this.enqueued.push(...jobs.map((job) => job.taskId));
   }
   async cancel(): Promise<void> {}
-  async lost(): Promise<string[]> {
-    return [];
+  async survey(): Promise<QueueSurvey> {
+    return { lost: [], stalled: false };
   }
   async isReachable(): Promise<boolean> {
     return true;
@@ -100,17 +100,14 @@ class StagingQueue extends TaskQueue {
     this.recovered.push(...jobs.map((job) => job.taskId));
     this.lostNow = this.lostNow.filter((taskId) => !jobs.some((job) => job.taskId === taskId));
   }
-  override async stalled(runId: string): Promise<boolean> {
-    return this.stalledRuns.has(runId);
-  }
   override async restart(runId: string): Promise<void> {
     await sleep(50);
     this.restarted.push(runId);
     this.stalledRuns.delete(runId);
   }
   async cancel(): Promise<void> {}
-  async lost(): Promise<string[]> {
-    return this.lostNow;
+  async survey(runId: string): Promise<QueueSurvey> {
+    return { lost: this.lostNow, stalled: this.stalledRuns.has(runId) };
   }
   async isReachable(): Promise<boolean> {
     return true;

@@ -13,9 +13,9 @@ const SWEEP_INTERVAL_MS = 2000;
 /**
  * Hands a run's tasks to the executors a window at a time: never more than the run's
  * `concurrency` running, whatever the number of workers. Each ended task makes room for
- * the next (a queue that stages holds some more and starts them itself). The database says what was handed over, so after a
- * restart the window is rebuilt from it (and, when the queue is not durable, what was
- * in flight is handed over again).
+ * the next (a queue that stages holds some more and starts them itself). The database
+ * says what was handed over, so after a restart the window is rebuilt from it (and, when
+ * the queue is not durable, what was in flight is handed over again).
  */
 @Injectable()
 export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -117,8 +117,9 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     if (!run || run.activeBenchmarkId === null) return;
     const handedOver = await manager.find(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
     const ids = handedOver.map((task) => task.id);
-    const lostNow = new Set(await this.queue.lost(runId, ids));
-    const stalledNow = lostNow.size === 0 && (await this.queue.stalled(runId, ids));
+    const now = await this.queue.survey(runId, ids);
+    const lostNow = new Set(now.lost);
+    const stalledNow = lostNow.size === 0 && now.stalled;
     const seenBefore = this.lastSweep.get(runId);
     this.lastSweep.set(runId, { lost: lostNow, stalled: stalledNow });
     const suspects = handedOver.filter((task) => lostNow.has(task.id) && seenBefore?.lost.has(task.id));
@@ -128,12 +129,12 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     // that one replica acts on it (two would hand a lost task's slot back twice).
     await inTransaction(this.dataSource, async (tx) => {
       await lockRunFills(tx, runId);
-      const stillLost = new Set(await this.queue.lost(runId, suspects.map((task) => task.id)));
-      const lost = suspects.filter((task) => stillLost.has(task.id));
+      const still = await this.queue.survey(runId, ids);
+      const lost = suspects.filter((task) => still.lost.includes(task.id));
       if (lost.length > 0) {
         this.logger.warn(`Run ${runId}: ${lost.length} task(s) handed over are no longer in the queue; handing them over again`);
         await this.queue.recover(runId, run.runner.concurrency, lost.map((task) => toTaskJob(run, task)));
-      } else if (stallSuspected && (await this.queue.stalled(runId, ids))) {
+      } else if (stallSuspected && still.stalled) {
         this.logger.warn(`Run ${runId}: tasks wait in the queue with none of the run's running; giving the run its slots back`);
         await this.queue.restart(runId, run.runner.concurrency);
       }

@@ -1,5 +1,11 @@
 import type { TaskJob } from '@cinetrace/contracts';
 
+/** See TaskQueue.survey. */
+export interface QueueSurvey {
+  lost: string[];
+  stalled: boolean;
+}
+
 /**
  * Where benchmark-service hands tasks to be executed: BullMQ (distributed, executed by
  * benchmark-worker) or an in-process runner (all-in-one). Results come back as task
@@ -20,29 +26,24 @@ export abstract class TaskQueue {
     void concurrency;
     return this.enqueue(jobs);
   }
-  /** Hands over again tasks of a run it lost (see `lost`). */
+  /** Hands over again tasks of a run it lost (see `survey`). */
   recover(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
     return this.handOver(runId, concurrency, jobs);
   }
-  /**
-   * Whether the run waits on the queue for ever: it holds tasks of the run staged, yet
-   * none of the named ones handed over is running or about to (its slots were not given
-   * back as jobs ended). Never for a queue that stages nothing.
-   */
-  async stalled(runId: string, taskIds: string[]): Promise<boolean> {
-    void runId;
-    void taskIds;
-    return false;
-  }
-  /** Gives a stalled run its slots back. */
+  /** Gives a stalled run (see `survey`) its slots back. */
   async restart(runId: string, concurrency: number): Promise<void> {
     void runId;
     void concurrency;
   }
   /** Stops the named tasks of a run: those waiting are dropped, those running are aborted. */
   abstract cancel(runId: string, taskIds: string[]): Promise<void>;
-  /** Of the run's named tasks handed over, those the queue no longer holds (its store lost them). */
-  abstract lost(runId: string, taskIds: string[]): Promise<string[]>;
+  /**
+   * What the queue holds of the run's named tasks handed over: `lost`, those it no longer
+   * holds (its store lost them); `stalled`, whether the run waits on it for ever (tasks of
+   * the run staged, yet none of the named ones running or about to: its slots were not
+   * given back as jobs ended; never for a queue that stages nothing).
+   */
+  abstract survey(runId: string, taskIds: string[]): Promise<QueueSurvey>;
   abstract isReachable(): Promise<boolean>;
   abstract close(): Promise<void>;
 }

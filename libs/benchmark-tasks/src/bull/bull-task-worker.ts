@@ -40,7 +40,7 @@ export interface BullTaskWorkerDeps {
 }
 
 const MAX_REPUBLISH_DELAY_MS = 30_000;
-/** Tries at starting a run's next staged task before benchmark-service's sweep is left to notice the slot. */
+/** Tries at starting a run's next staged task before the run goes on a slot short (see startNextOf). */
 const NEXT_TASK_TRIES = 3;
 /** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
 const HANDOVER_MS = 2_000;

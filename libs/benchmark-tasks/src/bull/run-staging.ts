@@ -4,7 +4,7 @@ import type IORedis from 'ioredis';
 
 /** Finished jobs are kept this long, so a task enqueued again within it (a service restart) is not run twice. */
 const KEEP_FINISHED_SECONDS = 3600;
-/** A run's staging keys outlive its last change by this much (a cancelled or ended run's are dropped sooner). */
+/** A run's staging keys outlive its last change by this much (a cancelled run's are dropped at once). */
 const STAGING_TTL_SECONDS = 24 * 3600;
 
 /** How a staged task is kept: the job and the backoff its queue gives retries. */
