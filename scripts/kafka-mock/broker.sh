@@ -35,8 +35,9 @@ build_shim() {
 
 start() {
   command -v kcat >/dev/null || die "kcat is not installed (apt-get install -y kcat)"
-  if running_pid >/dev/null; then
-    wait_until_open
+  local pid
+  if pid=$(running_pid); then
+    wait_until_open "$pid"
     echo "127.0.0.1:$port"
     return
   fi
@@ -51,14 +52,19 @@ start() {
   KAFKA_MOCK_PORT=$port LD_PRELOAD=$shim setsid kcat -b unused:9092 -X test.mock.num.brokers=1 \
     "${debug[@]}" -C -t keepalive </dev/null >>"$log" 2>&1 &
   echo $! >"$pidfile"
-  wait_until_open
+  wait_until_open $!
   echo "127.0.0.1:$port"
 }
 
+# Alive, not a zombie. Not "is kcat": right after the fork the child may not have exec'd
+# kcat yet (on a loaded machine it may not even have been scheduled), which read as an exit.
+alive() { [[ -r /proc/$1/stat ]] && [[ $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+
 wait_until_open() {
+  local pid=$1
   for _ in $(seq 1 150); do
     port_open && return
-    running_pid >/dev/null || { tail -n 20 "$log" >&2 || true; die "kcat exited before listening on $port"; }
+    alive "$pid" || { tail -n 20 "$log" >&2 || true; die "kcat exited before listening on $port"; }
     sleep 0.1
   done
   die "broker not listening on $port after 15 s (log: $log)"
