@@ -13,6 +13,8 @@ interface PendingSend {
   topic: string;
   messages: Message[];
   bytes: number;
+  /** performance.now() when the publish was queued: lingering counts from the oldest one. */
+  queuedAt: number;
   done: (err?: unknown) => void;
 }
 
@@ -25,9 +27,10 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
 
 export interface KafkaStreamPublisherOptions {
   /**
-   * How long a produce request waits for more publishes to join it (Kafka's `linger.ms`):
-   * a few ms of latency buys large record batches, which both the broker and the batch
-   * consumers need to keep up under load.
+   * How long a publish may wait for more to join its produce request (Kafka's `linger.ms`,
+   * counted from the oldest queued publish): a few ms of latency buys large record batches,
+   * which both the broker and the batch consumers need to keep up under load. Publishes
+   * that queued up behind a request in flight have waited already and go at once.
    */
   lingerMs?: number;
   /** Topics whose publishes are refused (503 with Retry-After) while their consumer group lags too far. */
@@ -82,7 +85,7 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
       return { key: r.key, value };
     });
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, messages, bytes, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.queue.push({ topic, messages, bytes, queuedAt: performance.now(), done: (err) => (err === undefined ? resolve() : reject(err)) });
       if (!this.sending) void this.drain();
     }).then(() => gate?.notePublished(records.length, bytes));
   }
@@ -90,7 +93,8 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   private async drain(): Promise<void> {
     this.sending = true;
     while (this.queue.length) {
-      if (this.lingerMs > 0 && this.queuedBytes() < MAX_REQUEST_BYTES) await sleep(this.lingerMs);
+      const lingerLeft = this.lingerMs - (performance.now() - this.queue[0].queuedAt);
+      if (lingerLeft >= 1 && this.queuedBytes() < MAX_REQUEST_BYTES) await sleep(lingerLeft);
       const batch = takeWithin(this.queue, MAX_REQUEST_BYTES, (p) => p.bytes);
       try {
         const producer = await this.connected();
