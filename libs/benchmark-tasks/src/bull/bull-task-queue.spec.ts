@@ -88,6 +88,7 @@ describe('BullTaskQueue', () => {
       await queue.stage('run-1', 2, jobs('t1', 't2', 't3', 't4'));
       expect(await waitingIds()).toEqual(['t1', 't2']);
       expect(await queue.stagedTaskIds('run-1')).toEqual(['t3', 't4']);
+      expect(await queue.stagedCount('run-1')).toBe(2);
       expect((await inspect.getJob('t3'))).toBeUndefined();
     });
 

@@ -104,6 +104,11 @@ export class BullTaskQueue {
     return finishedOn.filter(([added, finished]) => added !== null && finished === null).length;
   }
 
+  /** How many of the run's tasks are staged (handed over, not yet jobs). */
+  stagedCount(runId: string): Promise<number> {
+    return this.call('count staged tasks', () => this.staging.stagedCount(runId));
+  }
+
   /** Ids of the run's staged tasks (handed over, not yet jobs). */
   stagedTaskIds(runId: string): Promise<string[]> {
     return this.call('look up staged tasks', () => this.staging.stagedTaskIds(runId));

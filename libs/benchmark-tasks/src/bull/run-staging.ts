@@ -7,6 +7,12 @@ const KEEP_FINISHED_SECONDS = 3600;
 /** A run's staging keys outlive its last change by this much (a cancelled run's are dropped at once). */
 const STAGING_TTL_SECONDS = 24 * 3600;
 
+/** The scripts below, as commands defined on the client. */
+interface StagingScripts {
+  cinetraceStageRun(...keysThenArgs: Array<string | number>): Promise<string[]>;
+  cinetraceNextOfRun(...keysThenArgs: Array<string | number>): Promise<string | null>;
+}
+
 /** How a staged task is kept: the job and the backoff its queue gives retries. */
 interface StagedEntry {
   job: TaskJob;
@@ -83,34 +89,44 @@ end
  */
 export class RunStaging {
   private readonly jobKeyPrefix: string;
+  private readonly scripts: StagingScripts;
 
   constructor(
     private readonly redis: IORedis,
     private readonly queue: Queue<TaskJob>,
   ) {
     this.jobKeyPrefix = queue.toKey('');
+    // Defined commands go by EVALSHA (the script text is sent once, on a NOSCRIPT answer), where EVAL sends and hashes it on every call.
+    redis.defineCommand('cinetraceStageRun', { numberOfKeys: 2, lua: STAGE_SCRIPT });
+    redis.defineCommand('cinetraceNextOfRun', { numberOfKeys: 2, lua: NEXT_SCRIPT });
+    this.scripts = redis as unknown as StagingScripts;
   }
 
   /** Appends the run's next tasks behind those staged and starts as many as it has free slots. */
   async stage(runId: string, concurrency: number, jobs: TaskJob[], backoffMs: number): Promise<void> {
-    await this.addTaken(await this.runScript(STAGE_SCRIPT, runId, concurrency, 'stage', jobs, backoffMs));
+    await this.addTaken(await this.runStageScript(runId, concurrency, 'stage', jobs, backoffMs));
   }
 
   /** Puts tasks lost between pop and add back at the head of the run's stage, with the slots they took. */
   async restage(runId: string, concurrency: number, jobs: TaskJob[], backoffMs: number): Promise<void> {
-    await this.addTaken(await this.runScript(STAGE_SCRIPT, runId, concurrency, 'restage', jobs, backoffMs));
+    await this.addTaken(await this.runStageScript(runId, concurrency, 'restage', jobs, backoffMs));
   }
 
   /** Gives the run all its slots back and starts its staged tasks in them: for a run none of whose jobs is unfinished. */
   async reset(runId: string, concurrency: number): Promise<void> {
-    await this.addTaken(await this.runScript(STAGE_SCRIPT, runId, concurrency, 'reset', [], 0));
+    await this.addTaken(await this.runStageScript(runId, concurrency, 'reset', [], 0));
   }
 
   /** A job of the run ended for good: starts the next staged task in its slot. */
   async next(runId: string): Promise<void> {
     const [staged, free] = this.keys(runId);
-    const entry = (await this.redis.eval(NEXT_SCRIPT, 2, staged, free, this.jobKeyPrefix, STAGING_TTL_SECONDS)) as string | null;
+    const entry = await this.scripts.cinetraceNextOfRun(staged, free, this.jobKeyPrefix, STAGING_TTL_SECONDS);
     if (entry) await this.addTaken([entry]);
+  }
+
+  /** How many of the run's tasks wait in its stage. */
+  stagedCount(runId: string): Promise<number> {
+    return this.redis.llen(this.keys(runId)[0]);
   }
 
   /** Ids of the run's tasks waiting in its stage. */
@@ -124,10 +140,10 @@ export class RunStaging {
     await this.redis.del(...this.keys(runId));
   }
 
-  private runScript(script: string, runId: string, concurrency: number, mode: string, jobs: TaskJob[], backoffMs: number) {
+  private runStageScript(runId: string, concurrency: number, mode: 'stage' | 'restage' | 'reset', jobs: TaskJob[], backoffMs: number) {
     const entries = jobs.map((job) => JSON.stringify({ job, backoffMs } satisfies StagedEntry));
     const [staged, free] = this.keys(runId);
-    return this.redis.eval(script, 2, staged, free, this.jobKeyPrefix, concurrency, STAGING_TTL_SECONDS, mode, ...entries) as Promise<string[]>;
+    return this.scripts.cinetraceStageRun(staged, free, this.jobKeyPrefix, concurrency, STAGING_TTL_SECONDS, mode, ...entries);
   }
 
   private async addTaken(entries: string[]): Promise<void> {
