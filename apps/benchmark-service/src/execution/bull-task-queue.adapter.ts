@@ -36,6 +36,10 @@ export class BullMqTaskQueue extends TaskQueue {
     return this.queue.restage(runId, concurrency, jobs);
   }
 
+  override stagedCount(runId: string): Promise<number> {
+    return this.queue.stagedCount(runId);
+  }
+
   cancel(runId: string, taskIds: string[]): Promise<void> {
     return this.queue.cancel(runId, taskIds);
   }

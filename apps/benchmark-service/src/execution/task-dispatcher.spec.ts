@@ -2,7 +2,7 @@ import type { TaskJob } from '@cinetrace/contracts';
 import { openServiceDataSource } from '@cinetrace/persistence';
 import { createDatabase, type TestDatabase } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { aRun, aTask, stores } from '../runs/run-rows.fixtures';
@@ -87,9 +87,13 @@ class StagingQueue extends TaskQueue {
   readonly recovered: string[] = [];
   readonly restarted: string[] = [];
   lostNow: string[] = [];
+  stagedNow = 0;
   readonly stalledRuns = new Set<string>();
   async enqueue(): Promise<void> {
     throw new Error('a staging queue is handed runs over, not jobs');
+  }
+  override async stagedCount(): Promise<number> {
+    return this.stagedNow;
   }
   override async handOver(_runId: string, _concurrency: number, jobs: TaskJob[]): Promise<void> {
     this.handedOver.push(...jobs.map((job) => job.taskId));
@@ -137,6 +141,19 @@ describe('TaskDispatcher with a queue that stages', () => {
     await dispatcher.fill('run_1');
     await dispatcher.fill('run_1');
     expect(queue.handedOver).toEqual(Array.from({ length: 10 }, (_, i) => `task_${i}`));
+  });
+
+  it('tops the window up once half a task per slot is missing from the stage, not after every end', async () => {
+    await dispatcher.fill('run_1');
+    await store.dataSource.manager.update(Task, { id: In(['task_0', 'task_1']) }, { status: 'completed' });
+
+    queue.stagedNow = 8; // of 8 (two slots, four each): none missing
+    await dispatcher.tasksEnded('run_1', 2);
+    expect(queue.handedOver).toHaveLength(10);
+
+    queue.stagedNow = 7; // half a task per slot missing
+    await dispatcher.tasksEnded('run_1', 2);
+    expect(queue.handedOver).toEqual(Array.from({ length: 12 }, (_, i) => `task_${i}`));
   });
 
   it('hands a lost task over again only once two sweeps in a row found it lost (a worker may be adding its job)', async () => {

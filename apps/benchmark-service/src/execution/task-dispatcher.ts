@@ -60,6 +60,22 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     return fill;
   }
 
+  /**
+   * Tasks of the run ended: fills its window when that makes room worth a fill. Without
+   * staging every end is a free slot, filled at once. With staging the workers start the
+   * staged tasks themselves, so the window is topped up once half a task per slot is missing
+   * from the stage, rather than after every batch of events: a fill (a transaction of six
+   * statements and a hand-over) is then paid once per `concurrency / 2` tasks, while reading
+   * the stage's length costs one Redis round; the rest of the stage covers the fill's own
+   * delay. The stage itself is read, not this replica's count of ends: a run's events spread
+   * over replicas.
+   */
+  async tasksEnded(runId: string, concurrency: number): Promise<void> {
+    const perSlot = this.queue.stagedPerSlot;
+    if (perSlot > 0 && (await this.queue.stagedCount(runId)) > concurrency * perSlot - Math.ceil(concurrency / 2)) return;
+    return this.fill(runId);
+  }
+
   /** Work on one run's window, after the work on it already under way. */
   private inTurn(runId: string, work: () => Promise<void>): Promise<void> {
     const previous = this.filling.get(runId) ?? Promise.resolve();

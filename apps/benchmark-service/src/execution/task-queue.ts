@@ -26,6 +26,11 @@ export abstract class TaskQueue {
     void concurrency;
     return this.enqueue(jobs);
   }
+  /** How many of the run's tasks it holds staged (none for a queue that stages nothing). */
+  async stagedCount(runId: string): Promise<number> {
+    void runId;
+    return 0;
+  }
   /** Hands over again tasks of a run it lost (see `survey`). */
   recover(runId: string, concurrency: number, jobs: TaskJob[]): Promise<void> {
     return this.handOver(runId, concurrency, jobs);

@@ -40,7 +40,7 @@ export class TaskEventsHandler {
       byRun.get(value.runId)!.push(value);
     }
     const refill = await inTransaction(this.dataSource, async (tx) => {
-      const moreToHandOver: string[] = [];
+      const moreToHandOver: Array<{ runId: string; concurrency: number }> = [];
       const now = Date.now();
       for (const [runId, events] of byRun) {
         const run = await lockRun(tx, { id: runId });
@@ -64,13 +64,13 @@ export class TaskEventsHandler {
         if (run.status !== statusBefore) {
           await tx.update(Benchmark, { id: run.benchmarkId, lastRunId: run.id }, { status: run.status, updatedAt: now });
         }
-        if (anEnd && !settled) moreToHandOver.push(run.id);
+        if (anEnd && !settled) moreToHandOver.push({ runId: run.id, concurrency: run.runner.concurrency });
       }
       return moreToHandOver;
     });
     // Not awaited: the next batch of events need not wait for the queue (the dispatcher takes the fills of a run in turn, and its sweep retries a failed one).
-    for (const runId of refill) {
-      this.dispatcher.fill(runId).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));
+    for (const { runId, concurrency } of refill) {
+      this.dispatcher.tasksEnded(runId, concurrency).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));
     }
   };
 }
