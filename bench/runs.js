@@ -13,7 +13,7 @@
 //   4. the baseline (bench/baseline-bullmq.js): the same jobs through bare BullMQ on the
 //      same Redis with the same number of jobs at once as the service executes.
 // Usage: node bench/runs.js [--mode both|all-in-one|distributed] [--tasks 10000]
-//          [--concurrency 64] [--worker-concurrency <worker's default, 16>] [--runs 1] [--warmup 500]
+//          [--concurrency 64] [--worker-concurrency <worker's default, 64>] [--runs 1] [--warmup 500]
 //          [--only service|baseline] [--apps a,b,gateway] (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
@@ -43,13 +43,13 @@ const ENDED = new Set(['completed', 'failed', 'cancelled']);
 const log = (...a) => console.error(...a);
 const ms = (iso) => (iso ? Date.parse(iso) : NaN);
 
-/** benchmark-worker's own default WORKER_CONCURRENCY, from its build (16 when that cannot be read). */
+/** benchmark-worker's own default WORKER_CONCURRENCY, from its build (64 when that cannot be read). */
 function workerDefaultConcurrency() {
   try {
     const { BenchmarkWorkerEnv } = require(path.join(c.ROOT, 'apps/benchmark-worker/dist/benchmark-worker.env.js'));
-    return Number(new BenchmarkWorkerEnv().WORKER_CONCURRENCY) || 16;
+    return Number(new BenchmarkWorkerEnv().WORKER_CONCURRENCY) || 64;
   } catch {
-    return 16;
+    return 64;
   }
 }
 

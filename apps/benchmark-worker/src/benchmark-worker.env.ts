@@ -17,8 +17,12 @@ export class BenchmarkWorkerEnv {
   /** Key prefix of the task queue in Redis; the same as benchmark-service's. */
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 letters, digits, ":", "_" or "-"' }) QUEUE_PREFIX = 'cinetrace';
 
-  /** Tasks this worker runs at once (each run's own concurrency is kept by benchmark-service). */
-  @ToInt() @IsInt() @Min(1) @Max(256) WORKER_CONCURRENCY = 16;
+  /**
+   * Tasks this worker runs at once (each run's own concurrency is kept by benchmark-service).
+   * 64, the most one run may have: one worker holds a whole run's window, and tasks mostly
+   * wait on model endpoints, so a wide worker costs little.
+   */
+  @ToInt() @IsInt() @Min(1) @Max(256) WORKER_CONCURRENCY = 64;
 
   /** How long a task's lock lives without renewal: a dead worker's tasks are taken over about this long after it died. */
   @ToInt() @IsInt() @Min(1000) @Max(600_000) WORKER_LOCK_MS = 10_000;

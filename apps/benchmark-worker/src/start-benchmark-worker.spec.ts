@@ -15,7 +15,7 @@ const quiet = { log: () => undefined, warn: () => undefined, error: () => undefi
 describe('BenchmarkWorkerEnv', () => {
   it('applies the documented defaults', () => {
     expect(validateEnv(BenchmarkWorkerEnv, {})).toMatchObject({
-      WORKER_CONCURRENCY: 16,
+      WORKER_CONCURRENCY: 64,
       WORKER_LOCK_MS: 10_000,
       WORKER_SHUTDOWN_GRACE_MS: 6000,
       OUTBOUND_ALLOW_PRIVATE: 'false',
