@@ -1,30 +1,57 @@
 import { SqlBuilder, type Dialect } from '@cinetrace/persistence';
 
+/** A column's PostgreSQL type, as its array parameter is cast for `unnest`. */
+export type PgType = 'text' | 'int2' | 'int4' | 'int8' | 'float8';
+
+/** A table the writer upserts: its columns in row order, its key, and what an upsert replaces (nothing: DO NOTHING). */
+export interface UpsertTable {
+  readonly name: string;
+  readonly columns: ReadonlyArray<readonly [column: string, pgType: PgType]>;
+  readonly key: readonly string[];
+  readonly update: readonly string[];
+}
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
 /**
- * One multi-row `INSERT … ON CONFLICT (key) DO UPDATE` (or DO NOTHING when `update` is
- * empty): the same statement on PostgreSQL and SQLite. Rows must have distinct keys.
+ * `INSERT … ON CONFLICT (key) DO UPDATE` (or DO NOTHING) statements storing `rows`, whose
+ * keys must be distinct. PostgreSQL: one statement whatever the row count, each column
+ * bound as one array and spread by `unnest`; a multi-row VALUES list binds a parameter per
+ * cell, and a batch's 1,000 spans (17,000 parameters) spent half its time in parse and bind.
+ * SQLite (in-process, no parse cost to speak of, no arrays): multi-row VALUES, chunked.
  */
-export function upsertStatement(
-  dialect: Dialect,
-  table: string,
-  columns: readonly string[],
-  rows: readonly unknown[][],
-  key: readonly string[],
-  update: readonly string[],
-): { sql: string; params: unknown[] } {
-  const sql = new SqlBuilder(dialect);
-  const values = rows.map((row) => `(${sql.bindAll(row)})`).join(', ');
-  const onConflict = update.length
-    ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`
-    : 'DO NOTHING';
+export function upsertStatements(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement[] {
+  if (!rows.length) return [];
+  if (dialect === 'postgres') return [unnestUpsert(table, rows)];
+  return chunkRows(rows, table.columns.length).map((chunk) => valuesUpsert(dialect, table, chunk));
+}
+
+function unnestUpsert(table: UpsertTable, rows: readonly unknown[][]): Statement {
+  const arrays = table.columns.map(([, type], i) => `$${i + 1}::${type}[]`);
   return {
-    sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values} ON CONFLICT (${key.join(', ')}) ${onConflict}`,
-    params: sql.params,
+    sql: `INSERT INTO ${table.name} (${columnList(table)}) SELECT * FROM unnest(${arrays.join(', ')}) ${onConflict(table)}`,
+    params: table.columns.map((_, i) => rows.map((row) => row[i])),
   };
 }
 
-/** Splits rows so that no statement binds more parameters than SQLite and PostgreSQL allow. */
-export function chunkRows<T extends unknown[]>(rows: T[], columns: number, maxParams = 30_000): T[][] {
+function valuesUpsert(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement {
+  const sql = new SqlBuilder(dialect);
+  const values = rows.map((row) => `(${sql.bindAll(row)})`).join(', ');
+  return { sql: `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${values} ${onConflict(table)}`, params: sql.params };
+}
+
+const columnList = (table: UpsertTable) => table.columns.map(([column]) => column).join(', ');
+
+function onConflict(table: UpsertTable): string {
+  const action = table.update.length ? `DO UPDATE SET ${table.update.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'DO NOTHING';
+  return `ON CONFLICT (${table.key.join(', ')}) ${action}`;
+}
+
+/** Splits rows so that no statement binds more parameters than SQLite allows. */
+export function chunkRows<T extends readonly unknown[]>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
   const size = Math.max(1, Math.floor(maxParams / columns));
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));

@@ -1,20 +1,41 @@
 import type { StoredSpan, StoredTrace } from '@cinetrace/traces';
+import type { UpsertTable } from './sql-builder';
 
-/** Column lists and row codecs of the traces and spans tables (JSON as text, times as epoch ms). */
-export const TRACE_KEY = ['project_id', 'id'] as const;
-export const TRACE_COLUMNS = [
-  'project_id', 'id', 'name', 'status', 'status_explicit', 'start_time', 'start_explicit', 'end_time', 'input', 'output',
-  'metadata', 'tags', 'user_id', 'session_id', 'span_count', 'error_count', 'usage', 'cost_usd', 'cost_spans',
-  'created_at', 'updated_at',
-] as const;
-export const TRACE_UPDATE = TRACE_COLUMNS.filter((c) => !TRACE_KEY.includes(c as never) && c !== 'created_at');
+/** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
+export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
+  ['project_id', 'text'], ['id', 'text'], ['name', 'text'], ['status', 'text'], ['status_explicit', 'int2'], ['start_time', 'int8'],
+  ['start_explicit', 'int2'], ['end_time', 'int8'], ['input', 'text'], ['output', 'text'], ['metadata', 'text'], ['tags', 'text'],
+  ['user_id', 'text'], ['session_id', 'text'], ['span_count', 'int4'], ['error_count', 'int4'], ['usage', 'text'],
+  ['cost_usd', 'float8'], ['cost_spans', 'int4'], ['created_at', 'int8'], ['updated_at', 'int8'],
+], ['created_at']);
 
-export const SPAN_KEY = ['project_id', 'trace_id', 'id'] as const;
-export const SPAN_COLUMNS = [
-  'project_id', 'trace_id', 'id', 'parent_id', 'name', 'kind', 'status', 'status_message', 'start_time', 'end_time',
-  'model', 'input', 'output', 'usage', 'cost_usd', 'attributes', 'events',
-] as const;
-export const SPAN_UPDATE = SPAN_COLUMNS.filter((c) => !SPAN_KEY.includes(c as never));
+export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
+  ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
+  ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
+  ['input', 'text'], ['output', 'text'], ['usage', 'text'], ['cost_usd', 'float8'], ['attributes', 'text'], ['events', 'text'],
+]);
+
+/** A tag's row is its key: written once, never updated. */
+export const TAG_TABLE: UpsertTable = {
+  name: 'trace_tags',
+  columns: [['project_id', 'text'], ['tag', 'text'], ['trace_id', 'text']],
+  key: ['project_id', 'tag', 'trace_id'],
+  update: [],
+};
+
+/** One per ingest message, for `Prefer: wait`: the first store of a message is the one that counts. */
+export const RECEIPT_TABLE: UpsertTable = {
+  name: 'trace_receipts',
+  columns: [['ingest_id', 'text'], ['project_id', 'text'], ['trace_id', 'text'], ['stored_at', 'int8']],
+  key: ['ingest_id'],
+  update: [],
+};
+
+/** A table whose upsert replaces every column but the key and those `kept` from the first write. */
+function upsertTable(name: string, key: string[], columns: UpsertTable['columns'], kept: string[] = []): UpsertTable {
+  const update = columns.map(([column]) => column).filter((c) => !key.includes(c) && !kept.includes(c));
+  return { name, columns, key, update };
+}
 
 type Row = Record<string, unknown>;
 

@@ -1,0 +1,132 @@
+import type { ProjectContext, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
+import { openServiceDataSource } from '@cinetrace/persistence';
+import { createDatabase, type TestDatabase } from '@cinetrace/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { TraceReadsService } from '../reads/trace-reads.service';
+import type { TraceIngestEnv } from '../trace-ingest.env';
+import { traceIngestStore } from '../trace-ingest.module';
+import { TraceWriter } from './trace-writer';
+
+const ctx: ProjectContext = { orgId: 'org_1', apiKeyId: 'key_1', requestId: 'req_1', projectId: 'proj_1' };
+const T0 = Date.UTC(2030, 0, 1);
+let ingestSeq = 0;
+
+const message = (trace: TraceInput, projectId = ctx.projectId): TraceIngestMessage => ({
+  ingestId: `ing_${++ingestSeq}`,
+  projectId,
+  receivedAt: T0,
+  trace,
+});
+
+/** Text that an array literal or a VALUES list must carry unchanged: quotes, backslashes, braces, commas, NULL, unicode. */
+const AWKWARD = 'say "hi", {brace} \\back\\slash\\ NULL \'single\' ✓ 视频\nnew line';
+
+// PostgreSQL writes a batch with one unnest statement per table, SQLite with VALUES lists:
+// both must store exactly what the client sent.
+describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
+  let dataSource: DataSource;
+  let database: TestDatabase | undefined;
+  let dataDir: string | undefined;
+  let writer: TraceWriter;
+  let reads: TraceReadsService;
+
+  beforeAll(async () => {
+    if (store === 'postgres') database = await createDatabase();
+    else dataDir = mkdtempSync(join(tmpdir(), 'trace-writer-'));
+    const env = { DATABASE_URL: database?.url, DATA_DIR: dataDir ?? '/nonexistent', MIGRATE_ON_START: true } as TraceIngestEnv;
+    dataSource = await openServiceDataSource(traceIngestStore(env), 1);
+    writer = new TraceWriter(dataSource);
+    reads = new TraceReadsService(dataSource);
+  }, 60_000);
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores a batch of traces with every field as sent, nulls and awkward text included', async () => {
+    const traces: TraceInput[] = Array.from({ length: 30 }, (_, t) => ({
+      id: `tr_${t}`,
+      name: t === 0 ? null : `render ${AWKWARD}`,
+      status: 'ok',
+      startTime: T0 + t,
+      endTime: t === 1 ? null : T0 + t + 500,
+      input: { prompt: AWKWARD, n: t },
+      metadata: { note: AWKWARD },
+      tags: ['bench', `tag-${t % 3}`],
+      userId: t === 2 ? null : 'user "42"',
+      spans: Array.from({ length: 10 }, (_, s) => ({
+        id: `s${s}`,
+        parentId: s === 0 ? null : 's0',
+        name: `step ${s} ${AWKWARD}`,
+        kind: 'llm',
+        status: 'ok',
+        statusMessage: s === 3 ? AWKWARD : null,
+        startTime: T0 + t + s * 10,
+        endTime: T0 + t + s * 10 + 5,
+        model: s === 4 ? null : 'video-model-xl',
+        input: { prompt: AWKWARD },
+        output: s === 5 ? undefined : { caption: `{${s}}` },
+        usage: { inputTokens: 120 + s },
+        costUsd: s === 6 ? null : 0.0012,
+        attributes: { 'gen.cfg': 7.5 },
+        events: [{ name: 'queued', time: T0 + t + s * 10 + 1 }],
+      })),
+    }));
+
+    await writer.store(traces.map((trace) => message(trace)));
+
+    for (const [t, sent] of traces.entries()) {
+      const view = await reads.get({ ctx, id: sent.id });
+      expect(view).toMatchObject({
+        id: sent.id,
+        name: sent.name,
+        endTime: t === 1 ? null : new Date(T0 + t + 500).toISOString(),
+        input: sent.input,
+        metadata: sent.metadata,
+        tags: sent.tags,
+        userId: sent.userId,
+      });
+      expect(view.spans).toHaveLength(10);
+      const s3 = view.spans.find((span) => span.id === 's3')!;
+      expect(s3).toMatchObject({ name: `step 3 ${AWKWARD}`, statusMessage: AWKWARD, input: { prompt: AWKWARD }, costUsd: 0.0012 });
+      expect(view.spans.find((span) => span.id === 's4')!.model).toBeNull();
+      expect(view.spans.find((span) => span.id === 's6')!.costUsd).toBeNull();
+    }
+  });
+
+  it('merges a known trace: present fields replace, spans upserted by id, the same payload twice changes nothing', async () => {
+    const first: TraceInput = { id: 'merge_1', name: 'first', metadata: { a: 1 }, tags: ['x'], spans: [{ id: 'a', name: 'a', startTime: T0 }] };
+    const second: TraceInput = {
+      id: 'merge_1',
+      status: 'error',
+      metadata: { b: 2 },
+      tags: ['y'],
+      spans: [
+        { id: 'a', name: 'a renamed', startTime: T0 },
+        { id: 'b', name: 'b', startTime: T0 + 5 },
+      ],
+    };
+    await writer.store([message(first), message(second)]);
+    const merged = await reads.get({ ctx, id: 'merge_1' });
+
+    await writer.store([message(second)]);
+    const again = await reads.get({ ctx, id: 'merge_1' });
+
+    expect(merged).toMatchObject({ name: 'first', status: 'error', metadata: { a: 1, b: 2 } });
+    expect([...merged.tags].sort()).toEqual(['x', 'y']);
+    expect(merged.spans.map((span) => [span.id, span.name])).toEqual([['a', 'a renamed'], ['b', 'b']]);
+    expect(again).toEqual(merged);
+  });
+
+  it('keeps the same trace id in two projects apart', async () => {
+    await writer.store([message({ id: 'shared', name: 'one', spans: [] }), message({ id: 'shared', name: 'two', spans: [] }, 'proj_2')]);
+
+    expect((await reads.get({ ctx, id: 'shared' })).name).toBe('one');
+    expect((await reads.get({ ctx: { ...ctx, projectId: 'proj_2' }, id: 'shared' })).name).toBe('two');
+  });
+});
