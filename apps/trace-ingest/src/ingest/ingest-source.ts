@@ -7,6 +7,13 @@ import { TraceIngestHandler } from './trace-ingest.handler';
 /** Where trace-ingest reads the trace stream from: the Kafka topic, or the all-in-one process's streams. */
 export type IngestSource = StreamSource;
 
+/**
+ * Two transactions store at once: while one waits on PostgreSQL the other merges and
+ * builds its statements (one alone kept the database idle half the time). A trace's
+ * records share a partition (the topic is keyed by trace), so one lane stores them in order.
+ */
+const WRITE_LANES = 2;
+
 /** Consumes the trace stream from application start to shutdown. */
 export function ingestSubscription(source: IngestSource): Provider {
   return {
@@ -19,6 +26,7 @@ export function ingestSubscription(source: IngestSource): Provider {
         deadLetterTopic: Topics.TraceIngestDeadLetter,
         isTransient: isTransientStoreError,
         handle: handler.handle,
+        writeLanes: WRITE_LANES,
       }),
   };
 }

@@ -12,6 +12,12 @@ export interface StreamConsumerOptions {
   deadLetterTopic: string;
   maxAttempts?: number;
   partitionsConsumedConcurrently?: number;
+  /**
+   * Transactions storing at once (1 by default), each for the partitions `partition % lanes`
+   * picks: a key's records stay in one partition, so in one lane and in order. While one lane
+   * waits on the database another builds its statements; lanes must not touch each other's rows.
+   */
+  writeLanes?: number;
   /** Partitions the topic is created with when it does not exist: the most consumers that can share it. */
   partitions?: number;
   /**
@@ -45,8 +51,8 @@ const MAX_RECORDS_PER_WRITE = 2000;
  * Consumes a topic in batches: the handler commits a batch's effects, then the offsets
  * are committed (at-least-once; handlers are idempotent). Fetching runs ahead of the
  * store: what is fetched while the handler works is handed to it together next time
- * (one transaction for many fetched batches, across partitions, each partition's records
- * in order). A failing batch is retried with backoff, then split record by record; a
+ * (one transaction for many fetched batches, across the partitions of a write lane, each
+ * partition's records in order). A failing batch is retried with backoff, then split record by record; a
  * record that still fails is sent to the dead-letter topic with the reason, and
  * consumption moves on.
  */
@@ -55,7 +61,7 @@ export class KafkaStreamConsumer<T = unknown> {
   private readonly kafka: Kafka;
   private consumer?: Consumer;
   private readonly maxAttempts: number;
-  private readonly writer = new WriteBehind<FetchedBatch>((batches) => this.store(batches), MAX_RECORDS_PER_WRITE);
+  private readonly writers: WriteBehind<FetchedBatch>[];
   private stopping = false;
 
   constructor(
@@ -66,6 +72,8 @@ export class KafkaStreamConsumer<T = unknown> {
   ) {
     this.kafka = new Kafka(kafkaClientConfig(clientId, connection));
     this.maxAttempts = options.maxAttempts ?? 3;
+    const lanes = Math.max(1, options.writeLanes ?? 1);
+    this.writers = Array.from({ length: lanes }, () => new WriteBehind<FetchedBatch>((batches) => this.store(batches), MAX_RECORDS_PER_WRITE));
   }
 
   async start(): Promise<void> {
@@ -89,12 +97,13 @@ export class KafkaStreamConsumer<T = unknown> {
         if (!batch.messages.length || !isRunning() || isStale()) return;
         const lastOffset = batch.messages[batch.messages.length - 1].offset;
         const { topic, partition, messages } = batch;
-        // Stored (and its offset committed) by the writer; a batch it never stores is fetched again by the next owner.
-        this.writer.add({ topic, partition, lastOffset, messages, size: messages.length }).catch(() => undefined);
+        const writer = this.writers[partition % this.writers.length];
+        // Stored (and its offset committed) by its lane's writer; a batch it never stores is fetched again by the next owner.
+        writer.add({ topic, partition, lastOffset, messages, size: messages.length }).catch(() => undefined);
         // The next fetch goes on after this batch; only the commit waits for the store.
         resolveOffset(lastOffset);
-        while (this.writer.backlog > MAX_BACKLOG_RECORDS && isRunning()) {
-          await this.writer.progress(1000);
+        while (writer.backlog > MAX_BACKLOG_RECORDS / this.writers.length && isRunning()) {
+          await writer.progress(1000);
           await heartbeat().catch(() => undefined);
         }
       },
@@ -126,7 +135,7 @@ export class KafkaStreamConsumer<T = unknown> {
   async stop(): Promise<void> {
     await this.consumer?.stop().catch(() => undefined);
     this.stopping = true;
-    await this.writer.idle();
+    await Promise.all(this.writers.map((writer) => writer.idle()));
     await this.consumer?.disconnect().catch(() => undefined);
   }
 

@@ -16,6 +16,8 @@ export interface StreamSubscriptionSpec<T> {
   /** Store failures: retried until they pass, never dead-lettered. */
   isTransient: (err: unknown) => boolean;
   handle: BatchHandler<T>;
+  /** Kafka: transactions storing at once, each for its own share of the partitions (see KafkaStreamConsumer). */
+  writeLanes?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export class StreamSubscription<T> implements OnApplicationBootstrap, BeforeAppl
         partitions: source.partitions,
         partitionsConsumedConcurrently: source.partitions,
         isTransient: spec.isTransient,
+        writeLanes: spec.writeLanes,
       },
       spec.handle,
     );
