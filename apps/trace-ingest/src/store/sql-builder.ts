@@ -51,7 +51,7 @@ function onConflict(table: UpsertTable): string {
 }
 
 /** Splits rows so that no statement binds more parameters than SQLite allows. */
-export function chunkRows<T extends readonly unknown[]>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
+function chunkRows<T extends readonly unknown[]>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
   const size = Math.max(1, Math.floor(maxParams / columns));
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
