@@ -11,10 +11,16 @@
 //      completed with its score passed (the run's counts and scores, the tasks route's
 //      summary, and the tasks listed with status=completed);
 //   4. the baseline (bench/baseline-bullmq.js): the same jobs through bare BullMQ on the
-//      same Redis with the same number of jobs at once as the service executes.
+//      same Redis with the same number of jobs at once as the service executes;
+//   5. distributed mode only, the floor (bench/baseline-runs-floor.js): that baseline plus
+//      the least the design asks of each task, with bare libraries: its `finished` event
+//      and trace through Kafka (the mock broker, as the service's) and both stored in
+//      PostgreSQL by a consumer process. What is left between the floor and the bare
+//      baseline is the cost of the design on this machine, not of the service's code.
 // Usage: node bench/runs.js [--mode both|all-in-one|distributed] [--tasks 10000]
 //          [--concurrency 64] [--worker-concurrency <worker's default, 64>] [--runs 1] [--warmup 500]
-//          [--only service|baseline] [--apps a,b,gateway] (more in bench/README.md)
+//          [--only service|baseline|floor] [--apps a,b,gateway] (more in bench/README.md;
+//          --only floor measures the bare baseline and the floor)
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const c = require('./lib/common');
@@ -29,12 +35,12 @@ const opts = c.parseArgs(process.argv.slice(2), {
   warmup: 500, // tasks of the warm-up run (0: none)
   'poll-ms': 100,
   timeout: 600, // seconds one run may take before it counts as not finished
-  only: '',
+  only: '', // service, baseline (the bare baseline) or floor (distributed: the floor)
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
 });
 const MODES = opts.mode === 'both' ? ['all-in-one', 'distributed'] : [opts.mode];
 for (const m of MODES) if (!['all-in-one', 'distributed'].includes(m)) throw new Error('--mode is both, all-in-one or distributed');
-if (!['', 'service', 'baseline'].includes(opts.only)) throw new Error('--only is service or baseline');
+if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('--only is service, baseline or floor');
 if (!opts['worker-concurrency']) opts['worker-concurrency'] = workerDefaultConcurrency();
 const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1000, ratio: 0.5 } };
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -286,12 +292,48 @@ async function measureBaseline(mode) {
   return out;
 }
 
+/** The floor (distributed): bare BullMQ plus each task's event and trace through Kafka into PostgreSQL. */
+async function measureFloor() {
+  const concurrency = executing('distributed');
+  const prefix = `bench-runs-floor-${randomBytes(4).toString('hex')}`;
+  log(`\n== floor for distributed: bare BullMQ + Kafka + PostgreSQL, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
+  c.onCleanup(() => dropRedisPrefix(prefix));
+  const out = { kind: 'floor', mode: 'distributed', concurrency, runs: [] };
+  try {
+    const broker = await c.startBroker();
+    for (let i = 0; i < opts.runs; i++) {
+      const db = await c.createDatabase('floor'); // the floor creates its tables in an empty database
+      const proc = c.startProcess('baseline-runs-floor', [path.join('bench', 'baseline-runs-floor.js')], {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        REDIS_URL,
+        KAFKA_BROKERS: broker.brokers,
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: `${prefix}-${i}`,
+        BASELINE_TASKS: String(opts.tasks),
+        BASELINE_CONCURRENCY: String(concurrency),
+      });
+      const { code } = await proc.exited;
+      const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
+      if (code !== 0 || !line) throw new Error(`floor exited ${code}:\n${proc.output().slice(-2000)}`);
+      const r = JSON.parse(line.slice('RESULT '.length));
+      r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
+      out.runs.push(r);
+      log(`   run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+    }
+  } catch (e) {
+    out.failed = e.message;
+    log(`   floor failed: ${e.message}`);
+  }
+  return out;
+}
+
 const median = (xs) => {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
-function report(mode, s, b) {
+function report(mode, s, b, f) {
   const sRuns = s?.runs ?? [];
   const bRuns = b?.runs ?? [];
   const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -300,7 +342,7 @@ function report(mode, s, b) {
   const ratio = sRate !== null && bRate ? sRate / bRate : null;
   const okAll = sRuns.length > 0 && sRuns.every((r) => r.ok);
   const t = TARGETS[mode];
-  const judged = opts.only !== 'baseline';
+  const judged = opts.only === '' || opts.only === 'service';
   const last = sRuns[sRuns.length - 1] ?? {};
   const rows = [
     {
@@ -327,6 +369,16 @@ function report(mode, s, b) {
     { figure: 'tasks failed', service: num(last.counts?.failed), baseline: num(bRuns[bRuns.length - 1]?.failed), target: '0', pass: judged ? okAll && last.counts?.failed === 0 : null },
     { figure: 'jobs at once (run window / worker)', service: executing(mode), baseline: b?.concurrency ?? null },
   ];
+  const fRuns = f?.runs ?? [];
+  if (f) {
+    // The floor's own rows: its rate beside the bare baseline's, and the service's beside the floor's.
+    const fRate = num(median(fRuns.map((r) => r.tasksPerSec)));
+    const fOk = fRuns.length > 0 && fRuns.every((r) => r.ok);
+    rows.push(
+      { figure: 'floor tasks/s (bare BullMQ + Kafka + PostgreSQL; ratio = floor / baseline)', service: fRate, baseline: bRate, target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)') },
+      { figure: 'service tasks/s beside the floor (ratio = service / floor)', service: sRate, baseline: fRate },
+    );
+  }
   console.log(
     `\nBenchmark runs, ${mode}: ${opts.tasks} tasks, target dataset, one exact_match scorer, run concurrency ${opts.concurrency}` +
       (mode === 'distributed' ? `, one benchmark-worker with WORKER_CONCURRENCY ${opts['worker-concurrency']}` : '') +
@@ -338,6 +390,10 @@ function report(mode, s, b) {
     console.log(`service run ${i + 1}: ${r.status}, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s, counts ${JSON.stringify(r.counts)}, summary ${JSON.stringify(r.summary?.counts)}`);
   }
   for (const [i, r] of bRuns.entries()) console.log(`baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+  if (f?.failed) console.log(`floor: FAILED: ${f.failed.split('\n')[0]}`);
+  for (const [i, r] of fRuns.entries()) {
+    console.log(`floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+  }
   return c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
 }
 
@@ -346,7 +402,7 @@ async function main() {
   const results = {};
   for (const mode of MODES) {
     const r = (results[mode] = {});
-    if (opts.only !== 'baseline') {
+    if (opts.only === '' || opts.only === 'service') {
       try {
         r.service = await measureService(mode);
       } catch (e) {
@@ -359,8 +415,12 @@ async function main() {
       r.baseline = await measureBaseline(mode);
       await c.cleanupAll();
     }
+    if (mode === 'distributed' && (opts.only === '' || opts.only === 'floor')) {
+      r.floor = await measureFloor();
+      await c.cleanupAll();
+    }
   }
-  for (const mode of MODES) report(mode, results[mode].service, results[mode].baseline);
+  for (const mode of MODES) report(mode, results[mode].service, results[mode].baseline, results[mode].floor);
   console.log(`\nJSON ${JSON.stringify({ tasks: opts.tasks, concurrency: opts.concurrency, workerConcurrency: opts['worker-concurrency'], results })}`);
 }
 
