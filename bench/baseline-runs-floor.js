@@ -16,7 +16,8 @@
 // Prints one line `RESULT {json}`, then drops its queue.
 // Environment: REDIS_URL, KAFKA_BROKERS, DATABASE_URL (required, an empty database),
 // QUEUE_PREFIX, BASELINE_TASKS (10000), BASELINE_CONCURRENCY (16), BASELINE_LINGER_MS (5),
-// BASELINE_MAX_WAIT_MS (5).
+// BASELINE_MAX_WAIT_MS (5), BASELINE_STORE (1; 0: the consumer reads every record but
+// writes nothing, to split the floor's cost between Kafka and PostgreSQL).
 const { fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { Kafka, logLevel } = require('kafkajs');
@@ -30,6 +31,7 @@ const TASKS = Number(process.env.BASELINE_TASKS || 10000);
 const CONCURRENCY = Number(process.env.BASELINE_CONCURRENCY || 16);
 const LINGER_MS = Number(process.env.BASELINE_LINGER_MS ?? 5);
 const MAX_WAIT_MS = Number(process.env.BASELINE_MAX_WAIT_MS ?? 5);
+const STORE = process.env.BASELINE_STORE !== '0';
 const BROKERS = (process.env.KAFKA_BROKERS || '').split(',').filter(Boolean);
 const DATABASE_URL = process.env.DATABASE_URL;
 const QUEUE = 'benchmark-tasks';
@@ -136,7 +138,7 @@ async function runConsumer() {
       const batch = { events: [], traces: [] };
       batch.done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
         pending = null;
-        await storeFetched(pool, batch.events, batch.traces);
+        if (STORE) await storeFetched(pool, batch.events, batch.traces);
         stored += batch.events.length;
         process.send({ stored });
       });
@@ -330,7 +332,7 @@ async function main() {
     await check.end();
     const seconds = ((lastAt || performance.now()) - t0) / 1000;
     console.log(
-      `RESULT ${JSON.stringify({ tasks: TASKS, concurrency: CONCURRENCY, completed, passed, stored: rows[0], seconds, tasksPerSec: rows[0].tasks / seconds, timedOut: !lastAt })}`,
+      `RESULT ${JSON.stringify({ tasks: TASKS, concurrency: CONCURRENCY, completed, passed, stored: rows[0], seconds, store: STORE, tasksPerSec: (STORE ? rows[0].tasks : stored) / seconds, timedOut: !lastAt })}`,
     );
   } finally {
     consumerProc.send('stop');
