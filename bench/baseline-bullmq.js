@@ -11,7 +11,7 @@
 // BASELINE_TASKS (10000), BASELINE_CONCURRENCY (16).
 const { randomBytes } = require('node:crypto');
 const { Queue, Worker } = require('bullmq');
-const { runItem, RUN_SCORERS, exactMatch } = require('./lib/run-items');
+const { taskJob, processTask, WORKER_SETTINGS } = require('./lib/run-items');
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PREFIX = process.env.QUEUE_PREFIX || `bench-baseline-${randomBytes(4).toString('hex')}`;
@@ -25,33 +25,6 @@ function connection() {
   return { host: url.hostname, port: Number(url.port || 6379), db: Number(url.pathname.slice(1) || 0), maxRetriesPerRequest: null };
 }
 
-/** A job's data: what toTaskJob gives a worker for a `dataset` target and one exact_match scorer. */
-function taskJob(runId, i) {
-  const item = runItem(i);
-  return {
-    taskId: `task_${runId}_${i}`,
-    runId,
-    benchmarkId: 'bm_bench',
-    projectId: 'prj_bench',
-    item: { id: `itm_${i}`, index: i, ...item },
-    target: { type: 'dataset' },
-    prompt: null,
-    scorers: RUN_SCORERS.map((s) => ({ name: s.type, ...s })),
-    timeoutMs: 60000,
-    maxAttempts: 3,
-    traceId: `tr_${runId}_${i}`,
-  };
-}
-
-/** The work of one task: the dataset target's output, each scorer, a result. */
-function processTask(task) {
-  const startedAt = Date.now();
-  const output = task.item.metadata.output;
-  if (output === undefined) throw new Error('the item has no metadata.output');
-  const scores = task.scorers.map((s) => ({ ...exactMatch(output, task.item.expected, s.config), scorer: s.name }));
-  return { status: 'completed', output, scores, startedAt, finishedAt: Date.now() };
-}
-
 async function main() {
   const runId = randomBytes(6).toString('hex');
   const queue = new Queue(QUEUE, { connection: connection(), prefix: PREFIX });
@@ -61,15 +34,7 @@ async function main() {
   let lastAt = 0;
   let resolveAll;
   const all = new Promise((r) => (resolveAll = r));
-  const worker = new Worker(QUEUE, async (job) => processTask(job.data), {
-    connection: connection(),
-    prefix: PREFIX,
-    concurrency: CONCURRENCY,
-    lockDuration: 10000,
-    stalledInterval: 10000,
-    maxStalledCount: 2,
-    autorun: false,
-  });
+  const worker = new Worker(QUEUE, async (job) => processTask(job.data), { connection: connection(), prefix: PREFIX, concurrency: CONCURRENCY, ...WORKER_SETTINGS });
   worker.on('completed', (job, result) => {
     completed++;
     if (result.scores.every((s) => s.passed)) passed++;
@@ -93,20 +58,7 @@ async function main() {
     await worker.waitUntilReady();
     void worker.run();
     // Payloads built before the clock starts (the service has its tasks in its database).
-    const jobs = Array.from({ length: TASKS }, (_, i) => {
-      const data = taskJob(runId, i);
-      return {
-        name: 'task',
-        data,
-        opts: {
-          jobId: data.taskId,
-          attempts: 3,
-          backoff: { type: 'exponential', delay: 500 },
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 3600 },
-        },
-      };
-    });
+    const jobs = Array.from({ length: TASKS }, (_, i) => taskJob(runId, i));
     const t0 = performance.now();
     let addedAt = t0;
     for (let i = 0; i < jobs.length; i += ADD_CHUNK) await queue.addBulk(jobs.slice(i, i + ADD_CHUNK));

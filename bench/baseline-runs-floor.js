@@ -23,7 +23,7 @@ const { randomBytes } = require('node:crypto');
 const { Kafka, logLevel } = require('kafkajs');
 const { Pool } = require('pg');
 const { Queue, Worker } = require('bullmq');
-const { runItem, RUN_SCORERS, exactMatch } = require('./lib/run-items');
+const { taskJob, processTask, WORKER_SETTINGS } = require('./lib/run-items');
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PREFIX = process.env.QUEUE_PREFIX || `bench-floor-${randomBytes(4).toString('hex')}`;
@@ -168,23 +168,6 @@ async function runConsumer() {
 
 // ---------------------------------------------------------------- the worker process
 
-function taskJob(runId, i) {
-  const item = runItem(i);
-  return {
-    taskId: `task_${runId}_${i}`,
-    runId,
-    benchmarkId: 'bm_bench',
-    projectId: PROJECT,
-    item: { id: `itm_${i}`, index: i, ...item },
-    target: { type: 'dataset' },
-    prompt: null,
-    scorers: RUN_SCORERS.map((s) => ({ name: s.type, ...s })),
-    timeoutMs: 60000,
-    maxAttempts: 3,
-    traceId: `tr_${runId}_${i}`,
-  };
-}
-
 /** The trace of one attempt: the target call and the scorer as spans. */
 function traceOf(task, attempt, output, scores, startedAt, finishedAt) {
   return {
@@ -293,10 +276,7 @@ async function main() {
     async (job) => {
       const task = job.data;
       const attempt = job.attemptsMade + 1;
-      const startedAt = Date.now();
-      const output = task.item.metadata.output;
-      const scores = task.scorers.map((s) => ({ ...exactMatch(output, task.item.expected, s.config), scorer: s.name }));
-      const finishedAt = Date.now();
+      const { output, scores, startedAt, finishedAt } = processTask(task);
       const event = { type: 'finished', taskId: task.taskId, runId: task.runId, benchmarkId: task.benchmarkId, projectId: task.projectId, attempt, status: 'completed', output, scores, startedAt, finishedAt, traceId: task.traceId };
       await send([
         [EVENTS_TOPIC, { key: task.runId, value: JSON.stringify(event) }],
@@ -304,7 +284,7 @@ async function main() {
       ]);
       return scores.every((s) => s.passed);
     },
-    { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: PREFIX, concurrency: CONCURRENCY, lockDuration: 10000, stalledInterval: 10000, maxStalledCount: 2, autorun: false },
+    { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: PREFIX, concurrency: CONCURRENCY, ...WORKER_SETTINGS },
   );
   worker.on('completed', (job, ok) => {
     completed++;
@@ -315,11 +295,7 @@ async function main() {
     await queue.waitUntilReady();
     await worker.waitUntilReady();
     void worker.run();
-    const jobs = Array.from({ length: TASKS }, (_, i) => {
-      const data = taskJob(runId, i);
-      const opts = { jobId: data.taskId, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } };
-      return { name: 'task', data, opts };
-    });
+    const jobs = Array.from({ length: TASKS }, (_, i) => taskJob(runId, i, PROJECT));
     const t0 = performance.now();
     for (let i = 0; i < jobs.length; i += ADD_CHUNK) await queue.addBulk(jobs.slice(i, i + ADD_CHUNK));
     const timeout = setTimeout(() => resolveAll(), Math.max(120000, TASKS * 20));

@@ -261,6 +261,21 @@ async function measureService(mode) {
   return out;
 }
 
+/** Runs one of the bare baselines (`bench/<file>`) for a run of --tasks jobs; answers its RESULT line, parsed. */
+async function runBaselineScript(file, env) {
+  const proc = c.startProcess(path.basename(file, '.js'), [path.join('bench', file)], {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    REDIS_URL,
+    BASELINE_TASKS: String(opts.tasks),
+    ...env,
+  });
+  const { code } = await proc.exited;
+  const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
+  if (code !== 0 || !line) throw new Error(`${file} exited ${code}:\n${proc.output().slice(-2000)}`);
+  return JSON.parse(line.slice('RESULT '.length));
+}
+
 async function measureBaseline(mode) {
   const concurrency = executing(mode);
   const prefix = `bench-runs-base-${randomBytes(4).toString('hex')}`;
@@ -269,18 +284,7 @@ async function measureBaseline(mode) {
   const out = { kind: 'baseline', mode, concurrency, runs: [] };
   try {
     for (let i = 0; i < opts.runs; i++) {
-      const proc = c.startProcess('baseline-bullmq', [path.join('bench', 'baseline-bullmq.js')], {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        REDIS_URL,
-        QUEUE_PREFIX: prefix,
-        BASELINE_TASKS: String(opts.tasks),
-        BASELINE_CONCURRENCY: String(concurrency),
-      });
-      const { code } = await proc.exited;
-      const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || !line) throw new Error(`baseline exited ${code}:\n${proc.output().slice(-2000)}`);
-      const r = JSON.parse(line.slice('RESULT '.length));
+      const r = await runBaselineScript('baseline-bullmq.js', { QUEUE_PREFIX: prefix, BASELINE_CONCURRENCY: String(concurrency) });
       r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
       out.runs.push(r);
       log(`   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`);
@@ -297,26 +301,20 @@ async function measureFloor() {
   const concurrency = executing('distributed');
   const prefix = `bench-runs-floor-${randomBytes(4).toString('hex')}`;
   log(`\n== floor for distributed: bare BullMQ + Kafka + PostgreSQL, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
-  c.onCleanup(() => dropRedisPrefix(prefix));
   const out = { kind: 'floor', mode: 'distributed', concurrency, runs: [] };
   try {
     const broker = await c.startBroker();
     for (let i = 0; i < opts.runs; i++) {
-      const db = await c.createDatabase('floor'); // the floor creates its tables in an empty database
-      const proc = c.startProcess('baseline-runs-floor', [path.join('bench', 'baseline-runs-floor.js')], {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        REDIS_URL,
+      // Each run on an empty database (the floor creates its tables) and topics of its own (named after the prefix).
+      const db = await c.createDatabase('floor');
+      const runPrefix = `${prefix}-${i}`;
+      c.onCleanup(() => dropRedisPrefix(runPrefix));
+      const r = await runBaselineScript('baseline-runs-floor.js', {
         KAFKA_BROKERS: broker.brokers,
         DATABASE_URL: db.url,
-        QUEUE_PREFIX: `${prefix}-${i}`,
-        BASELINE_TASKS: String(opts.tasks),
+        QUEUE_PREFIX: runPrefix,
         BASELINE_CONCURRENCY: String(concurrency),
       });
-      const { code } = await proc.exited;
-      const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || !line) throw new Error(`floor exited ${code}:\n${proc.output().slice(-2000)}`);
-      const r = JSON.parse(line.slice('RESULT '.length));
       r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
       out.runs.push(r);
       log(`   run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);

@@ -1,7 +1,7 @@
 'use strict';
-// The dataset items of the run benchmark (bench/runs.js) and the job payloads of its bare
-// BullMQ baseline (bench/baseline-bullmq.js): the same items on both sides, so both move
-// the same bytes through Redis and score the same values.
+// The dataset items of the run benchmark (bench/runs.js) and the jobs of its bare BullMQ
+// baseline and floor (bench/baseline-bullmq.js, bench/baseline-runs-floor.js): the same
+// items on every side, so all move the same bytes through Redis and score the same values.
 
 const WORDS = (
   'slow dolly shot across a rain soaked neon street at night reflections shimmer on wet asphalt ' +
@@ -55,4 +55,35 @@ function exactMatch(output, expected, config = {}) {
   return { scorer: 'exact_match', score, passed: score >= (config.threshold ?? 1), details: null, error: null };
 }
 
-module.exports = { runItem, RUN_SCORERS, exactMatch, atPath };
+/** Job `i` of a run as benchmark-service enqueues it: what toTaskJob gives a worker, with its job options. */
+function taskJob(runId, i, projectId = 'prj_bench') {
+  const data = {
+    taskId: `task_${runId}_${i}`,
+    runId,
+    benchmarkId: 'bm_bench',
+    projectId,
+    item: { id: `itm_${i}`, index: i, ...runItem(i) },
+    target: { type: 'dataset' },
+    prompt: null,
+    scorers: RUN_SCORERS.map((s) => ({ name: s.type, ...s })),
+    timeoutMs: 60000,
+    maxAttempts: 3,
+    traceId: `tr_${runId}_${i}`,
+  };
+  const opts = { jobId: data.taskId, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } };
+  return { name: 'task', data, opts };
+}
+
+/** The work of one task: the dataset target's output, each scorer, a result. */
+function processTask(task) {
+  const startedAt = Date.now();
+  const output = task.item.metadata.output;
+  if (output === undefined) throw new Error('the item has no metadata.output');
+  const scores = task.scorers.map((s) => ({ ...exactMatch(output, task.item.expected, s.config), scorer: s.name }));
+  return { status: 'completed', output, scores, startedAt, finishedAt: Date.now() };
+}
+
+/** The worker settings both baselines share with benchmark-worker (lock and stall recovery). */
+const WORKER_SETTINGS = { lockDuration: 10000, stalledInterval: 10000, maxStalledCount: 2, autorun: false };
+
+module.exports = { runItem, RUN_SCORERS, exactMatch, atPath, taskJob, processTask, WORKER_SETTINGS };
