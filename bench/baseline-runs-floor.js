@@ -7,9 +7,10 @@
 //     the target call and the scorer) produced to two Kafka topics with kafkajs (acks -1;
 //     the sends of LINGER_MS go out as one produce request); the job completes once the
 //     broker acknowledged both;
-//   - in a second process (the consumer), both topics read by one kafkajs consumer group;
-//     the records of a fetch are stored in one PostgreSQL transaction (the task row updated
-//     through unnest, the trace and its spans upserted through unnest), offsets committed after.
+//   - in a second process (the consumer), both topics read by one kafkajs consumer group,
+//     fetching ahead of the store: what was fetched while a PostgreSQL transaction ran is
+//     stored in the next one (the task rows updated, the traces and spans upserted, each
+//     through unnest), offsets committed after.
 // Left out, so the floor stays below what any implementation must do: the `started`
 // event, the per-run window across workers, run progress and aggregates, validation.
 // Timed from the first add to the last task's result stored.
@@ -127,25 +128,36 @@ async function storeFetched(pool, events, traces) {
   }
 }
 
-/** Consumes both topics; the partition batches of one fetch (taken concurrently) share one transaction. */
+/**
+ * Consumes both topics, fetching ahead of the store as the service's stream consumers do:
+ * what is fetched while a transaction runs is stored together in the next one, and offsets
+ * are committed once their records are stored (at-least-once).
+ */
 async function runConsumer() {
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 4 });
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
   const consumer = kafka().consumer({ groupId: `floor-${PREFIX}`, maxWaitTimeInMs: MAX_WAIT_MS, allowAutoTopicCreation: true });
   let stored = 0;
-  let pending = null; // { events, traces, done }
-  function enqueue(topic, values) {
-    if (!pending) {
-      const batch = { events: [], traces: [] };
-      batch.done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
-        pending = null;
-        if (STORE) await storeFetched(pool, batch.events, batch.traces);
-        stored += batch.events.length;
-        process.send({ stored });
-      });
-      pending = batch;
+  let next = null; // the records waiting for the next transaction: { events, traces, offsets }
+  let writing = Promise.resolve();
+  function enqueue(topic, partition, lastOffset, values) {
+    if (!next) {
+      const batch = (next = { events: [], traces: [], offsets: new Map() });
+      writing = writing
+        .then(() => new Promise((resolve) => setImmediate(resolve))) // the rest of this fetch's partitions join it
+        .then(async () => {
+          next = null;
+          if (STORE) await storeFetched(pool, batch.events, batch.traces);
+          await consumer.commitOffsets([...batch.offsets.values()]);
+          stored += batch.events.length;
+          process.send({ stored });
+        })
+        .catch((err) => {
+          console.error(`floor consumer: ${err.message}`);
+          process.exit(1);
+        });
     }
-    (topic === EVENTS_TOPIC ? pending.events : pending.traces).push(...values);
-    return pending.done;
+    (topic === EVENTS_TOPIC ? next.events : next.traces).push(...values);
+    next.offsets.set(`${topic}/${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
   }
   process.on('message', async (m) => {
     if (m === 'stop') {
@@ -157,10 +169,12 @@ async function runConsumer() {
   await consumer.connect();
   await consumer.subscribe({ topics: [EVENTS_TOPIC, TRACES_TOPIC], fromBeginning: true });
   await consumer.run({
+    autoCommit: false,
     partitionsConsumedConcurrently: 8,
     eachBatch: async ({ batch }) => {
       const values = batch.messages.filter((m) => m.key.toString() !== 'warm').map((m) => JSON.parse(m.value.toString()));
-      if (values.length) await enqueue(batch.topic, batch.topic === TRACES_TOPIC ? values.map((v) => v.trace) : values);
+      const lastOffset = batch.messages[batch.messages.length - 1]?.offset;
+      if (values.length) enqueue(batch.topic, batch.partition, lastOffset, batch.topic === TRACES_TOPIC ? values.map((v) => v.trace) : values);
     },
   });
   process.send({ ready: true });
@@ -279,16 +293,18 @@ async function main() {
       const { output, scores, startedAt, finishedAt } = processTask(task);
       const event = { type: 'finished', taskId: task.taskId, runId: task.runId, benchmarkId: task.benchmarkId, projectId: task.projectId, attempt, status: 'completed', output, scores, startedAt, finishedAt, traceId: task.traceId };
       await send([
-        [EVENTS_TOPIC, { key: task.runId, value: JSON.stringify(event) }],
+        [EVENTS_TOPIC, { key: task.taskId, value: JSON.stringify(event) }], // keyed as the service keys them
         [TRACES_TOPIC, { key: `${task.projectId}/${task.traceId}`, value: JSON.stringify(traceOf(task, attempt, output, scores, startedAt, finishedAt)) }],
       ]);
       return scores.every((s) => s.passed);
     },
     { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: PREFIX, concurrency: CONCURRENCY, ...WORKER_SETTINGS },
   );
+  let workerDoneAt = 0;
   worker.on('completed', (job, ok) => {
     completed++;
     if (ok) passed++;
+    if (completed === TASKS) workerDoneAt = performance.now();
   });
   worker.on('error', (err) => console.error(`worker: ${err.message}`));
   try {
@@ -308,7 +324,7 @@ async function main() {
     await check.end();
     const seconds = ((lastAt || performance.now()) - t0) / 1000;
     console.log(
-      `RESULT ${JSON.stringify({ tasks: TASKS, concurrency: CONCURRENCY, completed, passed, stored: rows[0], seconds, store: STORE, tasksPerSec: (STORE ? rows[0].tasks : stored) / seconds, timedOut: !lastAt })}`,
+      `RESULT ${JSON.stringify({ tasks: TASKS, concurrency: CONCURRENCY, completed, passed, stored: rows[0], seconds, workerSeconds: workerDoneAt ? (workerDoneAt - t0) / 1000 : null, store: STORE, tasksPerSec: (STORE ? rows[0].tasks : stored) / seconds, timedOut: !lastAt })}`,
     );
   } finally {
     consumerProc.send('stop');
