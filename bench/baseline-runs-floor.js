@@ -40,6 +40,7 @@ const ADD_CHUNK = 500;
 const EVENTS_TOPIC = `floor-task-events-${PREFIX}`;
 const TRACES_TOPIC = `floor-traces-${PREFIX}`;
 const PROJECT = 'prj_bench';
+const CONNECTION = { url: REDIS_URL, maxRetriesPerRequest: null };
 
 const kafka = () => new Kafka({ clientId: 'bench-floor', brokers: BROKERS, logLevel: logLevel.ERROR });
 
@@ -282,7 +283,7 @@ async function main() {
   await producer.send({ topic: TRACES_TOPIC, acks: -1, messages: [{ key: 'warm', value: 'null' }] });
   await ready;
 
-  const queue = new Queue(QUEUE, { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: PREFIX });
+  const queue = new Queue(QUEUE, { connection: CONNECTION, prefix: PREFIX });
   let completed = 0;
   let passed = 0;
   const worker = new Worker(
@@ -298,7 +299,7 @@ async function main() {
       ]);
       return scores.every((s) => s.passed);
     },
-    { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: PREFIX, concurrency: CONCURRENCY, ...WORKER_SETTINGS },
+    { connection: CONNECTION, prefix: PREFIX, concurrency: CONCURRENCY, ...WORKER_SETTINGS },
   );
   let workerDoneAt = 0;
   worker.on('completed', (job, ok) => {
