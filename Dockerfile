@@ -17,12 +17,13 @@ FROM ${NODE_IMAGE} AS base
 WORKDIR /app
 
 # ---------------------------------------------------------------------------------------
-# Only the package manifests, so that `npm ci` below is re-run when dependencies change,
-# not on every source edit (BuildKit caches the COPY --from by content).
+# Only the package manifests and the patches npm ci applies to dependencies (patches/,
+# by patch-package), so that `npm ci` below is re-run when dependencies change, not on
+# every source edit (BuildKit caches the COPY --from by content).
 FROM base AS manifests
 COPY . /src
 RUN cd /src \
- && find . -type f ! -name package.json ! -name package-lock.json -delete \
+ && find . -type f ! -name package.json ! -name package-lock.json ! -path './patches/*' -delete \
  && find . -depth -mindepth 1 -type d -empty -delete
 
 # ---------------------------------------------------------------------------------------
