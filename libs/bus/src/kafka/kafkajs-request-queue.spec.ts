@@ -1,7 +1,8 @@
 // kafkajs 2.2.4 (its last release) keeps a 1 ms timer looping on every broker connection
-// of an idle client (kafkajs#1556): about 900 wake-ups a second per service, a third of the
-// distributed stack's CPU at rest. patches/kafkajs+2.2.4.patch, applied on install by
-// patch-package, stops the loop; these tests fail if the patch is lost.
+// of an idle client (kafkajs#1556): about 900 wake-ups a second per service, 0.20 of the
+// 0.27 cores the distributed stack used at rest (docs/architecture.md).
+// patches/kafkajs+2.2.4.patch, applied on install by patch-package, stops the loop; these
+// tests fail if the patch is lost.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RequestQueue = require('kafkajs/src/network/requestQueue') as new (options: object) => {
   throttleCheckTimeoutId: NodeJS.Timeout | null;
