@@ -24,23 +24,35 @@ export interface Statement {
  * SQLite (in-process, no parse cost to speak of, no arrays): multi-row VALUES, chunked.
  */
 export function upsertStatements(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement[] {
-  if (!rows.length) return [];
-  if (dialect === 'postgres') return [unnestUpsert(table, rows)];
-  return chunkRows(rows, table.columns.length).map((chunk) => valuesUpsert(dialect, table, chunk));
+  return insertStatements(dialect, table, rows, onConflict(table));
 }
 
-function unnestUpsert(table: UpsertTable, rows: readonly unknown[][]): Statement {
+/**
+ * `INSERT … ON CONFLICT (key) DO NOTHING RETURNING key`: stores only the rows whose key is
+ * not taken yet, and answers with the keys it stored (each statement's rows).
+ */
+export function insertAbsentStatements(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement[] {
+  return insertStatements(dialect, table, rows, `ON CONFLICT (${table.key.join(', ')}) DO NOTHING RETURNING ${table.key.join(', ')}`);
+}
+
+function insertStatements(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement[] {
+  if (!rows.length) return [];
+  if (dialect === 'postgres') return [unnestInsert(table, rows, conflict)];
+  return chunkRows(rows, table.columns.length).map((chunk) => valuesInsert(dialect, table, chunk, conflict));
+}
+
+function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement {
   const arrays = table.columns.map(([, type], i) => `$${i + 1}::${type}[]`);
   return {
-    sql: `INSERT INTO ${table.name} (${columnList(table)}) SELECT * FROM unnest(${arrays.join(', ')}) ${onConflict(table)}`,
+    sql: `INSERT INTO ${table.name} (${columnList(table)}) SELECT * FROM unnest(${arrays.join(', ')}) ${conflict}`,
     params: table.columns.map((_, i) => rows.map((row) => row[i])),
   };
 }
 
-function valuesUpsert(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement {
+function valuesInsert(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement {
   const sql = new SqlBuilder(dialect);
   const values = rows.map((row) => `(${sql.bindAll(row)})`).join(', ');
-  return { sql: `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${values} ${onConflict(table)}`, params: sql.params };
+  return { sql: `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${values} ${conflict}`, params: sql.params };
 }
 
 const columnList = (table: UpsertTable) => table.columns.map(([column]) => column).join(', ');

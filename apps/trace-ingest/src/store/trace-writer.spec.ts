@@ -4,7 +4,7 @@ import { createDatabase, type TestDatabase } from '@cinetrace/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
+import { EntityManager, type DataSource } from 'typeorm';
 import { TraceReadsService } from '../reads/trace-reads.service';
 import type { TraceIngestEnv } from '../trace-ingest.env';
 import { traceIngestStore } from '../trace-ingest.module';
@@ -121,6 +121,32 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     expect([...merged.tags].sort()).toEqual(['x', 'y']);
     expect(merged.spans.map((span) => [span.id, span.name])).toEqual([['a', 'a renamed'], ['b', 'b']]);
     expect(again).toEqual(merged);
+  });
+
+  it('stores new traces without reading any, and merges a known one sent beside them', async () => {
+    await writer.store([message({ id: 'known_1', name: 'known', spans: [{ id: 'a', name: 'a', startTime: T0, endTime: T0 + 5 }] })]);
+    const query = jest.spyOn(EntityManager.prototype, 'query');
+    try {
+      await writer.store([message({ id: 'new_1', name: 'new', spans: [{ id: 'n', name: 'n', startTime: T0 }] }), message({ id: 'new_2', spans: [] })]);
+      const afterNew = query.mock.calls.map(([sql]) => sql.trim().split(/\s+/)[0].toUpperCase());
+      query.mockClear();
+      await writer.store([
+        message({ id: 'new_3', name: 'third', spans: [] }),
+        message({ id: 'known_1', tags: ['late'], spans: [{ id: 'b', name: 'b', startTime: T0 + 10, endTime: T0 + 20 }] }),
+      ]);
+      const afterMixed = query.mock.calls.map(([sql]) => sql.trim().split(/\s+/)[0].toUpperCase());
+
+      expect(afterNew).not.toContain('SELECT');
+      expect(afterMixed).toContain('SELECT');
+    } finally {
+      query.mockRestore();
+    }
+
+    expect(await reads.get({ ctx, id: 'new_1' })).toMatchObject({ name: 'new', spanCount: 1 });
+    expect(await reads.get({ ctx, id: 'new_3' })).toMatchObject({ name: 'third', spanCount: 0 });
+    const known = await reads.get({ ctx, id: 'known_1' });
+    expect(known).toMatchObject({ name: 'known', tags: ['late'], spanCount: 2 });
+    expect(known.spans.map((span) => span.id)).toEqual(['a', 'b']);
   });
 
   it('keeps the same trace id in two projects apart', async () => {

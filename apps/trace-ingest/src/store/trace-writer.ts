@@ -1,19 +1,52 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
 import { Dialect, inTransaction, SqlBuilder } from '@cinetrace/persistence';
-import { mergeTrace, StoredSpan, TraceState } from '@cinetrace/traces';
+import { mergeTrace, StoredSpan, StoredTrace, TraceState } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { upsertStatements, type UpsertTable } from './sql-builder';
+import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
 import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, traceFromRow, traceToRow } from './trace-rows';
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
 const keyOf = (projectId: string, traceId: string) => `${projectId}/${traceId}`;
 
+/** What merging messages into the traces as they were gave: each trace's state, and what changed. */
+interface BatchMerge {
+  states: Map<string, TraceState>;
+  changedTraces: Set<string>;
+  changedSpans: Map<string, Map<string, StoredSpan>>;
+}
+
+/** Merges every message in order into `states` (the stored traces it touches; absent ones are new). */
+function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>): BatchMerge {
+  const changedSpans = new Map<string, Map<string, StoredSpan>>();
+  const changedTraces = new Set<string>();
+  for (const message of messages) {
+    const key = keyOf(message.projectId, message.trace.id);
+    const state = states.get(key);
+    const merged = mergeTrace(message.projectId, state, message.trace, message.receivedAt);
+    const spans = state?.spans ?? new Map<string, StoredSpan>();
+    for (const span of merged.changedSpans) spans.set(span.id, span);
+    states.set(key, { trace: merged.trace, spans });
+    if (!merged.changed) continue;
+    changedTraces.add(key);
+    const spansOfTrace = changedSpans.get(key) ?? new Map<string, StoredSpan>();
+    for (const span of merged.changedSpans) spansOfTrace.set(span.id, span);
+    changedSpans.set(key, spansOfTrace);
+  }
+  return { states, changedTraces, changedSpans };
+}
+
 /**
- * Stores a batch of ingest messages in one transaction: loads what the batch touches,
- * merges every message in order in memory, then writes each changed trace and span once
- * with multi-row upserts, with a receipt per message for `Prefer: wait`.
+ * Stores a batch of ingest messages in one transaction: merges every message in order in
+ * memory, then writes each changed trace and span once with multi-row statements, with a
+ * receipt per message for `Prefer: wait`.
+ *
+ * Most batches bring traces the store has not seen (a benchmark task's trace, a pipeline
+ * sending each trace once), so the batch's traces are first inserted as if new, where their
+ * key is free; only those already stored are then read and merged with what they were.
+ * A new trace costs no read, and the key's own index decides, whatever the planner's
+ * statistics say.
  */
 @Injectable()
 export class TraceWriter {
@@ -26,24 +59,25 @@ export class TraceWriter {
   async store(messages: TraceIngestMessage[]): Promise<void> {
     if (!messages.length) return;
     await inTransaction(this.dataSource, async (manager) => {
-      const states = await this.load(manager, messages);
-      const changedSpans = new Map<string, Map<string, StoredSpan>>();
-      const changedTraces = new Set<string>();
-      for (const message of messages) {
-        const key = keyOf(message.projectId, message.trace.id);
-        const state = states.get(key);
-        const merged = mergeTrace(message.projectId, state, message.trace, message.receivedAt);
-        const spans = state?.spans ?? new Map<string, StoredSpan>();
-        for (const span of merged.changedSpans) spans.set(span.id, span);
-        states.set(key, { trace: merged.trace, spans });
-        if (!merged.changed) continue;
-        changedTraces.add(key);
-        const spansOfTrace = changedSpans.get(key) ?? new Map<string, StoredSpan>();
-        for (const span of merged.changedSpans) spansOfTrace.set(span.id, span);
-        changedSpans.set(key, spansOfTrace);
-      }
-      await this.write(manager, messages, states, changedTraces, changedSpans);
+      const asNew = mergeBatch(messages, new Map());
+      const inserted = await this.insertNewTraces(manager, [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace));
+      const known = messages.filter((m) => !inserted.has(keyOf(m.projectId, m.trace.id)));
+      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map());
+      await this.upsert(manager, TRACE_TABLE, [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)));
+      const written = [...inserted].map((key) => ({ trace: asNew.states.get(key)!.trace, spans: asNew.changedSpans.get(key)! }));
+      for (const key of merged.changedTraces) written.push({ trace: merged.states.get(key)!.trace, spans: merged.changedSpans.get(key)! });
+      await this.writeRest(manager, messages, written);
     });
+  }
+
+  /** Inserts the traces whose key is free; answers the keys of those it inserted. */
+  private async insertNewTraces(manager: EntityManager, traces: StoredTrace[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (const { sql, params } of insertAbsentStatements(this.dialect, TRACE_TABLE, traces.map(traceToRow))) {
+      const rows: { project_id: string; id: string }[] = await manager.query(sql, params);
+      for (const row of rows) inserted.add(keyOf(row.project_id, row.id));
+    }
+    return inserted;
   }
 
   /** The stored rows of the batch's traces, and of the spans its messages name. */
@@ -99,32 +133,23 @@ export class TraceWriter {
     return manager.query(`SELECT * FROM traces WHERE project_id = ${sql.bind(projectId)} AND id IN (${sql.bindAll(ids)})`, sql.params);
   }
 
-  private async write(
+  private async upsert(manager: EntityManager, table: UpsertTable, rows: unknown[][]): Promise<void> {
+    for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await manager.query(sql, params);
+  }
+
+  /** The tags and changed spans of the traces written, and the batch's receipts. */
+  private async writeRest(
     manager: EntityManager,
     messages: TraceIngestMessage[],
-    states: Map<string, TraceState>,
-    changedTraces: Set<string>,
-    changedSpans: Map<string, Map<string, StoredSpan>>,
+    written: { trace: StoredTrace; spans: Map<string, StoredSpan> }[],
   ): Promise<void> {
-    const upsert = async (table: UpsertTable, rows: unknown[][]) => {
-      for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await manager.query(sql, params);
-    };
-    await upsert(TRACE_TABLE, [...changedTraces].map((key) => traceToRow(states.get(key)!.trace)));
-    await upsert(
-      TAG_TABLE,
-      [...changedTraces].flatMap((key) => {
-        const { trace } = states.get(key)!;
-        return trace.tags.map((tag) => [trace.projectId, tag, trace.id]);
-      }),
-    );
-    await upsert(
+    await this.upsert(manager, TAG_TABLE, written.flatMap(({ trace }) => trace.tags.map((tag) => [trace.projectId, tag, trace.id])));
+    await this.upsert(
+      manager,
       SPAN_TABLE,
-      [...changedSpans].flatMap(([key, spans]) => {
-        const { trace } = states.get(key)!;
-        return [...spans.values()].map((span) => spanToRow(trace.projectId, trace.id, span));
-      }),
+      written.flatMap(({ trace, spans }) => [...spans.values()].map((span) => spanToRow(trace.projectId, trace.id, span))),
     );
     const storedAt = Date.now();
-    await upsert(RECEIPT_TABLE, messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt]));
+    await this.upsert(manager, RECEIPT_TABLE, messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt]));
   }
 }
