@@ -8,4 +8,5 @@ export * from './mode';
 export * from './repo-root';
 export * from './stack';
 export * from './redis';
+export * from './redis-prefix';
 export * from './wait-for';

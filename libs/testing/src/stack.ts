@@ -10,6 +10,7 @@ import { TestDatabase, createDatabase } from './database';
 import { aTestApiKey } from './factories';
 import { freePort } from './free-port';
 import { StackMode } from './mode';
+import { dropRedisPrefix } from './redis-prefix';
 
 /** An app of a stack: its name and the built entry point, relative to the repo root. */
 export interface AppSpec {
@@ -104,6 +105,10 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const brokers = await brokerFor(options, cleanups);
       const database: TestDatabase = await createDatabase();
       cleanups.unshift(() => database.drop());
+      const redisUrl = options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379');
+      // Stacks share one Redis: each keeps its task queue under its own prefix, removed with the stack.
+      const queuePrefix = `ct-e2e-${randomBytes(6).toString('hex')}`;
+      if (!options.redisUrl) cleanups.unshift(() => dropRedisPrefix(redisUrl, queuePrefix).then(() => undefined));
       const shared = {
         ...common,
         KAFKA_BROKERS: brokers,
@@ -111,9 +116,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         // The mock broker answers a stream fetch after its whole wait, one batch per partition.
         KAFKA_STREAM_MAX_WAIT_MS: '5',
         DATABASE_URL: database.url,
-        REDIS_URL: options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379'),
-        // Stacks share one Redis: each keeps its task queue under its own prefix.
-        QUEUE_PREFIX: `ct-e2e-${randomBytes(6).toString('hex')}`,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: queuePrefix,
       };
       edgePort = 0;
       for (const app of DISTRIBUTED_APPS) {
