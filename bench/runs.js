@@ -65,20 +65,8 @@ function workerDefaultConcurrency() {
 const executing = (mode) => (mode === 'distributed' ? Math.min(opts.concurrency, opts['worker-concurrency']) : opts.concurrency);
 
 /** Deletes every Redis key under `prefix:` (what the service's queue left: finished jobs are kept an hour). */
-async function dropRedisPrefix(prefix) {
-  const IORedis = require('ioredis');
-  const redis = new IORedis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+function dropRedisPrefix(prefix) {
+  return require(path.join(c.ROOT, 'libs/testing/dist/redis-prefix.js')).dropRedisPrefix(REDIS_URL, prefix);
 }
 
 /** A request that must answer `status`; retried while the service is still coming up (503, 504, connection errors). */
