@@ -2,8 +2,7 @@ import { AttemptOutcome, BullTaskQueue, TaskAttemptRunner } from '@cinetrace/ben
 import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { EnvironmentError, validateEnv } from '@cinetrace/config';
 import { TaskEvent, TaskJob } from '@cinetrace/contracts';
-import { aTaskJob, waitFor } from '@cinetrace/testing';
-import IORedis from 'ioredis';
+import { aTaskJob, dropRedisPrefix, waitFor } from '@cinetrace/testing';
 import { randomUUID } from 'node:crypto';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 import { startBenchmarkWorker } from './start-benchmark-worker';
@@ -54,10 +53,7 @@ describe('startBenchmarkWorker', () => {
   });
 
   afterEach(async () => {
-    const redis = new IORedis(REDIS_URL);
-    const leftovers = await redis.keys(`${prefix}:*`);
-    if (leftovers.length) await redis.del(...leftovers);
-    await redis.quit();
+    await dropRedisPrefix(REDIS_URL, prefix);
   });
 
   function env(vars: Record<string, string>): BenchmarkWorkerEnv {

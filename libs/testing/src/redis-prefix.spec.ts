@@ -2,7 +2,7 @@ import IORedis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { dropRedisPrefix } from './redis-prefix';
 
-const REDIS_URL = process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('dropRedisPrefix', () => {
   const redis = new IORedis(REDIS_URL);

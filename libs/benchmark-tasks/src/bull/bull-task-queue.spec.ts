@@ -1,5 +1,5 @@
 import { ErrorCode, TASK_QUEUE, TaskJob } from '@cinetrace/contracts';
-import { aTaskJob, waitFor } from '@cinetrace/testing';
+import { aTaskJob, dropRedisPrefix, waitFor } from '@cinetrace/testing';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -29,8 +29,7 @@ describe('BullTaskQueue', () => {
     await queue.close();
     await inspect.obliterate({ force: true });
     await inspect.close();
-    const leftovers = await redis.keys(`${prefix}:*`);
-    if (leftovers.length) await redis.del(...leftovers);
+    await dropRedisPrefix(REDIS_URL, prefix);
     await redis.quit();
   });
 

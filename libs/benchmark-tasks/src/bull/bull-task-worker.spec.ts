@@ -1,8 +1,7 @@
 import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
-import { aTaskJob, waitFor } from '@cinetrace/testing';
+import { aTaskJob, dropRedisPrefix, waitFor } from '@cinetrace/testing';
 import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { AttemptOutcome, TaskAttemptError } from '../processor';
 import { BullTaskQueue } from './bull-task-queue';
@@ -101,10 +100,7 @@ describe('BullTaskWorker', () => {
     await queue.close();
     await inspect.obliterate({ force: true });
     await inspect.close();
-    const redis = new IORedis(REDIS_URL);
-    const leftovers = await redis.keys(`${prefix}:*`);
-    if (leftovers.length) await redis.del(...leftovers);
-    await redis.quit();
+    await dropRedisPrefix(REDIS_URL, prefix);
   });
 
   async function startWorker(processor: TaskAttemptRunner, events: StreamPublisher, deps: Partial<BullTaskWorkerDeps> = {}) {
