@@ -28,6 +28,8 @@ export class BatchItemResult {
   @ApiProperty({ type: String, nullable: true }) id: string | null;
   @ApiProperty({ enum: ['accepted', 'rejected'] }) result: 'accepted' | 'rejected';
   @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) errors?: { path: string; message: string }[];
+  @ApiPropertyOptional({ type: () => DroppedPartsView, description: 'With Prefer: wait, when the trace limits left part of this item out' })
+  dropped?: DroppedPartsView;
 }
 
 export class TraceBatchView {
