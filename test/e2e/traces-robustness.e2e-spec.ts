@@ -163,8 +163,9 @@ describe('Traces: times, values and limits that hold over merges', () => {
       const answers = [];
       for (const from of [0, 50, 100]) answers.push(await ingest(api, { id, tags: tagRange(from, 50) }, { wait: true }));
 
+      expect(answers[0]).toEqual({ id, status: 'running', spanCount: 0 });
       expect(answers.map((a) => a.dropped)).toEqual([
-        null,
+        undefined,
         { tags: tagRange(50, 50), metadataKeys: [], spanIds: [] },
         { tags: tagRange(100, 50), metadataKeys: [], spanIds: [] },
       ]);

@@ -10,6 +10,7 @@ import {
   TraceListFilters,
   TraceListKey,
   TraceListRequest,
+  TraceAcceptedView,
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
@@ -100,12 +101,10 @@ export class TraceReadsService {
     );
     const reply: IngestReceiptsReply = {};
     for (const row of rows) {
-      reply[row.ingest_id] = {
-        id: row.id,
-        status: row.status as TraceView['status'],
-        spanCount: Number(row.span_count),
-        dropped: row.dropped === null ? null : JSON.parse(row.dropped),
-      };
+      const accepted: TraceAcceptedView = { id: row.id, status: row.status as TraceView['status'], spanCount: Number(row.span_count) };
+      // Only when the limits left part of this ingest out: the usual answer keeps API.md's three fields.
+      if (row.dropped !== null) accepted.dropped = JSON.parse(row.dropped);
+      reply[row.ingest_id] = accepted;
     }
     return reply;
   }

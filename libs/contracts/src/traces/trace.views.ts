@@ -17,10 +17,9 @@ export class TraceAcceptedView {
   @ApiProperty() spanCount: number;
   @ApiPropertyOptional({
     type: DroppedPartsView,
-    nullable: true,
-    description: 'With Prefer: wait (201) only: what of this payload the trace limits left out; null when nothing',
+    description: 'With Prefer: wait (201), and only when the trace limits left part of this payload out: what they left out',
   })
-  dropped?: DroppedPartsView | null;
+  dropped?: DroppedPartsView;
 }
 
 export class BatchItemResult {
