@@ -13,6 +13,8 @@ const MAX_ERRORS = 20;
  * of the metadata filter). Iterative: a deep body cannot overflow the stack here.
  */
 export function unfaithfulJsonValues(value: unknown, path = ''): FieldError[] {
+  // The common case, nothing to name, without building a path per value (half the cost).
+  if (allFaithful(value)) return [];
   const errors: FieldError[] = [];
   const pending: Array<[unknown, string]> = [[value, path]];
   while (pending.length && errors.length < MAX_ERRORS) {
@@ -37,6 +39,32 @@ export function unfaithfulJsonValues(value: unknown, path = ''): FieldError[] {
   }
   return errors.slice(0, MAX_ERRORS);
 }
+
+function allFaithful(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const at = pending.pop();
+    if (typeof at === 'number') {
+      if (!Number.isFinite(at)) return false;
+    } else if (typeof at === 'string') {
+      if (!isFaithfulText(at)) return false;
+    } else if (Array.isArray(at)) {
+      for (const item of at) pending.push(item);
+    } else if (at !== null && typeof at === 'object') {
+      for (const key in at) {
+        if (!Object.hasOwn(at, key)) continue;
+        if (!isFaithfulText(key)) return false;
+        pending.push((at as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return true;
+}
+
+/** `String.prototype.isWellFormed` (ES2024, in Node 20; the compile target's lib is ES2023): native, four times the regex's speed. */
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const isFaithfulText = (text: string) => isWellFormed(text) && !text.includes('\u0000');
 
 /** With the `u` flag a surrogate pair is one code point, so only an unpaired half matches. */
 const LONE_SURROGATE_CHAR = /\p{Cs}/u;
