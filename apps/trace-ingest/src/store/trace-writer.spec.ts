@@ -259,4 +259,20 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       expect(summary.dropped).toEqual(view.dropped);
     });
   });
+
+  it('gives traces stored before the span bound their span bytes when it migrates, close to what a merge counts', async () => {
+    const old = { ...ctx, projectId: 'proj_migrated' };
+    const spans = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, startTime: T0 + i, input: { prompt: 'x'.repeat(500 * i) } }));
+    await writer.store([message({ id: 'before', spans }, old.projectId)]);
+    const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+    const spanBytes = async () =>
+      Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
+    const counted = await spanBytes();
+
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    await dataSource.runMigrations({ transaction: 'each' });
+
+    expect(counted).toBeGreaterThan(3000);
+    expect(Math.abs((await spanBytes()) - counted)).toBeLessThan(counted * 0.2);
+  });
 });
