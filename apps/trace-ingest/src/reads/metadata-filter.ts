@@ -18,9 +18,28 @@ export function metadataClauses(sql: SqlBuilder, metadata: Record<string, unknow
   checkFilterValue(metadata, 0);
   return Object.entries(metadata).map(([key, value]) =>
     sql.dialect === 'postgres'
-      ? `(t.metadata::jsonb -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb`
+      ? `(${postgresJsonb(sql)} -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb`
       : sqliteJsonEquals(sql, `$."${key}"`, value),
   );
+}
+
+/**
+ * `t.metadata` as jsonb, whatever it holds. jsonb refuses the escapes `\u0000` and lone
+ * surrogates (`\ud800`), which JSON.stringify writes and which rows stored before ingest
+ * refused them may hold: one such row made every metadata filter of its project a 500.
+ * They read as `\ufffd` here (an escape for an escape: the JSON stays valid), so the
+ * row's other keys still match; an escaped backslash before `u0000` (the text `\\u0000`)
+ * is left alone. The regex only runs on text that has a `\u` at all.
+ */
+const ESCAPE = String.raw`\u`;
+const REFUSED_ESCAPE = String.raw`(?<!\\)((?:\\\\)*)\\u(0000|d[89a-f][0-9a-f]{2})`;
+const REPLACEMENT = String.raw`\1\\ufffd`;
+
+function postgresJsonb(sql: SqlBuilder): string {
+  const escape = sql.bind(ESCAPE);
+  const pattern = sql.bind(REFUSED_ESCAPE);
+  const replacement = sql.bind(REPLACEMENT);
+  return `(CASE WHEN strpos(t.metadata, ${escape}) > 0 THEN regexp_replace(t.metadata, ${pattern}, ${replacement}, 'gi') ELSE t.metadata END)::jsonb`;
 }
 
 function checkFilterValue(value: unknown, depth: number): void {

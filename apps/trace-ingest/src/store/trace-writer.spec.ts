@@ -226,6 +226,21 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       expect(await listed(JSON.parse('{"__proto__":{"p":true}}'))).toEqual(['proto']);
     });
 
+    it('still filters a project holding metadata stored before U+0000 and lone surrogates were refused', async () => {
+      const legacy = { ...ctx, projectId: 'proj_metadata_legacy' };
+      await writer.store([message({ id: 'legacy', metadata: { env: 'prod' }, spans: [] }, legacy.projectId)]);
+      const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+      // As JSON.stringify wrote them: jsonb refuses both escapes.
+      const text = JSON.stringify({ env: 'prod', nul: 'a\u0000b', lone: '\ud800', pair: '🎬', slash: '\\u0000' });
+      await dataSource.query(`UPDATE traces SET metadata = ${p(1)} WHERE project_id = ${p(2)} AND id = 'legacy'`, [text, legacy.projectId]);
+      const list = (metadata: Record<string, unknown>) =>
+        reads.list({ ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
+
+      expect(await list({ env: 'prod' })).toEqual(['legacy']);
+      expect(await list({ pair: '🎬', slash: '\\u0000' })).toEqual(['legacy']);
+      expect(await list({ env: 'dev' })).toEqual([]);
+    });
+
     it('refuses nested keys with quotes and values nested too deep, naming args.metadata', async () => {
       let deep: unknown = 1;
       for (let i = 0; i < 40; i++) deep = { k: deep };
