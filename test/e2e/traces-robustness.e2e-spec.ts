@@ -176,6 +176,20 @@ describe('Traces: times, values and limits that hold over merges', () => {
       expect(list.body.data[0]).toEqual(summaryOf(trace));
     });
 
+    it('holds the tag limit under concurrent POSTs, and every tag sent is either kept or recorded as dropped', async () => {
+      const { api } = await inNewProject(ctx.api);
+      const id = aTrace().id;
+      const sent = [0, 50, 100].map((from) => tagRange(from, 50));
+      const answers = await Promise.all(sent.map((tags) => ingest(api, { id, tags }, { wait: true })));
+
+      const trace = await readNow(api, id);
+      expect(trace.tags).toHaveLength(50);
+      expect([...trace.tags, ...trace.dropped.tags].sort()).toEqual(sent.flat().sort());
+      // Each POST was told exactly what of it was left out.
+      const toldDropped = answers.flatMap((a) => a.dropped?.tags ?? []);
+      expect(toldDropped.sort()).toEqual([...trace.dropped.tags].sort());
+    });
+
     it('keeps metadata within 64 KiB over three POSTs, keeping the keys stored first', async () => {
       const { api } = await inNewProject(ctx.api);
       const id = aTrace().id;
