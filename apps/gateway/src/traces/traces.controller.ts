@@ -1,6 +1,7 @@
 import { BusClient } from '@cinetrace/bus';
 import {
   DomainError,
+  IngestReceiptsReply,
   ListEnvelope,
   Patterns,
   ProjectContext,
@@ -88,8 +89,9 @@ export class TracesController {
     const valid = checked.flatMap((c) => (c.ok ? [c.trace] : []));
     const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid) : [];
     const waitMs = preferredWaitMs(prefer);
+    let stored: IngestReceiptsReply | undefined;
     if (waitMs !== undefined && accepted.length) {
-      const stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
+      stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
       if (stored) reply.header('preference-applied', 'wait');
     } else if (waitMs !== undefined) {
       reply.header('preference-applied', 'wait');
@@ -97,7 +99,12 @@ export class TracesController {
     reply.status(207);
     let next = 0;
     const results = checked.map((c, index) => {
-      if (c.ok) return { index, id: accepted[next++].trace.id, result: 'accepted' as const };
+      if (c.ok) {
+        const { ingestId, trace } = accepted[next++];
+        // Stored and waited for: what the trace limits left out of this item, as POST /traces answers it.
+        const dropped = stored?.[ingestId]?.dropped;
+        return { index, id: trace.id, result: 'accepted' as const, ...(dropped ? { dropped } : {}) };
+      }
       const raw = items[index] as { id?: unknown } | null;
       const id = raw && typeof raw === 'object' && typeof raw.id === 'string' ? raw.id : null;
       return { index, id, result: 'rejected' as const, errors: c.errors };
