@@ -1,0 +1,26 @@
+import { BusClient } from '@cinetrace/bus';
+import { CreatedOrganizationView, CreateOrganizationInput, OrganizationCreateRequest, OrgContext, Patterns } from '@cinetrace/contracts';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { InstanceAdmin } from '../auth/access.decorators';
+import { Caller } from '../auth/caller';
+
+/** /api/v1/organizations: further organizations of this deployment, made by an instance admin. */
+@ApiTags('Organizations')
+@ApiSecurity('bearer')
+@InstanceAdmin()
+@Controller('api/v1/organizations')
+export class OrganizationsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: "Create an organization; its first admin key is in this answer only" })
+  @ApiResponse({ status: 201, type: CreatedOrganizationView })
+  async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await this.bus.request<CreatedOrganizationView>(Patterns.OrganizationCreate, { ctx, input } satisfies OrganizationCreateRequest);
+    reply.header('cache-control', 'no-store');
+    return created;
+  }
+}
