@@ -138,6 +138,15 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       expect((await revokeApiKey(first, org.apiKey.id)).status).toBe(204);
       expectProblem(await revokeApiKey(as(second.key), second.id), 409, 'conflict');
     });
+
+    it('survives two admin keys revoking each other at once: one wins, the other is 409', async () => {
+      const org = (await ctx.api.post(ORGANIZATIONS, { name: 'Race' })).body;
+      const other = await createApiKey(as(org.apiKey.key), { scopes: ['admin'] });
+      const answers = await Promise.all([revokeApiKey(as(org.apiKey.key), other.id), revokeApiKey(as(other.key), org.apiKey.id)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
+      const survivor = answers[0].status === 204 ? org.apiKey.key : other.key;
+      expect((await allApiKeys(as(survivor))).length).toBe(1);
+    });
   });
 
   describe('instance admins by configuration, and the bootstrap key at restart', () => {
