@@ -139,11 +139,16 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       expectProblem(await revokeApiKey(as(second.key), second.id), 409, 'conflict');
     });
 
-    it('survives two admin keys revoking each other at once: one wins, the other is 409', async () => {
+    it('survives two admin keys revoking each other at once: never both revoked', async () => {
       const org = (await ctx.api.post(ORGANIZATIONS, { name: 'Race' })).body;
       const other = await createApiKey(as(org.apiKey.key), { scopes: ['admin'] });
+      // Both keys known to the gateway's cache, so both requests get past authentication.
+      await Promise.all([as(org.apiKey.key).get(API_KEYS), as(other.key).get(API_KEYS)]);
       const answers = await Promise.all([revokeApiKey(as(org.apiKey.key), other.id), revokeApiKey(as(other.key), org.apiKey.id)]);
-      expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
+      const statuses = answers.map((a) => a.status).sort();
+      // The loser is 409 (the last admin key), or 401 if its own key was revoked before it was looked up.
+      expect(statuses[0]).toBe(204);
+      expect([401, 409]).toContain(statuses[1]);
       const survivor = answers[0].status === 204 ? org.apiKey.key : other.key;
       expect((await allApiKeys(as(survivor))).length).toBe(1);
     });
