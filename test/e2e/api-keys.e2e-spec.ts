@@ -233,4 +233,26 @@ describe('API keys: create, list, revoke, scopes', () => {
       expectProblem(await as(admin.key).get(API_KEYS), 401, 'unauthenticated');
     });
   });
+
+  it('is described in the OpenAPI document: routes, bodies and answers', async () => {
+    const doc = (await api(ctx.stack.baseUrl).get('/api/v1/openapi.json')).body;
+    expect(Object.keys(doc.paths[API_KEYS])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(Object.keys(doc.paths[`${API_KEYS}/{id}`])).toEqual(['delete']);
+    expect(Object.keys(doc.paths['/api/v1/organizations'])).toEqual(['post']);
+    const schemas = doc.components.schemas;
+    expect(doc.paths[API_KEYS].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyInput');
+    expect(schemas.CreateApiKeyInput.required).toEqual(expect.arrayContaining(['name', 'scopes']));
+    expect(schemas.CreateApiKeyInput.properties.scopes.items.enum).toEqual(['admin', 'read', 'write', 'ingest']);
+    expect(Object.keys(schemas.CreatedApiKeyView.properties)).toEqual(
+      expect.arrayContaining(['id', 'name', 'scopes', 'projectIds', 'prefix', 'createdAt', 'key']),
+    );
+    expect(Object.keys(schemas.ApiKeyView.properties)).toContain('lastUsedAt');
+    expect(Object.keys(schemas.ApiKeyView.properties)).not.toContain('key');
+    expect(doc.paths['/api/v1/organizations'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreateOrganizationInput',
+    );
+    expect(schemas.CreatedOrganizationView.properties.apiKey.$ref ?? schemas.CreatedOrganizationView.properties.apiKey.allOf?.[0]?.$ref).toBe(
+      '#/components/schemas/CreatedApiKeyView',
+    );
+  });
 });

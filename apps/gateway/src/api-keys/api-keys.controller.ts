@@ -15,6 +15,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { OrganizationAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { ApiListResponse } from '../lists/api-list-response';
 import { ListResponder } from '../lists/list-responder';
 
 /** /api/v1/api-keys: the organization's keys; `admin` keys without a project restriction only. */
@@ -42,6 +43,7 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: 'List the API keys, newest first (never the keys themselves)' })
+  @ApiListResponse(ApiKeyView)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ApiKeyView>> {
     return this.lists.respond('api-keys', ctx, query, {}, (_filters, page) =>
       this.bus.request(Patterns.ApiKeyList, { ctx, page } as ApiKeyListRequest),
@@ -52,6 +54,7 @@ export class ApiKeysController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke an API key; it is refused everywhere within AUTH_CACHE_TTL_MS' })
   @ApiResponse({ status: 204, description: 'Revoked' })
+  @ApiResponse({ status: 409, description: 'The last admin key without a project restriction' })
   async revoke(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {
     await this.bus.request(Patterns.ApiKeyRevoke, { ctx, id } satisfies ApiKeyRevokeRequest);
   }
