@@ -101,6 +101,13 @@ describe('API keys: create, list, revoke, scopes', () => {
       expectProblem(await ctx.api.post(API_KEYS, body), 400, 'validation_failed', paths);
     });
 
+    it('refuses Idempotency-Key: a replay would need the key stored, and keys are kept as their hash only', async () => {
+      const before = (await allApiKeys(ctx.api)).length;
+      const response = await ctx.api.withIdempotencyKey(unique('idem')).post(API_KEYS, anApiKey());
+      expectProblem(response, 400, 'validation_failed', ['Idempotency-Key']);
+      expect((await allApiKeys(ctx.api)).length).toBe(before);
+    });
+
     it('refuses a project id the organization does not have, naming it', async () => {
       const response = await ctx.api.post(API_KEYS, anApiKey({ projectIds: [project.id, 'prj_01jh8z6v9q3m2r7x5c4b1n0k8d'] }));
       expectProblem(response, 400, 'validation_failed', ['projectIds[1]']);

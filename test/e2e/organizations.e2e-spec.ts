@@ -71,6 +71,8 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       expectProblem(await ctx.api.post(ORGANIZATIONS, {}), 400, 'validation_failed', ['name']);
       expectProblem(await ctx.api.post(ORGANIZATIONS, { name: ' ' }), 400, 'validation_failed', ['name']);
       expectProblem(await ctx.api.post(ORGANIZATIONS, { name: 'x', slug: 'default' }), 400, 'validation_failed', ['slug']);
+      // Its answer holds a key shown once, which is never stored to be replayed.
+      expectProblem(await ctx.api.withIdempotencyKey('org-1').post(ORGANIZATIONS, { name: 'x' }), 400, 'validation_failed', ['Idempotency-Key']);
     });
   });
 

@@ -15,6 +15,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { OrganizationAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
 import { ApiListResponse } from '../lists/api-list-response';
 import { ListResponder } from '../lists/list-responder';
 
@@ -31,6 +32,7 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
+  @SecretInAnswer()
   @ApiOperation({ summary: 'Create an API key; the key is in this answer only' })
   @ApiResponse({ status: 201, type: CreatedApiKeyView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateApiKeyInput, @Res({ passthrough: true }) reply: FastifyReply) {

@@ -5,6 +5,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { InstanceAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
 
 /** /api/v1/organizations: further organizations of this deployment, made by an instance admin. */
 @ApiTags('Organizations')
@@ -16,6 +17,7 @@ export class OrganizationsController {
 
   @Post()
   @HttpCode(201)
+  @SecretInAnswer()
   @ApiOperation({ summary: "Create an organization; its first admin key is in this answer only" })
   @ApiResponse({ status: 201, type: CreatedOrganizationView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
