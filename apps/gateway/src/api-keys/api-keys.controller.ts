@@ -9,6 +9,7 @@ import {
   ListEnvelope,
   OrgContext,
   Patterns,
+  StoredApiKeyView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
@@ -18,6 +19,7 @@ import { Caller } from '../auth/caller';
 import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
 import { ApiListResponse } from '../lists/api-list-response';
 import { ListResponder } from '../lists/list-responder';
+import { newKey } from './new-key';
 
 /** /api/v1/api-keys: the organization's keys; `admin` keys without a project restriction only. */
 @ApiTags('API keys')
@@ -36,11 +38,12 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create an API key; the key is in this answer only' })
   @ApiResponse({ status: 201, type: CreatedApiKeyView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateApiKeyInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await this.bus.request<CreatedApiKeyView>(Patterns.ApiKeyCreate, { ctx, input } satisfies ApiKeyCreateRequest);
-    reply.header('location', `/api/v1/api-keys/${created.id}`);
+    const { key, credential } = newKey();
+    const stored = await this.bus.request<StoredApiKeyView>(Patterns.ApiKeyCreate, { ctx, input, credential } satisfies ApiKeyCreateRequest);
+    reply.header('location', `/api/v1/api-keys/${stored.id}`);
     // The key must not linger in a cache between the client and us.
     reply.header('cache-control', 'no-store');
-    return created;
+    return { ...stored, key } satisfies CreatedApiKeyView;
   }
 
   @Get()

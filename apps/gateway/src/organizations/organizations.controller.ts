@@ -1,8 +1,16 @@
 import { BusClient } from '@cinetrace/bus';
-import { CreatedOrganizationView, CreateOrganizationInput, OrganizationCreateRequest, OrgContext, Patterns } from '@cinetrace/contracts';
+import {
+  CreatedOrganizationView,
+  CreateOrganizationInput,
+  OrganizationCreateRequest,
+  OrgContext,
+  Patterns,
+  StoredOrganizationView,
+} from '@cinetrace/contracts';
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { newKey } from '../api-keys/new-key';
 import { InstanceAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
 import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
@@ -21,8 +29,13 @@ export class OrganizationsController {
   @ApiOperation({ summary: "Create an organization; its first admin key is in this answer only" })
   @ApiResponse({ status: 201, type: CreatedOrganizationView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await this.bus.request<CreatedOrganizationView>(Patterns.OrganizationCreate, { ctx, input } satisfies OrganizationCreateRequest);
+    const { key, credential } = newKey();
+    const stored = await this.bus.request<StoredOrganizationView>(Patterns.OrganizationCreate, {
+      ctx,
+      input,
+      credential,
+    } satisfies OrganizationCreateRequest);
     reply.header('cache-control', 'no-store');
-    return created;
+    return { ...stored, apiKey: { ...stored.apiKey, key } } satisfies CreatedOrganizationView;
   }
 }

@@ -1,5 +1,5 @@
-import { generateApiKey, hashApiKey, keyPreview } from '@cinetrace/auth';
-import { API_KEY_SCOPES, ApiKeyScope, ApiKeyView, CreatedApiKeyView } from '@cinetrace/contracts';
+import { hashApiKey, keyPreview } from '@cinetrace/auth';
+import { API_KEY_SCOPES, ApiKeyScope, ApiKeyView, NewKeyDigest, StoredApiKeyView } from '@cinetrace/contracts';
 import { newId, toIso } from '@cinetrace/persistence';
 import { ApiKey } from './api-key.entity';
 
@@ -9,19 +9,25 @@ export interface NewApiKey {
   scopes: readonly ApiKeyScope[];
   projectIds?: string[] | null;
   instanceAdmin?: boolean;
-  /** A key chosen by the operator (BOOTSTRAP_API_KEY); generated when omitted. */
-  key?: string;
+  /** The key's digest: from the gateway, which generated the key (see NewKeyDigest). */
+  credential: NewKeyDigest;
 }
 
-/** A new key's row (hash only) and the key itself, which the caller shows once. */
-export function newApiKeyRow(spec: NewApiKey): { row: ApiKey; key: string } {
-  const key = spec.key ?? generateApiKey();
-  const row: ApiKey = {
+/** The digest of a key this service holds itself (BOOTSTRAP_API_KEY, or one it generated at first start). */
+export const digestOf = (key: string): NewKeyDigest => ({ keyHash: hashApiKey(key), preview: keyPreview(key) });
+
+/** A new key's row: its hash, never the key. */
+export function newApiKeyRow(spec: NewApiKey): ApiKey {
+  // Checked where it is consumed too: a malformed digest would make a key nobody can use.
+  if (!/^[0-9a-f]{64}$/.test(spec.credential.keyHash) || spec.credential.preview.length > 20) {
+    throw new Error('Malformed API key digest');
+  }
+  return {
     id: newId('key'),
     orgId: spec.orgId,
     name: spec.name,
-    keyHash: hashApiKey(key),
-    preview: keyPreview(key),
+    keyHash: spec.credential.keyHash,
+    preview: spec.credential.preview,
     // Canonical order, whatever order the client sent them in.
     scopes: API_KEY_SCOPES.filter((scope) => spec.scopes.includes(scope)),
     projectIds: spec.projectIds ?? null,
@@ -30,7 +36,6 @@ export function newApiKeyRow(spec: NewApiKey): { row: ApiKey; key: string } {
     lastUsedAt: null,
     revokedAt: null,
   };
-  return { row, key };
 }
 
 export function toApiKeyView(row: ApiKey): ApiKeyView {
@@ -45,7 +50,8 @@ export function toApiKeyView(row: ApiKey): ApiKeyView {
   };
 }
 
-export function toCreatedApiKeyView(row: ApiKey, key: string): CreatedApiKeyView {
+/** A created key as answered over the bus: the gateway adds the key, which it alone has. */
+export function toStoredApiKeyView(row: ApiKey): StoredApiKeyView {
   const { lastUsedAt: _unused, ...view } = toApiKeyView(row);
-  return { ...view, key };
+  return view;
 }

@@ -3,19 +3,20 @@ import {
   ApiKeyScope,
   ApiKeyView,
   CreateApiKeyInput,
-  CreatedApiKeyView,
   DomainError,
   ErrorCode,
+  NewKeyDigest,
   OrgContext,
   Page,
   PageRequest,
+  StoredApiKeyView,
 } from '@cinetrace/contracts';
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { Project } from '../projects/project.entity';
-import { newApiKeyRow, toApiKeyView, toCreatedApiKeyView } from './api-key-rows';
+import { newApiKeyRow, toApiKeyView, toStoredApiKeyView } from './api-key-rows';
 import { ApiKey } from './api-key.entity';
 
 /** An organization's API keys: create (the key shown once), list, revoke. */
@@ -27,11 +28,11 @@ export class ApiKeysService {
     @InjectRepository(Project) private readonly projects: Repository<Project>,
   ) {}
 
-  async create(ctx: OrgContext, input: CreateApiKeyInput): Promise<CreatedApiKeyView> {
+  async create(ctx: OrgContext, input: CreateApiKeyInput, credential: NewKeyDigest): Promise<StoredApiKeyView> {
     if (input.projectIds) await this.checkProjects(ctx.orgId, input.projectIds);
-    const { row, key } = newApiKeyRow({ orgId: ctx.orgId, name: input.name, scopes: input.scopes as ApiKeyScope[], projectIds: input.projectIds });
+    const row = newApiKeyRow({ orgId: ctx.orgId, name: input.name, scopes: input.scopes as ApiKeyScope[], projectIds: input.projectIds, credential });
     await this.apiKeys.insert(row);
-    return toCreatedApiKeyView(row, key);
+    return toStoredApiKeyView(row);
   }
 
   async list(ctx: OrgContext, page: PageRequest<ApiKeyListKey>): Promise<Page<ApiKeyView, ApiKeyListKey>> {

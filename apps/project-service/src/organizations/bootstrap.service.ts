@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Repository } from 'typeorm';
 import { ProjectServiceEnv } from '../project-service.env';
-import { newApiKeyRow } from './api-key-rows';
+import { digestOf, newApiKeyRow } from './api-key-rows';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 
@@ -69,7 +69,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       return;
     }
     try {
-      await this.apiKeys.insert(newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, key }).row);
+      await this.apiKeys.insert(newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }

@@ -14,7 +14,7 @@ export class OrganizationsBusController {
 
   @MessagePattern(Patterns.ApiKeyCreate)
   createKey(@Payload() request: ApiKeyCreateRequest) {
-    return this.apiKeys.create(request.ctx, request.input);
+    return this.apiKeys.create(request.ctx, request.input, request.credential);
   }
 
   @MessagePattern(Patterns.ApiKeyList)
@@ -31,6 +31,6 @@ export class OrganizationsBusController {
 
   @MessagePattern(Patterns.OrganizationCreate)
   createOrganization(@Payload() request: OrganizationCreateRequest) {
-    return this.organizations.create(request.input);
+    return this.organizations.create(request.input, request.credential);
   }
 }

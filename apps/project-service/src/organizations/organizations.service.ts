@@ -1,9 +1,9 @@
-import { CreatedOrganizationView, CreateOrganizationInput } from '@cinetrace/contracts';
+import { CreateOrganizationInput, NewKeyDigest, StoredOrganizationView } from '@cinetrace/contracts';
 import { inTransaction, newId, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { newApiKeyRow, toCreatedApiKeyView } from './api-key-rows';
+import { newApiKeyRow, toStoredApiKeyView } from './api-key-rows';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 
@@ -14,15 +14,15 @@ export const FIRST_KEY_NAME = 'Admin key';
 export class OrganizationsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async create(input: CreateOrganizationInput): Promise<CreatedOrganizationView> {
+  async create(input: CreateOrganizationInput, credential: NewKeyDigest): Promise<StoredOrganizationView> {
     const id = newId('org');
     // The slug only marks the bootstrap organization (`default`); others take their id.
     const organization: Organization = { id, slug: id, name: input.name, createdAt: Date.now() };
-    const { row, key } = newApiKeyRow({ orgId: id, name: FIRST_KEY_NAME, scopes: ['admin'] });
+    const row = newApiKeyRow({ orgId: id, name: FIRST_KEY_NAME, scopes: ['admin'], credential });
     await inTransaction(this.dataSource, async (manager) => {
       await manager.insert(Organization, organization);
       await manager.insert(ApiKey, row);
     });
-    return { id, name: organization.name, createdAt: toIso(organization.createdAt), apiKey: toCreatedApiKeyView(row, key) };
+    return { id, name: organization.name, createdAt: toIso(organization.createdAt), apiKey: toStoredApiKeyView(row) };
   }
 }

@@ -24,3 +24,6 @@ export class CreatedApiKeyView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ description: 'The key: shown only in this answer, never again' }) key: string;
 }
+
+/** What project-service answers to a create: everything but the key, which never crosses the bus. */
+export type StoredApiKeyView = Omit<CreatedApiKeyView, 'key'>;

@@ -1,3 +1,4 @@
+import type { NewKeyDigest } from '../api-keys/api-key.messages';
 import type { OrgContext } from '../context';
 import type { CreateOrganizationInput } from './organization.inputs';
 
@@ -5,4 +6,6 @@ import type { CreateOrganizationInput } from './organization.inputs';
 export interface OrganizationCreateRequest {
   ctx: OrgContext;
   input: CreateOrganizationInput;
+  /** The first admin key's digest (see NewKeyDigest). */
+  credential: NewKeyDigest;
 }

@@ -8,3 +8,6 @@ export class CreatedOrganizationView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: CreatedApiKeyView }) apiKey: CreatedApiKeyView;
 }
+
+/** What project-service answers: everything but the key, which never crosses the bus (the gateway adds it). */
+export type StoredOrganizationView = Omit<CreatedOrganizationView, 'apiKey'> & { apiKey: Omit<CreatedApiKeyView, 'key'> };
