@@ -102,6 +102,14 @@ describe('AuthGuard', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('reads a reply without scopes (project-service of the previous release, mid-upgrade) as its bootstrap key: admin', async () => {
+    const bus = { request: async () => ({ orgId: 'org_1', apiKeyId: 'key_1' }) } as unknown as BusClient;
+    const guard = new AuthGuard(new Reflector(), bus, new AuthCache(5000));
+    const { context, request } = contextFor([OrganizationAdmin()], withKey, 'POST');
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(request.auth).toMatchObject({ scopes: ['admin'], projectIds: null });
+  });
+
   describe('scopes', () => {
     // [key's scopes, route decorators, method, allowed?]
     const decisions: Array<[ApiKeyScope[], string, MethodDecorator[], string, boolean]> = [

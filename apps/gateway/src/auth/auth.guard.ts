@@ -56,8 +56,17 @@ export class AuthGuard implements CanActivate {
 
   private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {
     const cacheKey = `${query.apiKeyHash}:${query.projectKey ?? ''}`;
-    return this.cache.resolve(cacheKey, () => this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query));
+    return this.cache.resolve(cacheKey, async () => withScopes(await this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query)));
   }
+}
+
+/**
+ * A project-service of the release before scopes (met while a deployment rolls) answers
+ * without them: every key it knew was a bootstrap key, `admin` and the instance admin.
+ */
+function withScopes(reply: AuthResolveReply): AuthResolveReply {
+  if (Array.isArray(reply.scopes)) return reply;
+  return { ...reply, scopes: ['admin'], projectIds: null, instanceAdmin: true };
 }
 
 function header(request: AuthenticatedRequest, name: string): string | undefined {
