@@ -102,12 +102,12 @@ describe('AuthGuard', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('reads a reply without scopes (project-service of the previous release, mid-upgrade) as its bootstrap key: admin', async () => {
+  it('answers 503 to a reply without scopes (project-service of the previous release, mid-upgrade), never guessing them', async () => {
     const bus = { request: async () => ({ orgId: 'org_1', apiKeyId: 'key_1' }) } as unknown as BusClient;
     const guard = new AuthGuard(new Reflector(), bus, new AuthCache(5000));
-    const { context, request } = contextFor([OrganizationAdmin()], withKey, 'POST');
-    await expect(guard.canActivate(context)).resolves.toBe(true);
-    expect(request.auth).toMatchObject({ scopes: ['admin'], projectIds: null });
+    const { context, request } = contextFor([OrganizationScoped()], withKey, 'GET');
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ code: 'unavailable', retryAfter: 2 });
+    expect(request.auth).toBeUndefined();
   });
 
   describe('scopes', () => {

@@ -62,11 +62,12 @@ export class AuthGuard implements CanActivate {
 
 /**
  * A project-service of the release before scopes (met while a deployment rolls) answers
- * without them: every key it knew was a bootstrap key, `admin` and the instance admin.
+ * without them. Its keys may include keys made since with narrower scopes, so the
+ * answer cannot be trusted either way: 503, and the client's retry meets a new replica.
  */
 function withScopes(reply: AuthResolveReply): AuthResolveReply {
   if (Array.isArray(reply.scopes)) return reply;
-  return { ...reply, scopes: ['admin'], projectIds: null, instanceAdmin: true };
+  throw new DomainError(ErrorCode.Unavailable, 'Authentication is being upgraded; try again', undefined, 2);
 }
 
 function header(request: AuthenticatedRequest, name: string): string | undefined {
