@@ -15,6 +15,7 @@ import {
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { RequiresScope } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
 import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
@@ -48,6 +49,7 @@ export class TracesController {
   ) {}
 
   @Post()
+  @RequiresScope('ingest')
   @ApiOperation({ summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer 201 once the trace is stored and readable' })
   @ApiBody({ schema: { type: 'object', description: 'A trace (see the API reference)' } })
@@ -74,6 +76,7 @@ export class TracesController {
   }
 
   @Post('batch')
+  @RequiresScope('ingest')
   @ApiOperation({ summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer once every accepted trace is stored' })
   @ApiBody({ schema: { type: 'object', properties: { traces: { type: 'array', items: { type: 'object' } } } } })
