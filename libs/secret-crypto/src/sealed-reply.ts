@@ -1,0 +1,85 @@
+import { createCipheriv, createDecipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, KeyObject, randomBytes } from 'node:crypto';
+
+/**
+ * A secret value on its way over the bus, readable only by the requester: the bus (Kafka's
+ * log in the distributed mode) holds this ciphertext, never the value. X25519 between the
+ * requester's one-use key and one the sender makes for this reply, HKDF-SHA256, AES-256-GCM.
+ */
+export interface SealedValue {
+  /** The sender's one-use X25519 public key, base64url of its raw 32 bytes. */
+  senderKey: string;
+  salt: string;
+  iv: string;
+  tag: string;
+  ciphertext: string;
+}
+
+const INFO = Buffer.from('cinetrace sealed secret v1');
+
+/** A requester's one-use key pair: send `publicKey`, keep the pair to open the one reply. */
+export class ReplyKeyPair {
+  private readonly privateKey: KeyObject;
+  readonly publicKey: string;
+
+  constructor() {
+    const pair = generateKeyPairSync('x25519');
+    this.privateKey = pair.privateKey;
+    this.publicKey = rawPublicKey(pair.publicKey);
+  }
+
+  /** Throws when the reply was not sealed for this key pair or was altered on the way. */
+  open(sealed: SealedValue, context: string): string {
+    const key = deriveKey(this.privateKey, publicKeyFrom(sealed.senderKey), Buffer.from(sealed.salt, 'base64url'), context);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * Seals `value` for the holder of `recipientKey` (a ReplyKeyPair's publicKey). `context`
+ * (what was asked: the secret's name and host) is bound in, so a reply cannot be replayed
+ * as the answer to another question. Throws on a key that is not an X25519 public key.
+ */
+export function sealFor(recipientKey: string, value: string, context: string): SealedValue {
+  const recipient = publicKeyFrom(recipientKey);
+  const own = generateKeyPairSync('x25519');
+  const salt = randomBytes(16);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(own.privateKey, recipient, salt, context), iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+  return {
+    senderKey: rawPublicKey(own.publicKey),
+    salt: salt.toString('base64url'),
+    iv: iv.toString('base64url'),
+    tag: cipher.getAuthTag().toString('base64url'),
+    ciphertext: ciphertext.toString('base64url'),
+  };
+}
+
+/** Whether `text` is an X25519 public key as ReplyKeyPair sends it. */
+export function isReplyPublicKey(text: unknown): boolean {
+  if (typeof text !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(text)) return false;
+  try {
+    publicKeyFrom(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function deriveKey(privateKey: KeyObject, publicKey: KeyObject, salt: Buffer, context: string): Buffer {
+  const shared = diffieHellman({ privateKey, publicKey });
+  return Buffer.from(hkdfSync('sha256', shared, salt, Buffer.concat([INFO, Buffer.from(`\0${context}`, 'utf8')]), 32));
+}
+
+function rawPublicKey(key: KeyObject): string {
+  return (key.export({ format: 'jwk' }) as { x: string }).x;
+}
+
+function publicKeyFrom(raw: string): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: raw }, format: 'jwk' });
+}
+
