@@ -22,6 +22,7 @@ import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
+import { SecretsController } from './secrets/secrets.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
 import { TraceIngestor } from './traces/trace-ingestor';
@@ -42,7 +43,7 @@ export class GatewayModule {
         PersistenceModule.forService(gatewayStore(env)),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [ProjectsController, PromptsController, TracesController, DatasetsController, BenchmarksController, OperationsController],
+      controllers: [ProjectsController, SecretsController, PromptsController, TracesController, DatasetsController, BenchmarksController, OperationsController],
       providers: [
         { provide: GatewayEnv, useValue: env },
         { provide: StreamPublisher, useValue: streams },

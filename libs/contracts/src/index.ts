@@ -25,3 +25,7 @@ export * from './benchmarks/task.messages';
 export * from './benchmarks/run.inputs';
 export * from './benchmarks/run.messages';
 export * from './benchmarks/run.views';
+export * from './secrets/secret-rules';
+export * from './secrets/secret.inputs';
+export * from './secrets/secret.views';
+export * from './secrets/secret.messages';

@@ -7,6 +7,15 @@ export const Patterns = {
   ProjectCreate: 'project.projects.create',
   ProjectList: 'project.projects.list',
   ProjectGet: 'project.projects.get',
+  SecretCreate: 'project.secrets.create',
+  SecretList: 'project.secrets.list',
+  SecretRotate: 'project.secrets.rotate',
+  SecretDelete: 'project.secrets.delete',
+  SecretActivity: 'project.secrets.activity',
+  /** benchmark-service asks whether a benchmark's credential references may be used. */
+  SecretUsesCheck: 'project.secrets.uses.check',
+  /** The process making an outbound call asks for one value, sealed to its own key. */
+  SecretResolve: 'project.secrets.resolve',
   PromptCreate: 'prompt.prompts.create',
   PromptList: 'prompt.prompts.list',
   PromptGet: 'prompt.prompts.get',
@@ -31,6 +40,8 @@ export const Patterns = {
   RunStart: 'benchmark.runs.start',
   RunList: 'benchmark.runs.list',
   TaskList: 'benchmark.tasks.list',
+  /** project-service asks which live benchmarks name a secret, before deleting it. */
+  SecretReferences: 'benchmark.secrets.references',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -41,7 +52,20 @@ export type Pattern = (typeof Patterns)[keyof typeof Patterns];
 
 /** The patterns each service answers; a service subscribes to exactly these. */
 export const ServicePatterns = {
-  'project-service': [Patterns.ProjectPing, Patterns.AuthResolve, Patterns.ProjectCreate, Patterns.ProjectList, Patterns.ProjectGet],
+  'project-service': [
+    Patterns.ProjectPing,
+    Patterns.AuthResolve,
+    Patterns.ProjectCreate,
+    Patterns.ProjectList,
+    Patterns.ProjectGet,
+    Patterns.SecretCreate,
+    Patterns.SecretList,
+    Patterns.SecretRotate,
+    Patterns.SecretDelete,
+    Patterns.SecretActivity,
+    Patterns.SecretUsesCheck,
+    Patterns.SecretResolve,
+  ],
   'prompt-service': [
     Patterns.PromptPing,
     Patterns.PromptCreate,
@@ -68,6 +92,7 @@ export const ServicePatterns = {
     Patterns.RunStart,
     Patterns.RunList,
     Patterns.TaskList,
+    Patterns.SecretReferences,
   ],
 } as const satisfies Record<string, readonly Pattern[]>;
 
