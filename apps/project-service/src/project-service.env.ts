@@ -1,6 +1,7 @@
 import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
 import { parseSecretsKey } from '@cinetrace/secret-crypto';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { ENV_SECRETS_PATTERN } from './secrets/env-secrets';
 
@@ -24,7 +25,9 @@ export class ProjectServiceEnv extends StoreAndBusEnv {
    * (`OPENAI_API_KEY@api.openai.com,…`): only these can ever be read, and each only for
    * its hosts when it names some. Nothing else of the environment is ever sent anywhere.
    */
-  @IsOptional() @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsOptional()
+  @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
   OUTBOUND_ENV_SECRETS?: string;
 
   /** How long a request to benchmark-service (is a secret still referenced?) may take. */
