@@ -63,6 +63,8 @@ export interface Stack {
   /** The key the suite authenticates with: the given one, or the one the stack bootstrapped ('' if none). */
   readonly apiKey: string;
   readonly dataDir: string;
+  /** Distributed: the stack's PostgreSQL database (each service in its own schema); undefined in all-in-one (SQLite files in dataDir). */
+  readonly databaseUrl?: string;
   /** An authenticated client. */
   api(): Api;
   /** Output (stdout and stderr) of the apps since the last start or restart. */
@@ -96,6 +98,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   const common: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   if (apiKey) common.BOOTSTRAP_API_KEY = apiKey;
   const apps: Array<AppSpec & { env: Record<string, string> }> = [];
+  let databaseUrl: string | undefined;
   let edgePort: number;
   try {
     if (mode === 'all-in-one') {
@@ -105,6 +108,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const brokers = await brokerFor(options, cleanups);
       const database: TestDatabase = await createDatabase();
       cleanups.unshift(() => database.drop());
+      databaseUrl = database.url;
       const redisUrl = options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379');
       // Stacks share one Redis: each keeps its task queue under its own prefix, removed with the stack.
       const queuePrefix = `ct-e2e-${randomBytes(6).toString('hex')}`;
@@ -155,6 +159,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     mode,
     baseUrl,
     dataDir,
+    databaseUrl,
     get apiKey() {
       return key;
     },

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Matches, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { OptionalNotNull } from '../validators';
 import { SECRET_ALLOWED_HOSTS_MAX, SECRET_HOST_PATTERN, SECRET_NAME_PATTERN, SECRET_NAME_RULE, SECRET_VALUE_MAX_BYTES } from './secret-rules';
@@ -23,9 +24,11 @@ class SecretValueFields {
   @ApiPropertyOptional({
     type: [String],
     maxItems: SECRET_ALLOWED_HOSTS_MAX,
-    description: 'Hosts the value may be sent to (`api.example.com`, or `*.example.com`); omitted or empty: any host the outbound rules allow.',
+    description: 'Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.',
     example: ['api.openai.com'],
   })
+  // Host names are case-insensitive: kept lowercase, as URLs' hostnames are compared.
+  @Transform(({ value }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(SECRET_ALLOWED_HOSTS_MAX)
