@@ -22,6 +22,7 @@ import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
+import { SecretSealer } from './secrets/secret-sealer';
 import { SecretsController } from './secrets/secrets.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
@@ -55,6 +56,7 @@ export class GatewayModule {
           useFactory: async (dataSource: DataSource) => new CursorCodec(await sharedSecret(dataSource, 'cursor_secret')),
         },
         ListResponder,
+        SecretSealer,
         IdempotencyStore,
         HttpMetrics,
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -17,7 +17,7 @@ import { ProjectsBusController } from './projects/projects.bus-controller';
 import { ProjectsService } from './projects/projects.service';
 import { EnvSecrets } from './secrets/env-secrets';
 import { SecretActivity } from './secrets/secret-activity.entity';
-import { secretCipherFrom } from './secrets/secret-cipher';
+import { SecretIntake, secretsKeyOf } from './secrets/secret-cipher';
 import { SecretReleaseService } from './secrets/secret-release.service';
 import { Secret } from './secrets/secret.entity';
 import { SecretsBusController } from './secrets/secrets.bus-controller';
@@ -42,7 +42,8 @@ export class ProjectServiceModule {
       controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController, SecretsBusController],
       providers: [
         { provide: ProjectServiceEnv, useValue: env },
-        { provide: AtRestCipher, useFactory: () => secretCipherFrom(env) },
+        { provide: AtRestCipher, useFactory: () => new AtRestCipher(secretsKeyOf(env)) },
+        { provide: SecretIntake, useFactory: () => new SecretIntake(secretsKeyOf(env)) },
         // Only the names OUTBOUND_ENV_SECRETS lists are ever read from the environment handed on here.
         { provide: EnvSecrets, useValue: new EnvSecrets(env.OUTBOUND_ENV_SECRETS, processEnv) },
         ProjectsService,

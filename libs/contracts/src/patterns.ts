@@ -12,6 +12,8 @@ export const Patterns = {
   SecretRotate: 'project.secrets.rotate',
   SecretDelete: 'project.secrets.delete',
   SecretActivity: 'project.secrets.activity',
+  /** The gateway asks for the public key it seals new values to (the bus never carries one in clear). */
+  SecretIntakeKey: 'project.secrets.intake-key',
   /** benchmark-service asks whether a benchmark's credential references may be used. */
   SecretUsesCheck: 'project.secrets.uses.check',
   /** The process making an outbound call asks for one value, sealed to its own key. */
@@ -63,6 +65,7 @@ export const ServicePatterns = {
     Patterns.SecretRotate,
     Patterns.SecretDelete,
     Patterns.SecretActivity,
+    Patterns.SecretIntakeKey,
     Patterns.SecretUsesCheck,
     Patterns.SecretResolve,
   ],

@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, KeyObject, randomBytes } from 'node:crypto';
 
 /**
- * A secret value on its way over the bus, readable only by the requester: the bus (Kafka's
- * log in the distributed mode) holds this ciphertext, never the value. X25519 between the
+ * A secret value on its way over the bus, readable only by the holder of the recipient key:
+ * the bus (Kafka's log in the distributed mode) holds this ciphertext, never the value. X25519 between the
  * requester's one-use key and one the sender makes for this reply, HKDF-SHA256, AES-256-GCM.
  */
 export interface SealedValue {
@@ -16,15 +16,27 @@ export interface SealedValue {
 
 const INFO = Buffer.from('cinetrace sealed secret v1');
 
-/** A requester's one-use key pair: send `publicKey`, keep the pair to open the one reply. */
+/** PKCS#8 DER of an X25519 private key, up to its 32 raw bytes (RFC 8410). */
+const X25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b656e04220420', 'hex');
+
+/**
+ * An X25519 key pair that opens what was sealed for its public key. A requester makes a
+ * one-use pair per request (new ReplyKeyPair()); project-service derives a lasting one from
+ * its secrets key (ReplyKeyPair.derivedFrom), so every replica opens what the gateway seals.
+ */
 export class ReplyKeyPair {
   private readonly privateKey: KeyObject;
   readonly publicKey: string;
 
-  constructor() {
-    const pair = generateKeyPairSync('x25519');
-    this.privateKey = pair.privateKey;
-    this.publicKey = rawPublicKey(pair.publicKey);
+  constructor(privateKey?: KeyObject) {
+    this.privateKey = privateKey ?? generateKeyPairSync('x25519').privateKey;
+    this.publicKey = rawPublicKey(createPublicKey(this.privateKey));
+  }
+
+  /** The same pair for the same `key` and `purpose`; nothing of `key` can be learnt from the public half. */
+  static derivedFrom(key: Buffer, purpose: string): ReplyKeyPair {
+    const seed = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), Buffer.from(`cinetrace ${purpose}`), 32));
+    return new ReplyKeyPair(createPrivateKey({ key: Buffer.concat([X25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }));
   }
 
   /** Throws when the reply was not sealed for this key pair or was altered on the way. */

@@ -83,6 +83,17 @@ describe('sealed replies', () => {
     expect(a.senderKey).not.toBe(b.senderKey);
   });
 
+  it('open with a pair derived from a key, the same for the same key and purpose only', () => {
+    const key = randomBytes(32);
+    const intake = ReplyKeyPair.derivedFrom(key, 'secret intake');
+    expect(ReplyKeyPair.derivedFrom(key, 'secret intake').publicKey).toBe(intake.publicKey);
+    expect(ReplyKeyPair.derivedFrom(key, 'other purpose').publicKey).not.toBe(intake.publicKey);
+    expect(ReplyKeyPair.derivedFrom(randomBytes(32), 'secret intake').publicKey).not.toBe(intake.publicKey);
+    const sealed = sealFor(intake.publicKey, VALUE, 'org_1');
+    expect(ReplyKeyPair.derivedFrom(key, 'secret intake').open(sealed, 'org_1')).toBe(VALUE);
+    expect(() => ReplyKeyPair.derivedFrom(randomBytes(32), 'secret intake').open(sealed, 'org_1')).toThrow();
+  });
+
   it('recognise a reply key, and refuse anything else', () => {
     expect(isReplyPublicKey(new ReplyKeyPair().publicKey)).toBe(true);
     expect(isReplyPublicKey('not a key')).toBe(false);

@@ -1,9 +1,9 @@
 import { BusController } from '@cinetrace/bus';
 import {
-  CreateSecretInput,
   OrgContext,
   Patterns,
-  RotateSecretInput,
+  SealedCreateSecretInput,
+  SealedRotateSecretInput,
   SecretActivityRequest,
   SecretListRequest,
   SecretRequest,
@@ -23,7 +23,7 @@ export class SecretsBusController {
   ) {}
 
   @MessagePattern(Patterns.SecretCreate)
-  create(@Payload('ctx') ctx: OrgContext, @Payload('input') input: CreateSecretInput) {
+  create(@Payload('ctx') ctx: OrgContext, @Payload('input') input: SealedCreateSecretInput) {
     return this.secrets.create(ctx, input);
   }
 
@@ -33,7 +33,7 @@ export class SecretsBusController {
   }
 
   @MessagePattern(Patterns.SecretRotate)
-  rotate(@Payload('ctx') ctx: OrgContext, @Payload('id') id: string, @Payload('input') input: RotateSecretInput) {
+  rotate(@Payload('ctx') ctx: OrgContext, @Payload('id') id: string, @Payload('input') input: SealedRotateSecretInput) {
     return this.secrets.rotate(ctx, id, input);
   }
 
@@ -41,6 +41,11 @@ export class SecretsBusController {
   async delete(@Payload() request: SecretRequest) {
     await this.secrets.delete(request.ctx, request.id);
     return { id: request.id, deleted: true };
+  }
+
+  @MessagePattern(Patterns.SecretIntakeKey)
+  intakeKey() {
+    return this.secrets.intakeKey();
   }
 
   @MessagePattern(Patterns.SecretActivity)

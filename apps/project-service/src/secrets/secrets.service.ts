@@ -1,13 +1,13 @@
 import { BusClient } from '@cinetrace/bus';
 import {
-  CreateSecretInput,
   DomainError,
   ErrorCode,
   OrgContext,
   Page,
   PageRequest,
   Patterns,
-  RotateSecretInput,
+  SealedCreateSecretInput,
+  SealedRotateSecretInput,
   SecretAction,
   SecretActivityView,
   SecretListKey,
@@ -21,7 +21,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SecretActivity } from './secret-activity.entity';
-import { atRestContext } from './secret-cipher';
+import { atRestContext, SecretIntake } from './secret-cipher';
 import { Secret } from './secret.entity';
 
 /** The organization's secrets: written encrypted, shown without their values, every change audited. */
@@ -30,14 +30,17 @@ export class SecretsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AtRestCipher) private readonly cipher: AtRestCipher,
+    @Inject(SecretIntake) private readonly intake: SecretIntake,
     private readonly bus: BusClient,
   ) {}
 
-  async create(ctx: OrgContext, input: CreateSecretInput): Promise<SecretView> {
+  /** The value arrives sealed to the intake key: it is opened here and encrypted at rest at once. */
+  async create(ctx: OrgContext, input: SealedCreateSecretInput): Promise<SecretView> {
+    const value = this.intake.open(ctx.orgId, input.sealedValue);
     const now = Date.now();
     const id = newId('sec');
     const allowedHosts = normalHosts(input.allowedHosts);
-    const secret: Secret = { id, orgId: ctx.orgId, name: input.name, allowedHosts, createdAt: now, updatedAt: now, ...this.sealed(ctx.orgId, id, input.name, input.value) };
+    const secret: Secret = { id, orgId: ctx.orgId, name: input.name, allowedHosts, createdAt: now, updatedAt: now, ...this.sealed(ctx.orgId, id, input.name, value) };
     try {
       await inTransaction(this.dataSource, async (tx) => {
         await tx.insert(Secret, secret);
@@ -65,13 +68,14 @@ export class SecretsService {
   }
 
   /** A new value (and, when sent, new allowed hosts): the next task that asks for it gets the new one. */
-  async rotate(ctx: OrgContext, id: string, input: RotateSecretInput): Promise<SecretView> {
+  async rotate(ctx: OrgContext, id: string, input: SealedRotateSecretInput): Promise<SecretView> {
+    const value = this.intake.open(ctx.orgId, input.sealedValue);
     const now = Date.now();
     return inTransaction(this.dataSource, async (tx) => {
       const secret = await findOwn(tx, ctx, id);
       const updated: Secret = {
         ...secret,
-        ...this.sealed(secret.orgId, secret.id, secret.name, input.value),
+        ...this.sealed(secret.orgId, secret.id, secret.name, value),
         allowedHosts: input.allowedHosts === undefined ? secret.allowedHosts : normalHosts(input.allowedHosts),
         updatedAt: now,
       };
@@ -97,6 +101,10 @@ export class SecretsService {
       if (!deleted.affected) throw DomainError.notFound(`No secret with id '${id}'`);
       await audit(tx, ctx, secret, 'deleted', Date.now());
     });
+  }
+
+  intakeKey(): { publicKey: string } {
+    return { publicKey: this.intake.publicKey };
   }
 
   /** Newest first; readable after the secret is deleted (the trail outlives it). */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsString, Matches, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsString, Matches, MinLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { OptionalNotNull } from '../validators';
 import { SECRET_ALLOWED_HOSTS_MAX, SECRET_HOST_PATTERN, SECRET_NAME_PATTERN, SECRET_NAME_RULE, SECRET_VALUE_MAX_BYTES } from './secret-rules';
 
@@ -14,13 +14,7 @@ class SecretValueSize implements ValidatorConstraintInterface {
   }
 }
 
-class SecretValueFields {
-  @ApiProperty({ writeOnly: true, minLength: 1, description: `The credential; never returned. At most ${SECRET_VALUE_MAX_BYTES} bytes (UTF-8).` })
-  @IsString()
-  @MinLength(1, { message: 'must not be empty' })
-  @Validate(SecretValueSize)
-  value: string;
-
+class AllowedHostsField {
   @ApiPropertyOptional({
     type: [String],
     maxItems: SECRET_ALLOWED_HOSTS_MAX,
@@ -36,6 +30,14 @@ class SecretValueFields {
   allowedHosts?: string[];
 }
 
+class SecretValueFields extends AllowedHostsField {
+  @ApiProperty({ writeOnly: true, minLength: 1, description: `The credential; never returned. At most ${SECRET_VALUE_MAX_BYTES} bytes (UTF-8).` })
+  @IsString()
+  @MinLength(1, { message: 'must not be empty' })
+  @Validate(SecretValueSize)
+  value: string;
+}
+
 export class CreateSecretInput extends SecretValueFields {
   @ApiProperty({ pattern: SECRET_NAME_PATTERN.source, example: 'OPENAI_API_KEY', description: 'Unique in the organization; what `{ "secret": "<name>" }` names.' })
   @IsString()
@@ -45,3 +47,27 @@ export class CreateSecretInput extends SecretValueFields {
 
 /** PUT: a new value (rotation), and optionally new allowed hosts (omitted: kept). */
 export class RotateSecretInput extends SecretValueFields {}
+
+/**
+ * A value as it crosses the bus: sealed by the gateway to project-service's intake key
+ * (libs/secret-crypto), so Kafka's log never holds it in clear.
+ */
+export interface SealedSecretValue {
+  senderKey: string;
+  salt: string;
+  iv: string;
+  tag: string;
+  ciphertext: string;
+}
+
+/** RotateSecretInput as the gateway forwards it: the value sealed. */
+export class SealedRotateSecretInput extends AllowedHostsField {
+  @IsObject() sealedValue: SealedSecretValue;
+}
+
+/** CreateSecretInput as the gateway forwards it: the value sealed. */
+export class SealedCreateSecretInput extends SealedRotateSecretInput {
+  @IsString()
+  @Matches(SECRET_NAME_PATTERN, { message: `must be ${SECRET_NAME_RULE}` })
+  name: string;
+}

@@ -1,11 +1,20 @@
 import type { OrgContext } from '../context';
 import type { PageRequest } from '../lists/page';
-import type { CreateSecretInput, RotateSecretInput } from './secret.inputs';
+import type { SealedCreateSecretInput, SealedRotateSecretInput, SealedSecretValue } from './secret.inputs';
 
+/** The value inside `input` is sealed to project-service's intake key (SecretIntakeKey). */
 export interface SecretCreateRequest {
   ctx: OrgContext;
-  input: CreateSecretInput;
+  input: SealedCreateSecretInput;
 }
+
+/** project-service's public X25519 key the gateway seals values to before they cross the bus. */
+export interface SecretIntakeKeyReply {
+  publicKey: string;
+}
+
+/** What a value sealed for intake is bound to: the organization it is written for. */
+export const secretIntakeContext = (orgId: string): string => `secret intake\0${orgId}`;
 
 /** Secrets page by id, newest first. */
 export type SecretListKey = string;
@@ -19,7 +28,7 @@ export interface SecretListRequest {
 export interface SecretRotateRequest {
   ctx: OrgContext;
   id: string;
-  input: RotateSecretInput;
+  input: SealedRotateSecretInput;
 }
 
 export interface SecretRequest {
@@ -80,5 +89,5 @@ export interface SecretReferencesReply {
 
 /** The value sealed for the requester (libs/secret-crypto SealedValue): only ciphertext crosses the bus. */
 export interface SecretResolveReply {
-  sealed: { senderKey: string; salt: string; iv: string; tag: string; ciphertext: string };
+  sealed: SealedSecretValue;
 }
