@@ -59,9 +59,18 @@ export class SecretReleaseService {
     if (!allows(usable, host)) {
       throw new DomainError(ErrorCode.Conflict, `The secret '${name}' may not be sent to ${host} (its allowedHosts: ${allowedHostsOf(usable).join(', ')})`);
     }
-    const value = usable.kind === 'stored' ? this.cipher.decrypt(usable.secret, atRestContext(usable.secret)) : this.envSecrets.value(usable.name);
+    const value = usable.kind === 'stored' ? this.decrypted(usable.secret) : this.envSecrets.value(usable.name);
     if (value === undefined) throw DomainError.notFound(`The secret '${name}' is offered by the operator but not set`);
     return { sealed: sealFor(replyKey, value, sealedSecretContext({ projectId, name, host })) };
+  }
+
+  private decrypted(secret: Secret): string {
+    try {
+      return this.cipher.decrypt(secret, atRestContext(secret));
+    } catch {
+      // The key changed (or the row was altered): say so, rather than an internal error; the error holds no part of the value.
+      throw new DomainError(ErrorCode.Conflict, `The secret '${secret.name}' cannot be read with the current SECRETS_KEY (it was stored with key ${secret.keyId}): rotate it`);
+    }
   }
 
   private async find(orgId: string, name: string): Promise<Usable | undefined> {

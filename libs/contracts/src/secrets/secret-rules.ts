@@ -61,6 +61,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 export function headerValueProblem(name: string, value: unknown): string | undefined {
   if (!HEADER_NAME.test(name)) return 'is not a valid header name';
   if (isSecretReference(value)) return undefined;
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, 'secret')) return SECRET_REFERENCE_MESSAGE;
   if (CREDENTIAL_HEADERS.has(name.toLowerCase())) {
     return 'carries a credential, which must not be written in a benchmark: store it as a secret and send { "secret": "<name>" }';
   }
