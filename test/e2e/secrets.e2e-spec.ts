@@ -177,6 +177,11 @@ describe('Secrets', () => {
       expect(Object.keys(doc.paths[SECRETS])).toEqual(expect.arrayContaining(['get', 'post']));
       expect(Object.keys(doc.paths[`${SECRETS}/{id}`])).toEqual(expect.arrayContaining(['put', 'delete']));
       expect(doc.paths[`${SECRETS}/{id}/activity`].get).toBeDefined();
+      const { CreateSecretInput, RotateSecretInput, SecretView } = doc.components.schemas;
+      expect(Object.keys(CreateSecretInput.properties).sort()).toEqual(['allowedHosts', 'name', 'value']);
+      expect(CreateSecretInput.properties.value.writeOnly).toBe(true);
+      expect(Object.keys(RotateSecretInput.properties).sort()).toEqual(['allowedHosts', 'value']);
+      expect(Object.keys(SecretView.properties).sort()).toEqual(['allowedHosts', 'createdAt', 'id', 'name', 'updatedAt']);
     });
   });
 
