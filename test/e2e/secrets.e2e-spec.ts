@@ -145,6 +145,10 @@ describe('Secrets', () => {
       expect(rotated.body).toMatchObject({ id, name, allowedHosts: created.body.allowedHosts, createdAt: created.body.createdAt });
       expect(Date.parse(rotated.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
       expectProblem(await answers.keep(api.request('PUT', secretPath('sec_nothing'), { json: { value } })), 404, 'not_found');
+      // No route shows one secret: GET by id is 405, naming what the path answers.
+      const byId = await answers.keep(api.get(secretPath(id)));
+      expectProblem(byId, 405, 'method_not_allowed');
+      expect(byId.headers.get('allow')).toMatch(/PUT.*DELETE|DELETE.*PUT/);
 
       const activity = await answers.keep(api.get(`${secretPath(id)}/activity`));
       expect(activity.status).toBe(200);
