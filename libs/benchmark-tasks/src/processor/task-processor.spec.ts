@@ -322,6 +322,22 @@ describe('TaskProcessor, scorers', () => {
     expect(broken.requests[0].body).toMatchObject({ output: 'A cat sits on a roof.', expected: 'A cat sits on a roof.' });
   });
 
+  it('gives a judge whose secret cannot be had an error saying so, calls nothing, and keeps the task', async () => {
+    const judge = await serve(answering(200, chatAnswer('1')));
+    const { tasks } = processor();
+    const outcome = await tasks.attempt(
+      job({
+        item: withOutput('x'),
+        scorers: [{ name: 'judge', type: 'llm_judge', config: { baseUrl: judge.url, model: 'm', rubric: 'r', apiKey: { secret: 'MISSING' } } }],
+      }),
+      1,
+    );
+    expect(outcome.scores).toEqual([
+      { scorer: 'judge', score: null, passed: null, details: null, error: "the secret 'MISSING' could not be used: No secret named 'MISSING' in the benchmark's organization" },
+    ]);
+    expect(judge.requests).toHaveLength(0);
+  });
+
   it('runs the scorers at the same time', async () => {
     const slow = await serve((_, res) => later(400, () => json(res, 200, { score: 1 })));
     const { tasks } = processor();
