@@ -22,5 +22,6 @@ describe('OUTBOUND_ENV_SECRETS', () => {
       expect(secrets.value(name)).toBeUndefined();
     }
     expect(new EnvSecrets(undefined, env).value('OPENAI_API_KEY')).toBeUndefined();
+    expect(secrets.unbound()).toEqual(['EMPTY']);
   });
 });

@@ -29,6 +29,11 @@ export class EnvSecrets {
     }
   }
 
+  /** Listed names bound to no host: any organization may send them to any host the outbound rules allow. */
+  unbound(): string[] {
+    return [...this.listed.values()].filter((s) => s.allowedHosts.length === 0).map((s) => s.name);
+  }
+
   /** The listed secret of that name, or undefined: an unlisted name is never looked up. */
   find(name: string): EnvSecret | undefined {
     return this.listed.get(name);

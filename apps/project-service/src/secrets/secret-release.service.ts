@@ -11,7 +11,7 @@ import {
   sealedSecretContext,
 } from '@cinetrace/contracts';
 import { AtRestCipher, isReplyPublicKey, sealFor } from '@cinetrace/secret-crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Project } from '../projects/project.entity';
@@ -28,12 +28,20 @@ type Usable = { kind: 'stored'; secret: Secret } | { kind: 'env'; name: string; 
  * the requester's one-use key. Also says, at benchmark create, whether references are usable.
  */
 @Injectable()
-export class SecretReleaseService {
+export class SecretReleaseService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Secrets');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AtRestCipher) private readonly cipher: AtRestCipher,
     @Inject(EnvSecrets) private readonly envSecrets: EnvSecrets,
   ) {}
+
+  onApplicationBootstrap(): void {
+    const unbound = this.envSecrets.unbound();
+    // Names only, never values: the operator should know what any tenant could send anywhere.
+    if (unbound.length) this.logger.warn(`OUTBOUND_ENV_SECRETS offers ${unbound.join(', ')} for any host: bind each to its provider (NAME@host)`);
+  }
 
   async checkUses(ctx: OrgContext, uses: SecretUse[]): Promise<SecretUsesCheckReply> {
     const errors: SecretUsesCheckReply['errors'] = [];
