@@ -1,5 +1,6 @@
 import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
+import { DEFAULT_MAX_JSON_DEPTH } from '@cinetrace/validation';
 import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
@@ -11,6 +12,13 @@ export class GatewayEnv extends StoreAndBusEnv {
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
 
   @ToInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024) MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+  /**
+   * How deep objects and arrays may nest in a JSON body or in `args` (the document itself
+   * is level 1). Deeper JSON is a 400 before it is parsed. Capped at 256: the services
+   * walk stored JSON recursively (validation, the bus's JSON round-trip), safe far beyond it.
+   */
+  @ToInt() @IsInt() @Min(16) @Max(256) MAX_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
   /** How long a resolved API key / project key pair is trusted without asking project-service again. */
   @ToInt() @IsInt() @Min(0) @Max(300000) AUTH_CACHE_TTL_MS = 5000;

@@ -1,15 +1,18 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { GatewayEnv } from '../gateway.env';
 import { drainRejectedBodies } from './drain-rejected-body';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFor } from './request-id';
+
+export type HttpLimits = Pick<GatewayEnv, 'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH'>;
 
 /**
  * Fastify as the gateway needs it: the body limit, request ids (echoed on every answer,
  * errors included), and JSON as the only body type, so anything else is a 415.
  */
-export function createFastifyAdapter(maxBodyBytes: number): FastifyAdapter {
+export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   const adapter = new FastifyAdapter({
-    bodyLimit: maxBodyBytes,
+    bodyLimit: limits.MAX_BODY_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false,
     logger: false,
@@ -19,7 +22,7 @@ export function createFastifyAdapter(maxBodyBytes: number): FastifyAdapter {
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);
-  registerJsonBodyParser(fastify);
+  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH });
   drainRejectedBodies(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
