@@ -2,6 +2,7 @@ import { ApiResponse } from '@cinetrace/testing';
 import { aBenchmark, BENCHMARKS, benchmarkPath } from './support/benchmarks';
 import { appendOk, allItems, createDataset, DATASETS, itemsPath, readDataset } from './support/datasets';
 import { expectProblem } from './support/expectations';
+import { rawRequest, RawResponse } from './support/raw-http';
 import { aPrompt, createPrompt, inNewProject, PROMPTS, put } from './support/prompts';
 import { aTrace, BATCH, readNow, TRACES, WAIT } from './support/traces';
 import { useStack } from './support/stack-hooks';
@@ -140,4 +141,103 @@ describe('Edge cases of JSON and HTTP', () => {
       expect((await api.get(DATASETS)).body.data.map((d: { id: string }) => d.id)).toEqual([dataset.id]);
     });
   });
+
+  describe('answers that come before any route: problem+json too', () => {
+    /** The answer is a problem with this status and code, carrying its X-Request-Id in the header and the body. */
+    const expectRawProblem = (response: RawResponse, status: number, code: string) => {
+      expect({ status: response.status, code: response.body?.code }).toEqual({ status, code });
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json\b/);
+      expect(response.body).toMatchObject({ type: 'about:blank', status, title: expect.any(String), detail: expect.any(String) });
+      expect(response.headers['x-request-id']).toBe(response.body.requestId);
+    };
+    const auth = () => `Authorization: Bearer ${ctx.stack.apiKey}\r\n`;
+
+    it.each(['/api/v1/prompts/%ff', '/api/v1/traces/%C0%AF', '/api/v1/projects/a%e2%82'])('answers a %%-escape that is not UTF-8 (%s) with 400 malformed_request', async (path) => {
+      const response = await ctx.api.get(path);
+      expectProblem(response, 400, 'malformed_request');
+      expect(response.text).not.toMatch(/FST_ERR/);
+    });
+
+    it('answers a path segment longer than any id (1024) with 414 uri_too_long', async () => {
+      expectProblem(await ctx.api.get(`/api/v1/traces/${'t'.repeat(2000)}`), 414, 'uri_too_long');
+      expect((await ctx.api.get(`/api/v1/traces/${'t'.repeat(1024)}`)).status).not.toBe(414);
+    });
+
+    it('answers a request line past 16 KiB with 414 and headers past it with 431, as problems', async () => {
+      const longUrl = `GET /api/v1/projects?name=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`;
+      expectRawProblem(await rawRequest(ctx.stack.baseUrl, longUrl), 414, 'uri_too_long');
+      const bigHeaders = `GET /api/v1/projects HTTP/1.1\r\nHost: x\r\n${auth()}X-Filler: ${'f'.repeat(20_000)}\r\n\r\n`;
+      expectRawProblem(await rawRequest(ctx.stack.baseUrl, bigHeaders), 431, 'headers_too_large');
+    });
+
+    it.each([
+      ['a header without a colon', 'GET /api/v1/projects HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n'],
+      ['Content-Length with Transfer-Encoding', 'POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'],
+      ['a broken chunk size', 'POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+      ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
+      ['a control character in the URL', 'GET /api/v1/pro\x01jects HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ])('answers %s with 400 malformed_request', async (_label, request) => {
+      expectRawProblem(await rawRequest(ctx.stack.baseUrl, request), 400, 'malformed_request');
+    });
+
+    it('answers a body that is not UTF-8 with 400 invalid_json saying so, and creates nothing', async () => {
+      const name = `Latin-1 caf\xe9 ${Date.now()}`;
+      const raw = Buffer.concat([Buffer.from('{"name":"'), Buffer.from(name, 'latin1'), Buffer.from('"}')]);
+      const response = await ctx.api.post('/api/v1/projects', undefined, { raw, contentType: 'application/json' });
+      expectProblem(response, 400, 'invalid_json');
+      expect(response.body.detail).toMatch(/UTF-8/);
+      expect((await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data).toEqual([]);
+      // The same text as UTF-8 is fine.
+      const utf8 = await ctx.api.post('/api/v1/projects', { name });
+      expect(utf8.status).toBe(201);
+      expect(utf8.body.name).toBe(name);
+    });
+
+    it.each([
+      ['OPTIONS', '/api/v1/prompts', 'GET, POST'],
+      ['OPTIONS', '/api/v1/traces/tr_1', 'GET'],
+      ['OPTIONS', '/api/v1/benchmarks/bm_1/start', 'POST'],
+    ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+      const response = await ctx.api.request(method, path);
+      expectProblem(response, 405, 'method_not_allowed');
+      expect(response.headers.get('allow')).toBe(allow);
+    });
+
+    it('answers TRACE (which fetch will not send) with 405 and Allow too', async () => {
+      const response = await rawRequest(ctx.stack.baseUrl, `TRACE /api/v1/datasets/ds_1 HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`);
+      expectRawProblem(response, 405, 'method_not_allowed');
+      expect(response.headers.allow).toBe('GET, DELETE');
+    });
+  });
+
+  describe('query parameters a route does not define', () => {
+    it('are 400 naming each, on every single-resource route and on creates, and change nothing', async () => {
+      const { api } = await inNewProject(ctx.api);
+      const dataset = await createDataset(api);
+      const prompt = await createPrompt(api);
+      const trace = aTrace();
+      expect((await api.post(TRACES, trace, { headers: WAIT })).status).toBe(201);
+      const benchmark = (await api.post(BENCHMARKS, aBenchmark(dataset.id))).body;
+      const project = (await ctx.api.get('/api/v1/projects', { limit: 1 })).body.data[0];
+      const reads = [
+        `/api/v1/projects/${project.id}`,
+        `${PROMPTS}/${prompt.id}`,
+        `${PROMPTS}/by-identifier/${prompt.identifier}`,
+        `${TRACES}/${trace.id}`,
+        `${DATASETS}/${dataset.id}`,
+        benchmarkPath(benchmark.id),
+      ];
+      for (const path of reads) {
+        const client = path.startsWith('/api/v1/projects') ? ctx.api : api;
+        expect((await client.get(path)).status).toBe(200);
+        expectProblem(await client.get(path, { expand: 'all', fields: 'id' }), 400, 'validation_failed', ['expand', 'fields']);
+      }
+      expectProblem(await api.get(`${DATASETS}/${dataset.id}/items`, { expand: 'all' }), 400, 'validation_failed', ['expand']);
+      expectProblem(await api.request('DELETE', `${DATASETS}/${dataset.id}`, { query: { force: 'true' } }), 400, 'validation_failed', ['force']);
+      expectProblem(await api.post(PROMPTS, aPrompt(), { query: { dryRun: 'true' } }), 400, 'validation_failed', ['dryRun']);
+      expect((await api.get(`${DATASETS}/${dataset.id}`)).status).toBe(200);
+      expect((await api.get(PROMPTS)).body.data.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
+    });
+  });
 });
+
