@@ -63,12 +63,25 @@ export class RawConnection {
 
   /** The first answer on the connection, once it is whole (by Content-Length) or the server has closed. */
   async response(timeoutMs = 10_000): Promise<RawResponse> {
+    return (await this.responses(1, timeoutMs))[0];
+  }
+
+  /** The first `count` answers on the connection (pipelined requests are answered in order). */
+  async responses(count: number, timeoutMs = 10_000): Promise<RawResponse[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const parsed = parseResponse(this.received, this.isClosed);
-      if (parsed) return parsed;
-      if (this.isClosed) throw new Error(`the connection closed without an answer (received ${JSON.stringify(this.received.toString('latin1'))})`);
-      if (Date.now() > deadline) throw new Error(`no whole answer within ${timeoutMs} ms (received ${JSON.stringify(this.received.toString('latin1'))})`);
+      const parsed: RawResponse[] = [];
+      let offset = 0;
+      while (parsed.length < count) {
+        const next = parseResponse(this.received.subarray(offset), this.isClosed);
+        if (!next) break;
+        parsed.push(next);
+        offset += next.size;
+      }
+      if (parsed.length === count) return parsed;
+      const seen = JSON.stringify(this.received.toString('latin1'));
+      if (this.isClosed) throw new Error(`the connection closed after ${parsed.length} of ${count} answers (received ${seen})`);
+      if (Date.now() > deadline) throw new Error(`${parsed.length} of ${count} answers within ${timeoutMs} ms (received ${seen})`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -101,12 +114,13 @@ function parseResponse(data: Buffer, closed: boolean): RawResponse | undefined {
   const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
   const bodyBytes = data.subarray(end + 4);
   if (length === undefined ? !closed : bodyBytes.length < length) return undefined;
-  const text = bodyBytes.subarray(0, length ?? bodyBytes.length).toString('utf8');
+  const raw = bodyBytes.subarray(0, length ?? bodyBytes.length);
+  const text = raw.toString('utf8');
   let body: unknown;
   try {
     body = /json/.test(headers['content-type'] ?? '') ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  return { status: Number(statusLine.split(' ')[1]), headers, text, body, size: end + 4 + Buffer.byteLength(text) };
+  return { status: Number(statusLine.split(' ')[1]), headers, text, body, size: end + 4 + raw.length };
 }

@@ -1,3 +1,5 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { sendProblem, toProblem } from '@cinetrace/http-problem';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { GatewayEnv } from '../gateway.env';
 import { answerClientError, answerFrameworkError } from './client-errors';
@@ -21,7 +23,8 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
     genReqId: requestIdFor,
     requestIdHeader: false,
     logger: false,
-    return503OnClosing: true,
+    // Requests that still come in while the server closes get a 503 problem (below), not Fastify's own JSON.
+    return503OnClosing: false,
     // Fastify's default requestTimeout is 0: a client trickling a body held its connection forever.
     requestTimeout: limits.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: limits.HTTP_KEEP_ALIVE_TIMEOUT_MS,
@@ -39,8 +42,14 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   fastify.removeContentTypeParser(['text/plain']);
   registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH });
   drainRejectedBodies(fastify);
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // A request on a kept-alive connection after shutdown began: a load balancer should send it elsewhere.
+    if (closing) return sendProblem(reply.header('connection', 'close'), toProblem(new DomainError(ErrorCode.Unavailable, 'The server is shutting down'), request.id));
   });
   return adapter;
 }
