@@ -74,15 +74,16 @@ describe('Edge cases of JSON and HTTP', () => {
   describe('keys named constructor, prototype, __proto__', () => {
     it('stores constructor and prototype keys of user data exactly as sent', async () => {
       const { api } = await inNewProject(ctx.api);
-      const data = { constructor: 'dolly', prototype: { constructor: { name: 'x' } }, list: [{ constructor: null }] };
+      const data: Record<string, unknown> = { constructor: 'dolly', prototype: { constructor: { name: 'x' } }, list: [{ constructor: null }] };
 
       const dataset = await createDataset(api, { items: [{ input: data, expected: { constructor: 1 }, metadata: data }] });
       await appendOk(api, dataset.id, [{ input: { constructor: [] } }]);
       const items = await allItems(api, dataset.id);
-      expect(items.map((i) => [i.input, i.expected, i.metadata])).toEqual([
+      const expected: unknown[][] = [
         [data, { constructor: 1 }, data],
         [{ constructor: [] }, null, {}],
-      ]);
+      ];
+      expect(items.map((i) => [i.input, i.expected, i.metadata])).toEqual(expected);
 
       const prompt = await createPrompt(api, { metadata: data });
       expect((await put(api, prompt.id, { metadata: { ...data, constructor: 'crane' } })).status).toBe(200);
