@@ -177,6 +177,7 @@ describe('Edge cases of JSON and HTTP', () => {
       ['a broken chunk size', 'POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
       ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
       ['a control character in the URL', 'GET /api/v1/pro\x01jects HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['an HTTP/1.1 request without Host', 'GET /api/v1/projects HTTP/1.1\r\nAccept: */*\r\n\r\n'],
     ])('answers %s with 400 malformed_request', async (_label, request) => {
       expectRawProblem(await rawRequest(ctx.stack.baseUrl, request), 400, 'malformed_request');
     });
