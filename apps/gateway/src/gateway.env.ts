@@ -57,4 +57,3 @@ function NotLessThan(other: string) {
     },
   });
 }
-

@@ -1,10 +1,8 @@
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
-import { sendProblem, toProblem } from '@cinetrace/http-problem';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { IncomingMessage } from 'node:http';
 import type { GatewayEnv } from '../gateway.env';
 import { answerClientError, answerFrameworkError } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
+import { refuseEarly } from './early-refusals';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFor } from './request-id';
 
@@ -24,13 +22,13 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
     genReqId: requestIdFor,
     requestIdHeader: false,
     logger: false,
-    // Requests that still come in while the server closes get a 503 problem (below), not Fastify's own JSON.
+    // Requests that still come in while the server closes get a 503 problem (refuseEarly), not Fastify's own JSON.
     return503OnClosing: false,
     // Fastify's default requestTimeout is 0: a client trickling a body held its connection forever.
     requestTimeout: limits.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: limits.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     http: {
-      // Node answers a missing Host with a bare 400 of its own; the onRequest hook answers it as a problem.
+      // Node answers a missing Host with a bare 400 of its own; refuseEarly answers it as a problem.
       requireHostHeader: false,
       headersTimeout: limits.HTTP_HEADERS_TIMEOUT_MS,
       connectionsCheckingInterval: timeoutCheckInterval(limits),
@@ -45,20 +43,7 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   fastify.removeContentTypeParser(['text/plain']);
   registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH });
   drainRejectedBodies(fastify);
-  let closing = false;
-  fastify.addHook('preClose', async () => {
-    closing = true;
-  });
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    const refusal = closing
-      ? // A request on a kept-alive connection after shutdown began: a load balancer should send it elsewhere.
-        new DomainError(ErrorCode.Unavailable, 'The server is shutting down')
-      : lacksHost(request.raw)
-        ? new DomainError(ErrorCode.MalformedRequest, 'An HTTP/1.1 request needs a Host header (RFC 9112)')
-        : undefined;
-    if (refusal) return sendProblem(reply.header('connection', 'close'), toProblem(refusal, request.id));
-  });
+  refuseEarly(fastify);
   return adapter;
 }
 
@@ -71,7 +56,3 @@ function timeoutCheckInterval(limits: HttpLimits): number {
   const shorter = Math.min(limits.HTTP_HEADERS_TIMEOUT_MS, limits.HTTP_REQUEST_TIMEOUT_MS);
   return Math.min(30_000, Math.max(50, Math.floor(shorter / 10)));
 }
-
-/** HTTP/1.1 requires a Host header (HTTP/1.0 does not have to send one). */
-const lacksHost = (req: IncomingMessage): boolean => req.httpVersion === '1.1' && req.headers.host === undefined;
-
