@@ -1,6 +1,7 @@
 import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
+import { DEFAULT_MAX_JSON_DEPTH } from '@cinetrace/validation';
+import { IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
 export class GatewayEnv extends StoreAndBusEnv {
@@ -11,6 +12,25 @@ export class GatewayEnv extends StoreAndBusEnv {
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
 
   @ToInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024) MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+  /**
+   * How deep objects and arrays may nest in a JSON body or in `args` (the document itself
+   * is level 1). Deeper JSON is a 400 before it is parsed. Capped at 256: the services
+   * walk stored JSON recursively (validation, the bus's JSON round-trip), safe far beyond it.
+   */
+  @ToInt() @IsInt() @Min(16) @Max(256) MAX_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
+
+  /**
+   * Time limits on slow clients, as a reverse proxy sets them (nginx: 60 s for the headers,
+   * 75 s of keep-alive). A client still sending its headers after HTTP_HEADERS_TIMEOUT_MS,
+   * or its whole request (headers and body) after HTTP_REQUEST_TIMEOUT_MS, gets 408 and the
+   * connection is closed; 120 s lets a 5 MiB body through at 350 kbit/s. An idle keep-alive
+   * connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS: longer than a load balancer's
+   * idle timeout (60 s on AWS ALB), so the balancer is the one that closes first.
+   */
+  @ToInt() @IsInt() @Min(100) @Max(3_600_000) HTTP_HEADERS_TIMEOUT_MS = 60_000;
+  @ToInt() @IsInt() @Min(100) @Max(3_600_000) @NotLessThan('HTTP_HEADERS_TIMEOUT_MS') HTTP_REQUEST_TIMEOUT_MS = 120_000;
+  @ToInt() @IsInt() @Min(100) @Max(3_600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
   /** How long a resolved API key / project key pair is trusted without asking project-service again. */
   @ToInt() @IsInt() @Min(0) @Max(300000) AUTH_CACHE_TTL_MS = 5000;
@@ -25,4 +45,15 @@ export class GatewayEnv extends StoreAndBusEnv {
   @ToInt() @IsInt() @Min(0) @Max(1024 * 1024 * 1024 * 1024) TRACE_INGEST_MAX_LAG_BYTES = 64 * 1024 * 1024;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
+}
+
+/** At least another variable of the same environment (Node requires headers ≤ request timeout). */
+function NotLessThan(other: string) {
+  return ValidateBy({
+    name: 'notLessThan',
+    validator: {
+      validate: (value: unknown, args) => typeof value === 'number' && value >= ((args?.object as Record<string, unknown>)[other] as number),
+      defaultMessage: () => `must not be less than ${other}`,
+    },
+  });
 }

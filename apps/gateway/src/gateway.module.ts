@@ -16,6 +16,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { BenchmarksController } from './benchmarks/benchmarks.controller';
 import { DatasetsController } from './datasets/datasets.controller';
+import { UnknownQueryInterceptor } from './http/unknown-query.interceptor';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
@@ -72,6 +73,8 @@ export class GatewayModule {
         IdempotencyStore,
         HttpMetrics,
         { provide: APP_GUARD, useClass: AuthGuard },
+        // Before idempotency: a request refused for its query claims no Idempotency-Key.
+        { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },

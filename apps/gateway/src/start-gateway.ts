@@ -15,7 +15,7 @@ import { setupOpenApi } from './ops/openapi';
  * in-process) and publishing ingested data to the given streams.
  */
 export async function startGateway(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): Promise<NestFastifyApplication> {
-  const adapter = createFastifyAdapter(env.MAX_BODY_BYTES);
+  const adapter = createFastifyAdapter(env);
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus, streams), adapter, {
     logger: bootLogger(GATEWAY, env.LOG_LEVEL),
     abortOnError: false,

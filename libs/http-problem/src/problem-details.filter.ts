@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblem } from './problem-details';
+import { sendProblem } from './send-problem';
 
 /**
  * The gateway's one exception filter: every non-2xx answer is problem+json. Unexpected
@@ -19,9 +20,6 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const err = exception as Error;
       this.logger.error(`${request.method} ${request.routeOptions?.url ?? ''} failed: ${err?.name}: ${err?.message}`);
     }
-    reply.status(problem.body.status).header('content-type', 'application/problem+json; charset=utf-8');
-    if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
-    for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
-    reply.send(problem.body);
+    sendProblem(reply, problem);
   }
 }

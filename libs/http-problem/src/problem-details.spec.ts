@@ -30,6 +30,17 @@ describe('toProblem', () => {
     expect(toProblem(err('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415), 'r').body.code).toBe('unsupported_media_type');
   });
 
+  it('answers a body whose connection broke off as a client error, not internal', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+    expect(toProblem(aborted, 'r').body).toMatchObject({ status: 400, code: 'malformed_request' });
+  });
+
+  it('gives the statuses only the HTTP edge uses their titles', () => {
+    expect(toProblem(new DomainError(ErrorCode.RequestTimeout, 't'), 'r').body).toMatchObject({ status: 408, title: 'Request Timeout' });
+    expect(toProblem(new DomainError(ErrorCode.UriTooLong, 'u'), 'r').body).toMatchObject({ status: 414, title: 'URI Too Long' });
+    expect(toProblem(new DomainError(ErrorCode.HeadersTooLarge, 'h'), 'r').body).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+  });
+
   it('hides unexpected errors behind internal', () => {
     const problem = toProblem(new Error('relation "projects" does not exist'), 'r');
     expect(problem.body.status).toBe(500);

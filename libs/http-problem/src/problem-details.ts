@@ -61,6 +61,8 @@ function classify(exception: unknown): Classified {
   const status = (exception as { statusCode?: number })?.statusCode;
   if (status === 413) return { code: ErrorCode.PayloadTooLarge, detail: 'The body is larger than the limit' };
   if (status === 415) return { code: ErrorCode.UnsupportedMediaType, detail: 'Send the body as application/json' };
+  // Fastify marks an error of the body's stream 400: the client closed or reset the connection mid-body.
+  if (status === 400) return { code: ErrorCode.MalformedRequest, detail: 'The body could not be read: the connection ended before it was complete' };
   return { code: ErrorCode.Internal, detail: 'Internal error' };
 }
 

@@ -1,5 +1,6 @@
 import { DomainError } from '@cinetrace/contracts';
-import { ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { checkInput } from './check-input';
 import { toFieldErrors } from './field-errors';
 
 /**
@@ -19,34 +20,20 @@ export function createValidationPipe(): ValidationPipe {
 }
 
 /**
- * Nest's pipe deletes every `constructor` and `prototype` key at any depth, which would
- * silently drop them from free-form JSON a client stores (dataset items, metadata), and
- * class-transformer cannot rebuild an object holding an own `constructor`. Such keys are
- * refused instead, each named by its path: an error the client sees, never a silent loss.
+ * Input classes are checked by checkInput, as the services that add their own checks do.
+ * Nest's own pipe deletes every `constructor` and `prototype` key at any depth, which
+ * would silently drop them from free-form JSON a client stores (dataset items, metadata),
+ * and walks the value recursively. Neither is needed: the gateway's JSON parser refuses
+ * `__proto__` keys, a `constructor` holding a `prototype`, and JSON nested past its limit,
+ * and free-form fields are kept as they came (KeepJson), so other keys are data.
  */
 class DataKeepingValidationPipe extends ValidationPipe {
-  protected override stripProtoKeys(value: unknown): void {
-    const found: string[] = [];
-    findReservedKeys(value, '', found);
-    if (found.length) {
-      throw DomainError.validation(
-        found.map((path) => ({ path, message: 'is a reserved key name: constructor, prototype and __proto__ are not accepted' })),
-      );
-    }
-  }
-}
-
-const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-function findReservedKeys(value: unknown, path: string, found: string[]): void {
-  if (value === null || typeof value !== 'object' || found.length >= 20) return;
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => findReservedKeys(item, `${path}[${i}]`, found));
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (RESERVED_KEYS.has(key)) found.push(at);
-    else findReservedKeys((value as Record<string, unknown>)[key], at, found);
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const type = metadata.metatype;
+    if (!type || !this.toValidate(metadata)) return super.transform(value, metadata);
+    // A POST without a body is checked as an empty object: the answer names the required fields.
+    const { value: input, errors } = await checkInput(type as new () => object, value ?? {});
+    if (errors.length) throw DomainError.validation(errors);
+    return input;
   }
 }

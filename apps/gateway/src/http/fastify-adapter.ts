@@ -1,28 +1,58 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { GatewayEnv } from '../gateway.env';
+import { answerClientError, answerFrameworkError } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
+import { refuseEarly } from './early-refusals';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFor } from './request-id';
 
+export type HttpLimits = Pick<
+  GatewayEnv,
+  'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'
+>;
+
 /**
- * Fastify as the gateway needs it: the body limit, request ids (echoed on every answer,
- * errors included), and JSON as the only body type, so anything else is a 415.
+ * Fastify as the gateway needs it: the body limit, time limits on slow clients, request
+ * ids (echoed on every answer, errors included), JSON as the only body type (anything
+ * else is a 415), and every refusal as problem+json, down to what Node's parser refuses.
  */
-export function createFastifyAdapter(maxBodyBytes: number): FastifyAdapter {
+export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   const adapter = new FastifyAdapter({
-    bodyLimit: maxBodyBytes,
+    bodyLimit: limits.MAX_BODY_BYTES,
     genReqId: requestIdFor,
     requestIdHeader: false,
     logger: false,
-    return503OnClosing: true,
+    // Requests that still come in while the server closes get a 503 problem (refuseEarly), not Fastify's own JSON.
+    return503OnClosing: false,
+    // Fastify's default requestTimeout is 0: a client trickling a body held its connection forever.
+    requestTimeout: limits.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: limits.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      // Node answers a missing Host with a bare 400 of its own; refuseEarly answers it as a problem.
+      requireHostHeader: false,
+      headersTimeout: limits.HTTP_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: timeoutCheckInterval(limits),
+    },
     // Client-chosen ids run to 128 characters (more once percent-encoded); Fastify's default is 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // What Node's parser and Fastify's router refuse is problem+json too, not their own JSON.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);
-  registerJsonBodyParser(fastify);
+  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH });
   drainRejectedBodies(fastify);
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  refuseEarly(fastify);
   return adapter;
+}
+
+/**
+ * Node looks for connections past the header and request time limits every
+ * connectionsCheckingInterval (30 s by default: a 60 s limit could take 90 s to apply);
+ * a tenth of the shorter limit keeps them within 10%.
+ */
+function timeoutCheckInterval(limits: HttpLimits): number {
+  const shorter = Math.min(limits.HTTP_HEADERS_TIMEOUT_MS, limits.HTTP_REQUEST_TIMEOUT_MS);
+  return Math.min(30_000, Math.max(50, Math.floor(shorter / 10)));
 }

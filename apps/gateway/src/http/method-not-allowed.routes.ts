@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, toProblem } from '@cinetrace/http-problem';
+import { MethodNotAllowedError, sendProblem, toProblem } from '@cinetrace/http-problem';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 /** Resources and the methods they answer; every other method gets 405 with `Allow`. */
@@ -29,22 +29,17 @@ export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/benchmarks/:id/tasks': ['GET'],
 };
 
-const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
+/**
+ * Every method Fastify routes (OPTIONS and TRACE among them) that a resource does not
+ * answer is a 405 with `Allow`. HEAD goes with GET: Fastify adds it to a route with GET.
+ */
 export function registerMethodNotAllowed(fastify: FastifyInstance): void {
   for (const [url, allowed] of Object.entries(RESOURCE_METHODS)) {
-    const others = ALL_METHODS.filter((m) => !allowed.includes(m));
+    const others = fastify.supportedMethods.filter((m) => m !== 'HEAD' && !allowed.includes(m as HTTPMethods));
     fastify.route({
       method: others,
       url,
-      handler: async (request, reply) => {
-        const problem = toProblem(new MethodNotAllowedError(request.method, allowed), String(request.id));
-        return reply
-          .status(problem.body.status)
-          .headers(problem.headers ?? {})
-          .header('content-type', 'application/problem+json; charset=utf-8')
-          .send(problem.body);
-      },
+      handler: async (request, reply) => sendProblem(reply, toProblem(new MethodNotAllowedError(request.method, allowed), String(request.id))),
     });
   }
 }

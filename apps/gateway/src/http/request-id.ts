@@ -3,8 +3,18 @@ import type { IncomingMessage } from 'node:http';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The id each request got, for an answer written to its socket rather than through Fastify. */
+const assigned = new WeakMap<IncomingMessage, string>();
+
 /** The client's X-Request-Id when it is a sane token, else a new UUID. */
 export function requestIdFor(req: IncomingMessage): string {
   const sent = req.headers['x-request-id'];
-  return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
+  const id = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
+  assigned.set(req, id);
+  return id;
+}
+
+/** The id the request already has (see requestIdFor), or a new one when none came far enough to get one. */
+export function requestIdOf(req: IncomingMessage | undefined): string {
+  return (req && assigned.get(req)) ?? randomUUID();
 }

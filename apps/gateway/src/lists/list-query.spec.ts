@@ -42,6 +42,13 @@ describe('parseListQuery', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('refuses args nested deeper than the JSON limit, naming where, without parsing them', () => {
+    const deep = (levels: number) => `{"metadata":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+    expect(parseListQuery({ args: deep(2) }, spec, { maxJsonDepth: 4 }).filters).toEqual({ metadata: { a: [[]] } });
+    expect(paths(() => parseListQuery({ args: deep(3) }, spec, { maxJsonDepth: 4 }))).toEqual(['args.metadata.a[0][0]']);
+    expect(paths(() => parseListQuery({ args: deep(100_000) }, spec))).toEqual([`args.metadata.a${'[0]'.repeat(62)}`]);
+  });
+
   it('refuses unknown and repeated query parameters', () => {
     expect(paths(() => parseListQuery({ color: 'red' }, spec))).toEqual(['color']);
     expect(paths(() => parseListQuery({ limit: ['1', '2'] }, spec))).toEqual(['limit']);

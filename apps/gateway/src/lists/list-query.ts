@@ -1,5 +1,6 @@
 import { DomainError, FieldError, PAGE_LIMIT } from '@cinetrace/contracts';
 import { TIME_INPUT_MESSAGE, toEpochMs } from '@cinetrace/traces';
+import { DEFAULT_MAX_JSON_DEPTH, excessiveNestingError } from '@cinetrace/validation';
 
 /** The type of one list filter, as it may arrive in the query string and in `args`. */
 export type FilterType = 'string' | 'boolean' | 'string-list' | 'object' | 'time';
@@ -19,7 +20,11 @@ const PAGING_PARAMS = new Set(['limit', 'cursor', 'args']);
  * not on the route's allow-list is refused, `__proto__` included, so only known names
  * with checked types ever reach a query, and then only as bound parameters.
  */
-export function parseListQuery(query: Record<string, unknown>, spec: FilterSpec): ListQuery {
+export function parseListQuery(
+  query: Record<string, unknown>,
+  spec: FilterSpec,
+  { maxJsonDepth = DEFAULT_MAX_JSON_DEPTH }: { maxJsonDepth?: number } = {},
+): ListQuery {
   const errors: FieldError[] = [];
   const explicit: Record<string, unknown> = {};
   for (const name of Object.keys(query)) {
@@ -31,7 +36,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: FilterSpec)
     const value = fromQueryString(query[name], spec[name], name, errors);
     if (value !== undefined) explicit[name] = value;
   }
-  const fromArgs = parseArgs(query.args, spec, errors);
+  const fromArgs = parseArgs(query.args, spec, maxJsonDepth, errors);
   const limit = parseLimit(query.limit, errors);
   const cursor = single(query.cursor, 'cursor', errors);
   if (cursor !== undefined && cursor === '') errors.push({ path: 'cursor', message: 'must not be empty' });
@@ -49,9 +54,14 @@ function parseLimit(raw: unknown, errors: FieldError[]): number {
   return limit;
 }
 
-function parseArgs(raw: unknown, spec: FilterSpec, errors: FieldError[]): Record<string, unknown> {
+function parseArgs(raw: unknown, spec: FilterSpec, maxJsonDepth: number, errors: FieldError[]): Record<string, unknown> {
   const text = single(raw, 'args', errors);
   if (text === undefined) return {};
+  const tooDeep = excessiveNestingError(text, maxJsonDepth, 'args');
+  if (tooDeep) {
+    errors.push(tooDeep);
+    return {};
+  }
   let decoded: unknown;
   try {
     decoded = JSON.parse(text);

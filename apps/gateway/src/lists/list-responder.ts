@@ -1,5 +1,6 @@
 import type { ListEnvelope, OrgContext, Page, PageRequest } from '@cinetrace/contracts';
 import { Inject, Injectable } from '@nestjs/common';
+import { GatewayEnv } from '../gateway.env';
 import { canonicalJson } from '../http/canonical-json';
 import { CursorCodec } from './cursor-codec';
 import { FilterSpec, parseListQuery } from './list-query';
@@ -13,7 +14,10 @@ export type FetchPage<TItem> = (filters: Record<string, unknown>, page: PageRequ
  */
 @Injectable()
 export class ListResponder {
-  constructor(@Inject(CursorCodec) private readonly cursors: CursorCodec) {}
+  constructor(
+    @Inject(CursorCodec) private readonly cursors: CursorCodec,
+    @Inject(GatewayEnv) private readonly env: GatewayEnv,
+  ) {}
 
   async respond<TItem>(
     route: string,
@@ -22,7 +26,7 @@ export class ListResponder {
     spec: FilterSpec,
     fetch: FetchPage<TItem>,
   ): Promise<ListEnvelope<TItem>> {
-    const { limit, cursor, filters } = parseListQuery(query, spec);
+    const { limit, cursor, filters } = parseListQuery(query, spec, { maxJsonDepth: this.env.MAX_JSON_DEPTH });
     const scope = [route, ctx.orgId, ctx.projectId ?? '', canonicalJson(filters)].join('|');
     const after = cursor === undefined ? undefined : this.cursors.decode(scope, cursor);
     const page = await fetch(filters, after === undefined ? { limit } : { limit, after });

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
-import { KeepJson, IsJsonObject, IsJsonValue, OptionalNotNull } from '../validators';
+import { KeepJson, IsJsonObject, IsJsonValue, IsObjectItems, OptionalNotNull } from '../validators';
 
 export const DATASET_NAME_MAX = 200;
 export const DATASET_DESCRIPTION_MAX = 2000;
@@ -9,6 +9,9 @@ export const DATASET_DESCRIPTION_MAX = 2000;
 export const DATASET_ITEMS_PER_REQUEST = 1000;
 export const ITEM_VALUE_MAX_BYTES = 1024 * 1024;
 export const ITEM_METADATA_MAX_BYTES = 64 * 1024;
+
+/** What an item that is not an object is told (an array, a string, null). */
+const ITEM_SHAPE = 'must be an object: { input, expected?, metadata? }';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -47,7 +50,8 @@ export class CreateDatasetInput {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(DATASET_ITEMS_PER_REQUEST)
-  @ValidateNested({ each: true })
+  @IsObjectItems(ITEM_SHAPE)
+  @ValidateNested({ each: true, message: ITEM_SHAPE })
   @Type(() => DatasetItemInput)
   items?: DatasetItemInput[];
 }
@@ -56,7 +60,8 @@ export class AddDatasetItemsInput {
   @ApiProperty({ type: [DatasetItemInput], minItems: 1, maxItems: DATASET_ITEMS_PER_REQUEST })
   @IsArray()
   @ArrayMaxSize(DATASET_ITEMS_PER_REQUEST)
-  @ValidateNested({ each: true })
+  @IsObjectItems(ITEM_SHAPE)
+  @ValidateNested({ each: true, message: ITEM_SHAPE })
   @Type(() => DatasetItemInput)
   items: DatasetItemInput[];
 }

@@ -20,6 +20,12 @@ export const ErrorCode = {
   IdempotencyKeyReused: 'idempotency_key_reused',
   PayloadTooLarge: 'payload_too_large',
   UnsupportedMediaType: 'unsupported_media_type',
+  /** Not HTTP the server can read: a malformed request line or header, a URL whose %-escapes are not UTF-8. */
+  MalformedRequest: 'malformed_request',
+  /** The request (its headers, or its body) did not arrive within the server's time limits. */
+  RequestTimeout: 'request_timeout',
+  UriTooLong: 'uri_too_long',
+  HeadersTooLarge: 'headers_too_large',
   QuotaExceeded: 'quota_exceeded',
   RateLimited: 'rate_limited',
   Unavailable: 'unavailable',

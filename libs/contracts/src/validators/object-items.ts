@@ -1,0 +1,25 @@
+import { ValidationOptions, registerDecorator } from 'class-validator';
+
+/**
+ * Each item of an array is a JSON object. class-validator's @ValidateNested looks inside an
+ * array item that is itself an array instead of refusing it (`{ "items": [[]] }` passed,
+ * then failed in the database), so this names every item that is not an object, as
+ * `[i] message` lines the validation lib turns into the path `field[i]`.
+ */
+export function IsObjectItems(message: string, options?: ValidationOptions): PropertyDecorator {
+  const problems = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value.flatMap((item, index) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? [] : [`[${index}] ${message}`]))
+      : [];
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isObjectItems',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options,
+      validator: {
+        validate: (value: unknown) => problems(value).length === 0,
+        defaultMessage: (args) => problems(args?.value).join('\n'),
+      },
+    });
+}
