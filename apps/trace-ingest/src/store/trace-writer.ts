@@ -5,7 +5,8 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
-import { TraceIngestEnv, traceLimits } from '../trace-ingest.env';
+import { TraceIngestEnv } from '../trace-ingest.env';
+import { traceLimits } from './trace-limits';
 import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
