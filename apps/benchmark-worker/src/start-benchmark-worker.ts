@@ -2,6 +2,7 @@ import { BullTaskWorker, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } fro
 import { KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
 import { requireVariables } from '@cinetrace/config';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
+import { ScoringThreads } from '@cinetrace/scorers';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 
 export const BENCHMARK_WORKER = 'benchmark-worker';
@@ -86,5 +87,7 @@ function taskProcessor(
   // The validated value, so that only 'true' (not '1' or 'yes') lifts the public-address rule.
   const outbound = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: env.OUTBOUND_ALLOW_PRIVATE });
   releases.push(() => outbound.close());
-  return new TaskProcessor({ outbound, traces, env: processEnv });
+  const scoring = new ScoringThreads();
+  releases.push(() => scoring.close());
+  return new TaskProcessor({ outbound, traces, env: processEnv, scoring });
 }

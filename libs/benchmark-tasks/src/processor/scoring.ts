@@ -1,10 +1,11 @@
 import type { TaskJob, TaskScore } from '@cinetrace/contracts';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
-import { runScorer, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
+import { runScorer, type LocalScoring, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
 import type { AttemptLimit } from './attempt-limit';
 
 export interface ScoringContext {
   outbound: OutboundClient;
+  local: LocalScoring;
   env: Record<string, string | undefined>;
   limit: AttemptLimit;
   /** Told when each scorer starts and ends, for the trace. */
@@ -32,6 +33,7 @@ export function scoreOutput(job: TaskJob, output: unknown, ctx: ScoringContext):
 
 function scorerDeps(ctx: ScoringContext): ScorerDeps {
   return {
+    local: ctx.local,
     env: ctx.env,
     timeoutMs: ctx.limit.remainingMs(),
     postJson: async (url, body, options) => {

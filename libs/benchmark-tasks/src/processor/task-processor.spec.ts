@@ -1,3 +1,4 @@
+import { inThisThread } from '@cinetrace/scorers';
 import type { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { Topics, type TaskJob, type TraceIngestMessage } from '@cinetrace/contracts';
 import { OutboundClient } from '@cinetrace/outbound';
@@ -88,7 +89,7 @@ function outbound(allowPrivate = true): OutboundClient {
 
 function processor(options: { env?: Record<string, string | undefined>; allowPrivate?: boolean } = {}) {
   const traces = new RecordingStream();
-  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, env: options.env ?? {} });
+  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, env: options.env ?? {}, scoring: inThisThread });
   return { tasks, traces };
 }
 

@@ -1,7 +1,7 @@
 import type { StreamPublisher } from '@cinetrace/bus';
 import { Topics, type TaskJob, type TaskScore, type TraceIngestMessage } from '@cinetrace/contracts';
 import type { OutboundClient } from '@cinetrace/outbound';
-import { renderPrompt } from '@cinetrace/scorers';
+import { renderPrompt, type LocalScoring } from '@cinetrace/scorers';
 import { AttemptLimit } from './attempt-limit';
 import { attemptSecrets, type AttemptSecrets } from './attempt-secrets';
 import { AttemptTrace } from './attempt-trace';
@@ -23,6 +23,8 @@ export interface TaskProcessorDeps {
   traces: StreamPublisher;
   /** Where apiKeyEnv names are looked up, at call time, so a rotated key counts at once. */
   env: Record<string, string | undefined>;
+  /** Where the scorers whose cost a user controls run: ScoringThreads, off the event loop. */
+  scoring: LocalScoring;
   now?: () => number;
 }
 
@@ -107,6 +109,7 @@ export class TaskProcessor {
     limit.throwIfStopped();
     const scores = await scoreOutput(job, answer.output, {
       outbound: this.deps.outbound,
+      local: this.deps.scoring,
       env: this.deps.env,
       limit,
       onScorerStarted: (index) => trace.scorerStarted(index),
