@@ -2,6 +2,9 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** How deep /target/deep nests its output. */
+export const DEEP_ANSWER_LEVELS = 10_000;
+
 /** What one endpoint was sent. */
 export interface Received {
   path: string;
@@ -45,9 +48,9 @@ export class ModelEndpoints {
         const body = text ? JSON.parse(text) : undefined;
         const path = req.url ?? '/';
         this.received.push({ path, headers: req.headers, body });
-        void this.answer(path, body).then(({ status, json, headers }) => {
+        void this.answer(path, body).then(({ status, json, raw, headers }) => {
           res.writeHead(status, { 'content-type': 'application/json', ...headers });
-          res.end(json === undefined ? '' : JSON.stringify(json));
+          res.end(raw ?? (json === undefined ? '' : JSON.stringify(json)));
         });
       });
     });
@@ -59,7 +62,7 @@ export class ModelEndpoints {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; headers?: Record<string, string> }> {
+  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; raw?: string; headers?: Record<string, string> }> {
     switch (path) {
       case '/target/caption':
         // A video model's answer: a caption made from the prompt (or the input) and a duration.
@@ -91,6 +94,9 @@ export class ModelEndpoints {
       case '/target/slow':
         await sleep(3000);
         return { status: 200, json: { output: { caption: 'too late' } } };
+      case '/target/deep':
+        // Valid JSON, nested past what JSON.stringify (and so a trace) can hold: written as text.
+        return { status: 200, raw: `{"output":${'['.repeat(DEEP_ANSWER_LEVELS)}${']'.repeat(DEEP_ANSWER_LEVELS)}}` };
       case '/target/redirect':
         return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
       case '/scorer':

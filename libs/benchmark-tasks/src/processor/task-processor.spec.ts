@@ -509,6 +509,25 @@ describe('TaskProcessor, trace', () => {
     expect(trace.spans.some((s) => s.kind === 'scorer')).toBe(false);
   });
 
+  it('fails an answer nested too deep to score or record, for good, and records the attempt with that error', async () => {
+    const levels = 10_000;
+    const target = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"output":${'['.repeat(levels)}${']'.repeat(levels)}}`));
+    const { tasks, traces } = processor();
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error).toMatchObject({ message: "the target's output nests deeper than 32 levels", retryable: false });
+    expect(traces.traces).toHaveLength(1);
+    expect(traces.traces[0].trace).toMatchObject({ status: 'error', id: job().traceId });
+    expect(spanOf(traces.traces[0], '.target')).toMatchObject({ status: 'error', statusMessage: error.message });
+  });
+
+  it('takes an answer nested as deep as allowed', async () => {
+    const nested = JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`);
+    const { tasks, traces } = processor();
+    const outcome = await tasks.attempt(job({ item: withOutput(nested), scorers: [] }), 1);
+    expect(outcome.output).toEqual(nested);
+    expect(traces.traces[0].trace.output).toEqual(nested);
+  });
+
   it('says, retryably, when the trace of an attempt cannot be recorded', async () => {
     const { tasks, traces } = processor();
     traces.failure = new Error('broker kafka-0 not available');

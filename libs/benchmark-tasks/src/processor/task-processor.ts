@@ -8,6 +8,7 @@ import { AttemptTrace } from './attempt-trace';
 import { scoreOutput } from './scoring';
 import { TaskAttemptError, userFacing } from './task-attempt-error';
 import { targetCallFailure } from './target-failures';
+import { checkedAnswer } from './target-answers';
 import { prepareTarget, type TargetAnswer } from './targets';
 
 /**
@@ -98,7 +99,7 @@ export class TaskProcessor {
     trace.targetStarted(target);
     let answer: TargetAnswer;
     try {
-      answer = await target.call({ outbound: this.deps.outbound, env: this.deps.env, limit });
+      answer = checkedAnswer(await target.call({ outbound: this.deps.outbound, env: this.deps.env, limit }));
     } catch (error) {
       const failure = safeFailure(targetCallFailure(error), secrets);
       trace.targetFailed(failure.message);
