@@ -91,6 +91,10 @@ export class ModelEndpoints {
         await sleep(100);
         this.countedNow--;
         return { status: 200, json: { output: { caption: body.input.prompt } } };
+      case '/target/hang':
+        // Answers only when the test is over: whatever calls it is killed first.
+        await sleep(120_000, undefined, { ref: false });
+        return { status: 200, json: { output: { caption: 'never seen' } } };
       case '/target/slow':
         await sleep(3000);
         return { status: 200, json: { output: { caption: 'too late' } } };

@@ -1,6 +1,6 @@
 import type { StreamPublisher } from '@cinetrace/bus';
 import { TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
-import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { ATTEMPTS_USED_UP, finishedEvent, nextAttempt, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueSurvey, TaskQueue } from './task-queue';
@@ -70,9 +70,16 @@ export class InProcessTaskQueue extends TaskQueue {
   }
 
   private async execute(job: TaskJob, signal: AbortSignal): Promise<void> {
-    for (let attempt = 1; !signal.aborted; attempt += 1) {
-      // Not awaited: the attempt need not wait for `started` to be stored, which lands before `finished` (one stream, in order).
-      void this.publish(startedEvent(job, attempt, Date.now()), signal);
+    // Attempts that died with an earlier process count: a task that crashes it cannot run for ever.
+    for (let attempt = nextAttempt(job, 0); !signal.aborted; attempt += 1) {
+      if (attempt > job.maxAttempts) {
+        const now = Date.now();
+        await this.publish(finishedEvent(job, attempt - 1, { error: ATTEMPTS_USED_UP, startedAt: now, finishedAt: now }), signal);
+        return;
+      }
+      // Stored before the attempt runs: the attempt count must survive the process.
+      await this.publish(startedEvent(job, attempt, Date.now()), signal);
+      if (signal.aborted) return;
       const startedAt = Date.now();
       try {
         const outcome = await this.processor.attempt(job, attempt, signal);

@@ -3,7 +3,7 @@ import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics, t
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
-import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
+import { ATTEMPTS_USED_UP, finishedEvent, nextAttempt, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
 import { ActiveAttempt, ActiveAttempts, StopReason } from './active-attempts';
 import { CancelSubscriber } from './cancel-subscriber';
 import { settlesWithin, withDeadline } from './deadline';
@@ -161,9 +161,16 @@ export class BullTaskWorker {
   /** One attempt of one task (BullMQ's processor). */
   private async runJob(job: Job<TaskJob>, token?: string): Promise<void> {
     const task = job.data;
-    const attemptNumber = job.attemptsMade + 1;
+    // Attempts whose worker died (the job stalled) count as well as those that failed.
+    const attemptNumber = nextAttempt(task, job.attemptsMade + (job.stalledCounter ?? 0));
     const attempt = this.active.begin(task.runId);
     try {
+      if (!attempt.stopReason && attemptNumber > task.maxAttempts) {
+        const now = Date.now();
+        await this.report(finishedEvent(task, attemptNumber - 1, { error: ATTEMPTS_USED_UP, startedAt: job.processedOn ?? now, finishedAt: now }), job, token);
+        await this.startNextOf(task.runId);
+        return;
+      }
       if (!attempt.stopReason) {
         this.announce(startedEvent(task, attemptNumber, Date.now()));
         const ended = await this.attempt(task, attemptNumber, attempt);
