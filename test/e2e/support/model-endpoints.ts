@@ -95,6 +95,10 @@ export class ModelEndpoints {
         // Answers only when the test is over: whatever calls it is killed first.
         await sleep(120_000, undefined, { ref: false });
         return { status: 200, json: { output: { caption: 'never seen' } } };
+      case '/target/slow-evil':
+        // Slower than a short task lock, and an output that backtracking regexes choke on.
+        await sleep(2500);
+        return { status: 200, json: { output: `${'a'.repeat(40)}!` } };
       case '/target/slow':
         await sleep(3000);
         return { status: 200, json: { output: { caption: 'too late' } } };

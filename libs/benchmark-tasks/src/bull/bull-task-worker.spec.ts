@@ -349,6 +349,27 @@ describe('BullTaskWorker', () => {
     expect(processor.calls.map((c) => `${c.taskId}#${c.attempt}`)).toEqual(['t1#2', 't1#3']);
   });
 
+  it('drops the result of an attempt whose lock passed to another worker while it ran', async () => {
+    const events = new RecordingStream();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const processor = new FakeProcessor(async (job) => {
+      await finished;
+      return echo(job);
+    });
+    await startWorker(processor, events, { lockDurationMs: 5000 });
+    await queue.enqueue([aTaskJob('t1')]);
+    await waitFor(() => expect(processor.calls).toHaveLength(1));
+
+    // As a stalled check would after the lock expired: another worker's token on the job.
+    const redis = await inspect.client;
+    await redis.set(`${prefix}:${TASK_QUEUE}:t1:lock`, 'another-worker');
+    finish();
+    await sleep(500);
+
+    expect(events.of('t1')).toEqual(['started 1']);
+  });
+
   it('fails a task that keeps taking its workers down, instead of leaving it running for ever', async () => {
     const events = new RecordingStream();
     const timing = { lockDurationMs: 500, stalledIntervalMs: 250, maxStalledCount: 1 };
