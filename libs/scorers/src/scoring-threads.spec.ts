@@ -20,7 +20,10 @@ require(${JSON.stringify(join(__dirname, 'scoring-thread.ts'))});`,
 );
 /** A thread that never answers: its JavaScript spins outside any watchdog. */
 const spinning = join(dir, 'spinning.js');
-writeFileSync(spinning, `require('node:worker_threads').parentPort.on('message', () => { for (;;); });`);
+writeFileSync(spinning, `const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => { for (;;); }); parentPort.postMessage('ready');`);
+/** A thread whose script cannot load. */
+const broken = join(dir, 'broken.js');
+writeFileSync(broken, `throw new Error('cannot load');`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function spec(raw: { type: string; config?: Record<string, unknown> }): ScorerSpec {
@@ -54,6 +57,16 @@ describe('ScoringThreads', () => {
       await expect(second).rejects.toThrow('took longer than 100 ms and was stopped');
       // Each stopped in about its budget: the second waited for the first, on a thread of its own.
       expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('fails the evaluations waiting for a thread that cannot start', async () => {
+    const threads = new ScoringThreads({ size: 2, threadFile: broken });
+    try {
+      const both = [1, 2].map(() => threads.score(spec({ type: 'regex', config: { pattern: 'a' } }), item('a')));
+      for (const scored of both) await expect(scored).rejects.toThrow('the scoring thread failed: cannot load');
     } finally {
       await threads.close();
     }

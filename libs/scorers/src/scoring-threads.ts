@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { LocalScorerSpec } from './local-scorers';
 import type { ScoringReply, ScoringRequest } from './scoring-thread';
+
+/** As scoring-thread's THREAD_READY (not imported: that module is the thread's entry point). */
+const THREAD_READY = 'ready';
 import { LocalScoring, ScoreInput, ScoreOutcome, ScorerSpec } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { EVALUATION_TIME_LIMIT_MS } from './time-limit';
@@ -27,6 +30,8 @@ interface Job {
 
 interface Thread {
   worker: Worker;
+  /** Its modules are loaded: a slow start (a busy machine) is not charged to an evaluation. */
+  ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -70,23 +75,34 @@ export class ScoringThreads implements LocalScoring {
   private dispatch(): void {
     while (this.waiting.length > 0) {
       const thread = this.idleThread();
-      if (!thread) return;
+      if (!thread) {
+        if (this.threads.size < this.size) this.startThread();
+        return;
+      }
       this.run(thread, this.waiting.shift()!);
     }
   }
 
   private idleThread(): Thread | undefined {
-    for (const thread of this.threads) if (!thread.job) return thread;
-    if (this.threads.size >= this.size) return undefined;
+    for (const thread of this.threads) if (thread.ready && !thread.job) return thread;
+    return undefined;
+  }
+
+  /** One more thread; it takes work once it says it is ready. */
+  private startThread(): void {
+    if ([...this.threads].some((thread) => !thread.ready)) return; // one start at a time
     const worker = new Worker(this.threadFile);
     // The threads never keep the process alive: an evaluation waited for holds its own timer.
     worker.unref();
-    const thread: Thread = { worker };
-    worker.on('message', (reply: ScoringReply) => this.settle(thread, reply));
+    const thread: Thread = { worker, ready: false };
+    worker.on('message', (reply: ScoringReply | typeof THREAD_READY) => {
+      if (reply !== THREAD_READY) return this.settle(thread, reply);
+      thread.ready = true;
+      this.dispatch();
+    });
     worker.on('error', (err) => void this.retire(thread, new Error(`the scoring thread failed: ${err.message}`)));
     worker.on('exit', () => void this.retire(thread, new Error('the scoring thread stopped')));
     this.threads.add(thread);
-    return thread;
   }
 
   private run(thread: Thread, job: Job): void {
@@ -121,6 +137,8 @@ export class ScoringThreads implements LocalScoring {
     clearTimeout(thread.timer);
     thread.job?.reject(error);
     thread.job = undefined;
+    // A thread that could not even start: those waiting would wait for ever; the next evaluation tries again.
+    if (!thread.ready) for (const job of this.waiting.splice(0)) job.reject(error);
     if (!this.closed) this.dispatch();
     await thread.worker.terminate().catch(() => undefined);
   }
