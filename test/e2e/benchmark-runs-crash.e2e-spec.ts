@@ -3,6 +3,7 @@ import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } fr
 import { ModelEndpoints } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { readEventually } from './support/traces';
 
 jest.setTimeout(180_000);
 
@@ -64,6 +65,10 @@ describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
     const [task] = await allTasks(api, benchmarkId, runId);
     expect(task).toMatchObject({ status: 'failed', attempts: 2, error: 'the process running this task stopped before it finished, and no attempt is left' });
     expect(calls()).toBe(2);
+    // The attempts died unrecorded; the task's trace still tells why it failed.
+    const trace = await readEventually(api, task.traceId);
+    expect(trace).toMatchObject({ status: 'error' });
+    expect(trace.spans).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'attempt 2', status: 'error', statusMessage: task.error })]));
   });
 
   async function crashTheTaskProcess(): Promise<void> {

@@ -28,7 +28,7 @@ export class InProcessTaskQueue extends TaskQueue {
   private closed = false;
 
   constructor(
-    private readonly processor: Pick<TaskProcessor, 'attempt'>,
+    private readonly processor: Pick<TaskProcessor, 'attempt'> & Partial<Pick<TaskProcessor, 'recordGivenUp'>>,
     private readonly events: StreamPublisher,
     options: InProcessTaskQueueOptions = {},
   ) {
@@ -73,6 +73,7 @@ export class InProcessTaskQueue extends TaskQueue {
     // Attempts that died with an earlier process count: a task that crashes it cannot run for ever.
     for (let attempt = nextAttempt(job, 0); !signal.aborted; attempt += 1) {
       if (attempt > job.maxAttempts) {
+        await this.processor.recordGivenUp?.(job, attempt - 1, ATTEMPTS_USED_UP);
         const now = Date.now();
         await this.publish(finishedEvent(job, attempt - 1, { error: ATTEMPTS_USED_UP, startedAt: now, finishedAt: now }), signal);
         return;

@@ -13,7 +13,7 @@ import { RunStaging } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
 /** What the worker needs of the processor (tests hand in a fake). */
-export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'>;
+export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'> & Partial<Pick<TaskProcessor, 'recordGivenUp'>>;
 
 export interface BullTaskWorkerDeps {
   redisUrl: string;
@@ -168,6 +168,7 @@ export class BullTaskWorker {
     try {
       if (!attempt.stopReason && attemptNumber > task.maxAttempts) {
         const now = Date.now();
+        await this.deps.processor.recordGivenUp?.(task, attemptNumber - 1, ATTEMPTS_USED_UP);
         await this.report(finishedEvent(task, attemptNumber - 1, { error: ATTEMPTS_USED_UP, startedAt: job.processedOn ?? now, finishedAt: now }), job, token);
         await this.startNextOf(task.runId);
         return;

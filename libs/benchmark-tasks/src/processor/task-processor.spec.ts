@@ -528,6 +528,15 @@ describe('TaskProcessor, trace', () => {
     expect(traces.traces[0].trace.output).toEqual(nested);
   });
 
+  it('records a task given up without running it as a failed attempt, so that its traceId answers', async () => {
+    const { tasks, traces } = processor();
+    await tasks.recordGivenUp(job(), 2, 'no attempt is left');
+    expect(traces.traces).toHaveLength(1);
+    const { trace } = traces.traces[0];
+    expect(trace).toMatchObject({ id: job().traceId, status: 'error', metadata: { attempt: 2 } });
+    expect(trace.spans).toEqual([expect.objectContaining({ name: 'attempt 2', status: 'error', statusMessage: 'no attempt is left' })]);
+  });
+
   it('says, retryably, when the trace of an attempt cannot be recorded', async () => {
     const { tasks, traces } = processor();
     traces.failure = new Error('broker kafka-0 not available');

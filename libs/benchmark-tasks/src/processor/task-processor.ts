@@ -119,6 +119,18 @@ export class TaskProcessor {
     return { answer, scores };
   }
 
+  /**
+   * Records, best effort, attempt `attempt` of a task that is given up without running it
+   * (its attempts died with their processes, which recorded nothing): the task's `traceId`
+   * must answer, with `error` saying why the task failed.
+   */
+  async recordGivenUp(job: TaskJob, attempt: number, error: string): Promise<void> {
+    const now = this.now();
+    const trace = new AttemptTrace(job, attempt, now, this.now);
+    trace.seal();
+    await this.publishFailedTrace(job, trace.message({ error }, now, []));
+  }
+
   /** A trace that cannot be recorded fails the attempt: the task would be a result nobody can inspect. */
   private async publishTrace(job: TaskJob, message: TraceIngestMessage): Promise<void> {
     try {
