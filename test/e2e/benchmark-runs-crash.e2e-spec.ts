@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 // stack one of its benchmark-workers.
 describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
   // A short lock: a killed worker's job is taken over 2 s after (distributed).
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: '2000' } });
+  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: '2000', WORKER_SHUTDOWN_GRACE_MS: '500' } });
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());
@@ -69,6 +69,31 @@ describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
     const trace = await readEventually(api, task.traceId);
     expect(trace).toMatchObject({ status: 'error' });
     expect(trace.spans).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'attempt 2', status: 'error', statusMessage: task.error })]));
+  });
+
+  it('does not count an attempt that a graceful shutdown stopped', async () => {
+    const { api } = await inNewProject(ctx.api);
+    const { benchmarkId } = await benchmarkOn(api, [{ input: { prompt: 'patient' }, expected: { caption: 'patient' } }], {
+      target: { type: 'http', url: `${endpoints.baseUrl}/target/hang-once` },
+      scorers: [{ type: 'exact_match', config: { field: 'caption' } }],
+      runner: { maxAttempts: 1 },
+    });
+    const runId = await startOk(api, benchmarkId);
+    const calls = () => endpoints.sentTo('/target/hang-once').filter((r) => r.body.item.input.prompt === 'patient').length;
+    await waitUntil(() => calls() >= 1, 60_000);
+
+    if (e2eMode() === 'all-in-one') {
+      await ctx.stack.restart();
+    } else {
+      await ctx.stack.killApp('benchmark-worker', 'SIGTERM');
+      await ctx.stack.startApp('benchmark-worker');
+    }
+
+    const run = await runEnds(api, benchmarkId, runId, 90_000);
+    expect(run).toMatchObject({ status: 'completed', counts: { total: 1, completed: 1 } });
+    const [task] = await allTasks(api, benchmarkId, runId);
+    expect(task).toMatchObject({ status: 'completed', attempts: 1, error: null });
+    expect(calls()).toBe(2);
   });
 
   async function crashTheTaskProcess(): Promise<void> {

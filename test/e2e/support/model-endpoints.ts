@@ -24,6 +24,7 @@ export class ModelEndpoints {
   countedMost = 0;
   private server?: Server;
   private readonly flakyFailures = new Map<string, number>();
+  private readonly hungOnce = new Set<string>();
 
   get baseUrl(): string {
     const { port } = this.server!.address() as AddressInfo;
@@ -95,6 +96,13 @@ export class ModelEndpoints {
         // Answers only when the test is over: whatever calls it is killed first.
         await sleep(120_000, undefined, { ref: false });
         return { status: 200, json: { output: { caption: 'never seen' } } };
+      case '/target/hang-once': {
+        // The first call for an item hangs (its caller is stopped meanwhile); the next ones answer.
+        const first = !this.hungOnce.has(body.item.id);
+        this.hungOnce.add(body.item.id);
+        if (first) await sleep(120_000, undefined, { ref: false });
+        return { status: 200, json: { output: { caption: body.input.prompt } } };
+      }
       case '/target/slow-evil':
         // Slower than a short task lock, and an output that backtracking regexes choke on.
         await sleep(2500);
