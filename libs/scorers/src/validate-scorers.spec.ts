@@ -154,7 +154,7 @@ describe('validateScorers', () => {
     const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`field${i}`, { type: 'string' }])) };
     expect(errorsOf([{ type: 'json_schema', config: { schema: deep } }])).toEqual([{ path: 'scorers[0].config.schema', message: 'must nest at most 32 levels deep' }]);
     expect(errorsOf([{ type: 'json_schema', config: { schema: big } }])).toEqual([
-      { path: 'scorers[0].config.schema', message: expect.stringMatching(/^must be at most 32768 bytes of JSON \(it has \d+\)$/) },
+      { path: 'scorers[0].config.schema', message: expect.stringMatching(/^must be at most 8192 bytes of JSON \(it has \d+\)$/) },
     ]);
     expect(errorsOf([{ type: 'json_schema', config: { schema: { type: 'string', pattern: '(a)\\1' } } }])).toEqual([
       { path: 'scorers[0].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
