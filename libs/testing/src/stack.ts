@@ -80,9 +80,10 @@ export interface Stack {
   /** Starts the named app again, as it was started before (after killApp). */
   startApp(name: string): Promise<void>;
   /**
-   * Distributed: starts one more process of the named app (not the gateway) with a health
-   * port of its own, and waits until its /readyz answers 200; gives its health URL. Replicas
-   * stop with the stack (and a restart); its output is in output().
+   * Distributed: starts one more process of the named app on a port of its own (the
+   * gateway's PORT, any other app's HEALTH_PORT) and waits until its /readyz answers 200;
+   * gives its base URL (the gateway: the replica's API; others: its health URL). Replicas
+   * stop with the stack (and a restart); their output is in output().
    */
   startReplica(name: string): Promise<string>;
 }
@@ -205,12 +206,14 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     },
     async startReplica(name) {
       const spec = apps.find((a) => a.name === name);
-      if (mode === 'all-in-one' || name === EDGE_APP || !spec) throw new Error(`no app named ${name} to replicate in this ${mode} stack`);
-      const healthUrl = `http://127.0.0.1:${await freePort()}`;
-      const replica = new AppProcess(`${name}#${replicas.length + 2}`, spec.entry, { ...baseEnv(), ...spec.env, HEALTH_PORT: new URL(healthUrl).port });
+      if (mode === 'all-in-one' || !spec) throw new Error(`no app named ${name} to replicate in this ${mode} stack`);
+      const port = String(await freePort());
+      const portVariable = name === EDGE_APP ? 'PORT' : 'HEALTH_PORT';
+      const replica = new AppProcess(`${name}#${replicas.length + 2}`, spec.entry, { ...baseEnv(), ...spec.env, [portVariable]: port });
       replicas.push(replica);
-      await waitUntilServing(`${healthUrl}/readyz`, replica, timeoutMs);
-      return healthUrl;
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilServing(`${url}/readyz`, replica, timeoutMs);
+      return url;
     },
   };
 
