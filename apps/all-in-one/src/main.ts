@@ -8,6 +8,7 @@ import { setLogProcessName } from '@cinetrace/logging';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
+import { ScoringThreads } from '@cinetrace/scorers';
 import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
 import { Logger } from '@nestjs/common';
 
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
       {
         // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
         // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
-        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })) }), streams),
+        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })), scoring: new ScoringThreads() }), streams),
         events: { kind: 'in-process', streams },
         bus: { transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS },
       },

@@ -3,6 +3,7 @@ import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetra
 import { Patterns } from '@cinetrace/contracts';
 import { requireVariables } from '@cinetrace/config';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
+import { ScoringThreads } from '@cinetrace/scorers';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 
 export const BENCHMARK_WORKER = 'benchmark-worker';
@@ -82,7 +83,9 @@ function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets
   // The validated value, so that only 'true' (not '1' or 'yes') lifts the public-address rule.
   const outbound = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: env.OUTBOUND_ALLOW_PRIVATE });
   releases.push(() => outbound.close());
-  return new TaskProcessor({ outbound, traces, secrets });
+  const scoring = new ScoringThreads();
+  releases.push(() => scoring.close());
+  return new TaskProcessor({ outbound, traces, secrets, scoring });
 }
 
 /** Secrets come from project-service, sealed to a key of each request (the Kafka log holds only ciphertext). */

@@ -6,3 +6,6 @@ export * from './run-scorer';
 export * from './judge-score';
 export * from './aggregate-scores';
 export * from './render-prompt';
+export * from './scoring-threads';
+export { regexProblem, REGEX_PATTERN_MAX } from './linear-regex';
+export { jsonDepth } from './json-depth';

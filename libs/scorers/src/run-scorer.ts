@@ -1,6 +1,6 @@
-import { scoreLocally } from './local-scorers';
+import { LocalScorerSpec, scoreLocally } from './local-scorers';
 import { askHttpScorer, judgeWithLlm } from './remote-scorers';
-import { ScoreInput, ScoreOutcome, ScoreResult, ScorerDeps, ScorerSpec, isScorerType, scorerThreshold } from './scorer.types';
+import { LocalScoring, ScoreInput, ScoreOutcome, ScoreResult, ScorerDeps, ScorerSpec, isScorerType, scorerThreshold } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { withinTimeLimit } from './time-limit';
 
@@ -36,13 +36,18 @@ async function score(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Pro
   if (!isScorerType(type)) throw new ScorerError(`unknown scorer type '${String(type)}'`);
   if (spec.type === 'llm_judge') return judgeWithLlm(spec, input, deps);
   if (spec.type === 'http') return askHttpScorer(spec, input, deps);
-  // Only what can run away (a user's regex or schema pattern, quadratic Levenshtein) pays for vm's watchdog thread.
-  if (UNBOUNDED_LOCAL_SCORERS.has(spec.type)) return withinTimeLimit(() => scoreLocally(spec, input));
+  // What a user's pattern, schema or texts can make costly runs where it cannot hold the event loop.
+  if (USER_COSTED_SCORERS.has(spec.type)) return deps.local.score(spec, input);
   return scoreLocally(spec, input);
 }
 
-/** Local scorers whose time grows beyond linear in the output: the rest are bounded by the 10 MiB answer cap. */
-const UNBOUNDED_LOCAL_SCORERS = new Set<string>(['regex', 'json_schema', 'string_similarity']);
+/** Local scorers whose cost the benchmark's owner controls: the rest are linear in the output, bounded by the 10 MiB answer cap. */
+const USER_COSTED_SCORERS = new Set<string>(['regex', 'json_schema', 'string_similarity']);
+
+/** LocalScoring on this thread, bounded by vm's watchdog: for tests and tools, never a service's event loop. */
+export const inThisThread: LocalScoring = {
+  score: async (spec, input) => withinTimeLimit(() => scoreLocally(spec as LocalScorerSpec, input)),
+};
 
 /** The http scorer's plain header values: not credentials (those come from secrets), but no error needs to repeat them. */
 function plainHeaderValues(spec: ScorerSpec): string[] {

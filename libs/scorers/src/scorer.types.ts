@@ -103,8 +103,17 @@ export interface ScorerFieldError {
   message: string;
 }
 
-/** What the remote scorers (llm_judge, http) need from outside, injected so tests need no network. */
+/**
+ * Where the local scorers whose cost a user controls (regex, json_schema, string_similarity)
+ * run: ScoringThreads off the event loop in the services, inThisThread in unit tests.
+ */
+export interface LocalScoring {
+  score(spec: ScorerSpec, input: ScoreInput): Promise<ScoreOutcome>;
+}
+
+/** What the scorers need from outside, injected so tests need no network and no threads. */
 export interface ScorerDeps {
+  local: LocalScoring;
   postJson(url: string, body: unknown, options: { headers?: Record<string, string>; timeoutMs: number }): Promise<{ status: number; body: unknown }>;
   /**
    * The value of the organization's secret `name`, released for a call to `url` (its host),

@@ -156,6 +156,29 @@ describe('validateScorers', () => {
     expect(pathsOf([{ type: 'regex', config: { pattern: '(', flags: 'q' } }])).toEqual(['scorers[0].config.flags', 'scorers[0].config.pattern']);
   });
 
+  it('refuses patterns the linear-time engine cannot run, and says why', () => {
+    for (const pattern of ['(a)\\1', '(?<x>a)\\k<x>', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b']) {
+      expect(errorsOf([{ type: 'regex', config: { pattern } }])).toEqual([
+        { path: 'scorers[0].config.pattern', message: expect.stringMatching(/^is not supported: scorers match regular expressions in linear time \(RE2 syntax\), which has no backreferences/) },
+      ]);
+    }
+    expect(pathsOf([{ type: 'regex', config: { pattern: 'a'.repeat(2001) } }])).toEqual(['scorers[0].config.pattern']);
+    expect(validateScorers([{ type: 'regex', config: { pattern: '^(a+)+$|(?<year>\\d{4})|\\u00e9|[\\s\\S]|\\\\k' } }]).ok).toBe(true);
+  });
+
+  it('bounds a JSON Schema in size and depth, and runs its patterns on the linear engine', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { a: deep } };
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`field${i}`, { type: 'string' }])) };
+    expect(errorsOf([{ type: 'json_schema', config: { schema: deep } }])).toEqual([{ path: 'scorers[0].config.schema', message: 'must nest at most 32 levels deep' }]);
+    expect(errorsOf([{ type: 'json_schema', config: { schema: big } }])).toEqual([
+      { path: 'scorers[0].config.schema', message: expect.stringMatching(/^must be at most 8192 bytes of JSON \(it has \d+\)$/) },
+    ]);
+    expect(errorsOf([{ type: 'json_schema', config: { schema: { type: 'string', pattern: '(a)\\1' } } }])).toEqual([
+      { path: 'scorers[0].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
+    ]);
+  });
+
   it('refuses a config that is not an object, and does not guess options for an unknown type', () => {
     expect(pathsOf([{ type: 'regex', config: 'x' }, { type: 'nope', config: { anything: 1 } }])).toEqual(['scorers[0].config', 'scorers[1].type']);
   });

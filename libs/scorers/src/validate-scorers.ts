@@ -1,6 +1,7 @@
 import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE } from '@cinetrace/contracts';
 import { FIELD_PATH_PATTERN } from './field-path';
-import { compileSchema } from './json-schema';
+import { schemaProblem } from './json-schema';
+import { regexProblem } from './linear-regex';
 import {
   MAX_SCORERS,
   SCORER_NAME_MAX,
@@ -46,11 +47,8 @@ const isHttpUrl = check(isHttpUrlText, 'must be an http(s) URL');
 
 const isSchema: Check = (value, path, errors) => {
   if (!isPlainObject(value)) return void errors.push({ path, message: 'must be a JSON Schema object' });
-  try {
-    compileSchema(value);
-  } catch (err) {
-    errors.push({ path, message: `is not a valid JSON Schema: ${(err as Error).message}` });
-  }
+  const problem = schemaProblem(value);
+  if (problem) errors.push({ path, message: problem });
 };
 
 const isHeaders: Check = (value, path, errors) => {
@@ -76,11 +74,8 @@ const RULES: Record<ScorerType, ConfigRules> = {
       if (typeof config.pattern !== 'string') return;
       // With bad flags (reported on flags), the pattern is still checked on its own.
       const flags = typeof config.flags === 'string' && REGEX_FLAGS_PATTERN.test(config.flags) ? config.flags : '';
-      try {
-        new RegExp(config.pattern, flags);
-      } catch (err) {
-        errors.push({ path: `${path}.pattern`, message: `is not a valid regular expression: ${(err as Error).message}` });
-      }
+      const problem = regexProblem(config.pattern, flags);
+      if (problem) errors.push({ path: `${path}.pattern`, message: problem });
     },
   },
   json_schema: { required: ['schema'], keys: { ...common, schema: isSchema } },

@@ -89,6 +89,13 @@ export interface Stack {
   healthUrl(name: string): string;
   /** Starts the named app again, as it was started before (after killApp). */
   startApp(name: string): Promise<void>;
+  /**
+   * Distributed: starts one more process of the named app on a port of its own (the
+   * gateway's PORT, any other app's HEALTH_PORT) and waits until its /readyz answers 200;
+   * gives its base URL (the gateway: the replica's API; others: its health URL). Replicas
+   * stop with the stack (and a restart); their output is in output().
+   */
+  startReplica(name: string): Promise<string>;
 }
 
 // Two distributed stacks on one broker would share consumer groups and answer each
@@ -164,13 +171,14 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   let key = apiKey ?? '';
   let stopped = false;
 
+  let replicas: AppProcess[] = [];
   const launch = async () => {
     running = apps.map((app) => new AppProcess(app.name, app.entry, { ...baseEnv(), ...app.env }));
     // Every replica must serve: each joins the gateways' reply consumer group on its own.
     const keys = await Promise.all(edgeUrls.map((url) => waitUntilReady(url, running, apiKey ?? null, dataDir, timeoutMs)));
     key = keys[0];
   };
-  const stopApps = () => Promise.all(running.map((app) => app.stop()));
+  const stopApps = () => Promise.all([...running, ...replicas.splice(0)].map((app) => app.stop()));
 
   const stack: Stack = {
     mode,
@@ -182,7 +190,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       return key;
     },
     api: () => api(baseUrl, key),
-    output: () => running.map((app) => app.output()).join(''),
+    output: () => [...running, ...replicas].map((app) => app.output()).join(''),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -221,6 +229,17 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const spec = apps.find((a) => a.name === name);
       if (index < 0 || !spec) throw new Error(`no app named ${name} in this stack`);
       running[index] = new AppProcess(spec.name, spec.entry, { ...baseEnv(), ...spec.env });
+    },
+    async startReplica(name) {
+      const spec = apps.find((a) => a.name === name);
+      if (mode === 'all-in-one' || !spec) throw new Error(`no app named ${name} to replicate in this ${mode} stack`);
+      const port = String(await freePort());
+      const portVariable = name === EDGE_APP ? 'PORT' : 'HEALTH_PORT';
+      const replica = new AppProcess(`${name}#${replicas.length + 2}`, spec.entry, { ...baseEnv(), ...spec.env, [portVariable]: port });
+      replicas.push(replica);
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilServing(`${url}/readyz`, replica, timeoutMs);
+      return url;
     },
   };
 
@@ -317,6 +336,18 @@ async function waitUntilReady(
     await sleep(250);
   }
   throw new Error(`Stack at ${baseUrl} not ready after ${timeoutMs} ms (last: ${last}):\n${tails(apps)}`);
+}
+
+/** Polls `url` until it answers 200; fails if `app` exits first or `timeoutMs` passes. */
+async function waitUntilServing(url: string, app: AppProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!app.running) throw new Error(`${app.name} exited while starting:\n${tails([app])}`);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await sleep(250);
+  }
+  throw new Error(`${app.name} not ready at ${url} after ${timeoutMs} ms:\n${tails([app])}`);
 }
 
 function tails(apps: AppProcess[]): string {

@@ -2,6 +2,9 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** How deep /target/deep nests its output. */
+export const DEEP_ANSWER_LEVELS = 10_000;
+
 /** What one endpoint was sent. */
 export interface Received {
   path: string;
@@ -21,6 +24,7 @@ export class ModelEndpoints {
   countedMost = 0;
   private server?: Server;
   private readonly flakyFailures = new Map<string, number>();
+  private readonly hungOnce = new Set<string>();
 
   get baseUrl(): string {
     const { port } = this.server!.address() as AddressInfo;
@@ -45,9 +49,9 @@ export class ModelEndpoints {
         const body = text ? JSON.parse(text) : undefined;
         const path = req.url ?? '/';
         this.received.push({ path, headers: req.headers, body });
-        void this.answer(path, body).then(({ status, json, headers }) => {
+        void this.answer(path, body).then(({ status, json, raw, headers }) => {
           res.writeHead(status, { 'content-type': 'application/json', ...headers });
-          res.end(json === undefined ? '' : JSON.stringify(json));
+          res.end(raw ?? (json === undefined ? '' : JSON.stringify(json)));
         });
       });
     });
@@ -64,7 +68,7 @@ export class ModelEndpoints {
     return typeof header === 'string' ? header : undefined;
   }
 
-  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; headers?: Record<string, string> }> {
+  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; raw?: string; headers?: Record<string, string> }> {
     switch (path) {
       case '/target/caption':
         // A video model's answer: a caption made from the prompt (or the input) and a duration.
@@ -96,9 +100,27 @@ export class ModelEndpoints {
         await sleep(100);
         this.countedNow--;
         return { status: 200, json: { output: { caption: body.input.prompt } } };
+      case '/target/hang':
+        // Answers only when the test is over: whatever calls it is killed first.
+        await sleep(120_000, undefined, { ref: false });
+        return { status: 200, json: { output: { caption: 'never seen' } } };
+      case '/target/hang-once': {
+        // The first call for an item hangs (its caller is stopped meanwhile); the next ones answer.
+        const first = !this.hungOnce.has(body.item.id);
+        this.hungOnce.add(body.item.id);
+        if (first) await sleep(120_000, undefined, { ref: false });
+        return { status: 200, json: { output: { caption: body.input.prompt } } };
+      }
+      case '/target/slow-evil':
+        // Slower than a short task lock, and an output that backtracking regexes choke on.
+        await sleep(2500);
+        return { status: 200, json: { output: `${'a'.repeat(40)}!` } };
       case '/target/slow':
         await sleep(3000);
         return { status: 200, json: { output: { caption: 'too late' } } };
+      case '/target/deep':
+        // Valid JSON, nested past what JSON.stringify (and so a trace) can hold: written as text.
+        return { status: 200, raw: `{"output":${'['.repeat(DEEP_ANSWER_LEVELS)}${']'.repeat(DEEP_ANSWER_LEVELS)}}` };
       case '/target/redirect':
         return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
       case '/scorer':

@@ -1,9 +1,9 @@
 import type { StreamPublisher } from '@cinetrace/bus';
 import { TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
-import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { ATTEMPTS_USED_UP, finishedEvent, nextAttempt, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QueueSurvey, TaskQueue } from './task-queue';
+import { QueueSurvey, StoppedAttempt, TaskQueue } from './task-queue';
 
 export interface InProcessTaskQueueOptions {
   /** First retry delay; doubled for each further attempt (as BullMQ's exponential backoff). */
@@ -13,6 +13,8 @@ export interface InProcessTaskQueueOptions {
 interface ActiveTask {
   runId: string;
   controller: AbortController;
+  /** The attempt running, once its `started` is stored. */
+  attempt?: number;
 }
 
 /**
@@ -26,9 +28,10 @@ export class InProcessTaskQueue extends TaskQueue {
   private readonly active = new Map<string, ActiveTask>();
   private readonly backoffMs: number;
   private closed = false;
+  private readonly stoppedByClose: StoppedAttempt[] = [];
 
   constructor(
-    private readonly processor: Pick<TaskProcessor, 'attempt'>,
+    private readonly processor: Pick<TaskProcessor, 'attempt'> & Partial<Pick<TaskProcessor, 'recordGivenUp'>>,
     private readonly events: StreamPublisher,
     options: InProcessTaskQueueOptions = {},
   ) {
@@ -41,7 +44,7 @@ export class InProcessTaskQueue extends TaskQueue {
       if (this.closed || this.active.has(job.taskId)) continue;
       const task: ActiveTask = { runId: job.runId, controller: new AbortController() };
       this.active.set(job.taskId, task);
-      void this.execute(job, task.controller.signal)
+      void this.execute(job, task)
         .catch((err) => this.logger.error(`Task ${job.taskId} stopped: ${(err as Error).message}`))
         .finally(() => this.active.delete(job.taskId));
     }
@@ -66,13 +69,30 @@ export class InProcessTaskQueue extends TaskQueue {
   /** Aborts what is running: those tasks are handed over again when the process starts next. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.active.values()) task.controller.abort();
+    for (const [taskId, task] of this.active) {
+      if (task.attempt !== undefined) this.stoppedByClose.push({ taskId, attempt: task.attempt });
+      task.controller.abort();
+    }
   }
 
-  private async execute(job: TaskJob, signal: AbortSignal): Promise<void> {
-    for (let attempt = 1; !signal.aborted; attempt += 1) {
-      // Not awaited: the attempt need not wait for `started` to be stored, which lands before `finished` (one stream, in order).
-      void this.publish(startedEvent(job, attempt, Date.now()), signal);
+  override attemptsStoppedByClose(): StoppedAttempt[] {
+    return [...this.stoppedByClose];
+  }
+
+  private async execute(job: TaskJob, task: ActiveTask): Promise<void> {
+    const signal = task.controller.signal;
+    // Attempts that died with an earlier process count: a task that crashes it cannot run for ever.
+    for (let attempt = nextAttempt(job, 0); !signal.aborted; attempt += 1) {
+      if (attempt > job.maxAttempts) {
+        await this.processor.recordGivenUp?.(job, attempt - 1, ATTEMPTS_USED_UP);
+        const now = Date.now();
+        await this.publish(finishedEvent(job, attempt - 1, { error: ATTEMPTS_USED_UP, startedAt: now, finishedAt: now }), signal);
+        return;
+      }
+      // Stored before the attempt runs: the attempt count must survive the process.
+      await this.publish(startedEvent(job, attempt, Date.now()), signal);
+      if (signal.aborted) return;
+      task.attempt = attempt;
       const startedAt = Date.now();
       try {
         const outcome = await this.processor.attempt(job, attempt, signal);

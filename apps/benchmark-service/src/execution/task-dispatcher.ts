@@ -43,6 +43,22 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     // Fills under way (task events do not wait for them) finish before the store and the queue close.
     await Promise.allSettled([...this.filling.values()]);
     await this.queue.close();
+    await this.handBackStoppedAttempts();
+  }
+
+  /**
+   * A shutdown stopped these attempts (all-in-one): they do not count towards maxAttempts,
+   * so the task's count goes back to what it was before each began. Should the store be
+   * gone already, they count: a task then runs fewer times, never more.
+   */
+  private async handBackStoppedAttempts(): Promise<void> {
+    for (const { taskId, attempt } of this.queue.attemptsStoppedByClose()) {
+      try {
+        await this.dataSource.manager.update(Task, { id: taskId, attempts: attempt, status: In(['pending', 'running']) }, { attempts: attempt - 1 });
+      } catch (err) {
+        this.logger.warn(`Task ${taskId}: the attempt stopped by the shutdown counts (${(err as Error).message})`);
+      }
+    }
   }
 
   /**

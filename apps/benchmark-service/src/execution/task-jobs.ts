@@ -15,6 +15,7 @@ export function toTaskJob(run: Run, task: Task): TaskJob {
     scorers: run.plan.scorers as unknown as TaskJob['scorers'],
     timeoutMs: run.runner.timeoutMs,
     maxAttempts: run.runner.maxAttempts,
+    attemptsBefore: task.attempts,
     traceId: task.traceId,
   };
 }

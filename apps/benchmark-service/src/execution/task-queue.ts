@@ -51,4 +51,18 @@ export abstract class TaskQueue {
   abstract survey(runId: string, taskIds: string[]): Promise<QueueSurvey>;
   abstract isReachable(): Promise<boolean>;
   abstract close(): Promise<void>;
+  /**
+   * Attempts that close() stopped, to be handed back: a shutdown is not a failure of the
+   * task, so they must not count towards maxAttempts. Only a queue that runs tasks in
+   * this process has any (a durable queue hands its jobs over itself).
+   */
+  attemptsStoppedByClose(): StoppedAttempt[] {
+    return [];
+  }
+}
+
+/** An attempt that began (its `started` is stored) and was stopped by a shutdown. */
+export interface StoppedAttempt {
+  taskId: string;
+  attempt: number;
 }

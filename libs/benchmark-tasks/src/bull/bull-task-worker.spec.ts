@@ -312,10 +312,62 @@ describe('BullTaskWorker', () => {
     await startWorker(survivor, events, { lockDurationMs: 500, stalledIntervalMs: 250 });
     await waitFor(() => expect(events.finished('t1')).toBeDefined(), 8000);
 
-    // The takeover does not use up an attempt; the dead worker's attempt reported nothing more.
-    expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
-    expect(survivor.calls.map((c) => c.attempt)).toEqual([1]);
+    // The attempt that died with its worker counts; it reported nothing more.
+    expect(events.of('t1')).toEqual(['started 1', 'started 2', 'completed after 2']);
+    expect(survivor.calls.map((c) => c.attempt)).toEqual([2]);
     expect(dying.calls[0].signal.aborted).toBe(true);
+  });
+
+  it('does not run a task again once the attempts that died with their workers used up maxAttempts', async () => {
+    const events = new RecordingStream();
+    const dying = new FakeProcessor(hangs);
+    const doomed = await startWorker(dying, events, { lockDurationMs: 500 });
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 1 })]);
+    await waitFor(() => expect(dying.calls).toHaveLength(1));
+
+    await doomed.close(true);
+    const survivor = new FakeProcessor(succeeds);
+    await startWorker(survivor, events, { lockDurationMs: 500, stalledIntervalMs: 250 });
+    await waitFor(() => expect(events.finished('t1')).toBeDefined(), 8000);
+
+    expect(events.of('t1')).toEqual(['started 1', 'failed after 1']);
+    expect(events.finished('t1')).toMatchObject({ error: 'the process running this task stopped before it finished, and no attempt is left' });
+    expect(survivor.calls).toHaveLength(0);
+  });
+
+  it('counts the attempts the service recorded before handing the task over', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async () => {
+      throw new TaskAttemptError('the target answered 503', true);
+    });
+    await startWorker(processor, events);
+    await queue.enqueue([aTaskJob('t1', { maxAttempts: 3, attemptsBefore: 1 }), aTaskJob('t2', { maxAttempts: 3, attemptsBefore: 3 })]);
+    await waitFor(() => expect([events.finished('t1'), events.finished('t2')]).toEqual([expect.anything(), expect.anything()]));
+
+    expect(events.of('t1')).toEqual(['started 2', 'started 3', 'failed after 3']);
+    expect(events.of('t2')).toEqual(['failed after 3']);
+    expect(processor.calls.map((c) => `${c.taskId}#${c.attempt}`)).toEqual(['t1#2', 't1#3']);
+  });
+
+  it('drops the result of an attempt whose lock passed to another worker while it ran', async () => {
+    const events = new RecordingStream();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const processor = new FakeProcessor(async (job) => {
+      await finished;
+      return echo(job);
+    });
+    await startWorker(processor, events, { lockDurationMs: 5000 });
+    await queue.enqueue([aTaskJob('t1')]);
+    await waitFor(() => expect(processor.calls).toHaveLength(1));
+
+    // As a stalled check would after the lock expired: another worker's token on the job.
+    const redis = await inspect.client;
+    await redis.set(`${prefix}:${TASK_QUEUE}:t1:lock`, 'another-worker');
+    finish();
+    await sleep(500);
+
+    expect(events.of('t1')).toEqual(['started 1']);
   });
 
   it('fails a task that keeps taking its workers down, instead of leaving it running for ever', async () => {

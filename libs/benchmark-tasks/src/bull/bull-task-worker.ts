@@ -3,7 +3,7 @@ import { TASK_QUEUE, TaskFinishedEvent, TaskJob, TaskStartedEvent, TaskTopics, t
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
-import { finishedEvent, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
+import { ATTEMPTS_USED_UP, finishedEvent, nextAttempt, startedEvent, TaskAttemptError, type TaskProcessor } from '../processor';
 import { ActiveAttempt, ActiveAttempts, StopReason } from './active-attempts';
 import { CancelSubscriber } from './cancel-subscriber';
 import { settlesWithin, withDeadline } from './deadline';
@@ -13,7 +13,7 @@ import { RunStaging } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
 /** What the worker needs of the processor (tests hand in a fake). */
-export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'>;
+export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'> & Partial<Pick<TaskProcessor, 'recordGivenUp'>>;
 
 export interface BullTaskWorkerDeps {
   redisUrl: string;
@@ -40,6 +40,7 @@ export interface BullTaskWorkerDeps {
 }
 
 const MAX_REPUBLISH_DELAY_MS = 30_000;
+const DEFAULT_LOCK_MS = 10_000;
 /** Tries at starting a run's next staged task before the run goes on a slot short (see startNextOf). */
 const NEXT_TASK_TRIES = 3;
 /** After the grace period, how long attempts get to notice their abort signal before close() stops waiting. */
@@ -78,7 +79,7 @@ export class BullTaskWorker {
   async start(): Promise<void> {
     const { deps } = this;
     const timeoutMs = deps.startTimeoutMs ?? 10_000;
-    const lockDuration = deps.lockDurationMs ?? 10_000;
+    const lockDuration = deps.lockDurationMs ?? DEFAULT_LOCK_MS;
     try {
       this.subscriber = new CancelSubscriber(
         deps.redisUrl,
@@ -161,12 +162,26 @@ export class BullTaskWorker {
   /** One attempt of one task (BullMQ's processor). */
   private async runJob(job: Job<TaskJob>, token?: string): Promise<void> {
     const task = job.data;
-    const attemptNumber = job.attemptsMade + 1;
+    // Attempts whose worker died (the job stalled) count as well as those that failed.
+    const attemptNumber = nextAttempt(task, job.attemptsMade + (job.stalledCounter ?? 0));
     const attempt = this.active.begin(task.runId);
     try {
+      if (!attempt.stopReason && attemptNumber > task.maxAttempts) {
+        const now = Date.now();
+        await this.deps.processor.recordGivenUp?.(task, attemptNumber - 1, ATTEMPTS_USED_UP);
+        await this.report(finishedEvent(task, attemptNumber - 1, { error: ATTEMPTS_USED_UP, startedAt: job.processedOn ?? now, finishedAt: now }), job, token);
+        await this.startNextOf(task.runId);
+        return;
+      }
       if (!attempt.stopReason) {
         this.announce(startedEvent(task, attemptNumber, Date.now()));
         const ended = await this.attempt(task, attemptNumber, attempt);
+        if (ended && !(await this.stillHolds(job, token))) {
+          // Its lock expired (the process stalled past WORKER_LOCK_MS) and another worker took
+          // the task over: that worker's attempt is the one recorded, not this one.
+          this.logger.warn(`Task ${task.taskId}: another worker took it over while attempt ${attemptNumber} ran here; this attempt's result is dropped`);
+          throw new Error('the lock of this job passed to another worker');
+        }
         // An attempt that got to its end just as the shutdown grace ran out still counts.
         if (ended && (!attempt.stopReason || attempt.stopReason === 'handover')) {
           await this.report(ended.finished, job, token, ended.recorded);
@@ -202,6 +217,16 @@ export class BullTaskWorker {
       // Internal failures are not the user's to read; TaskAttemptError messages are written for them.
       const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
       return { finished: finishedEvent(task, attemptNumber, { error, startedAt, finishedAt: Date.now() }) };
+    }
+  }
+
+  /** Whether this worker still holds the job's lock (renewing it); a Redis error is no proof of the contrary. */
+  private async stillHolds(job: Job<TaskJob>, token?: string): Promise<boolean> {
+    if (!token) return true;
+    try {
+      return (await job.extendLock(token, this.deps.lockDurationMs ?? DEFAULT_LOCK_MS)) === 1;
+    } catch {
+      return true;
     }
   }
 

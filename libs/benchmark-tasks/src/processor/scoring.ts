@@ -1,12 +1,13 @@
 import type { TaskJob, TaskScore } from '@cinetrace/contracts';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
-import { runScorer, ScorerError, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
+import { runScorer, ScorerError, type LocalScoring, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
 import type { AttemptLimit } from './attempt-limit';
 import type { AttemptSecrets } from './attempt-secrets';
 
 export interface ScoringContext {
   outbound: OutboundClient;
   secrets: Pick<AttemptSecrets, 'value'>;
+  local: LocalScoring;
   limit: AttemptLimit;
   /** Told when each scorer starts and ends, for the trace. */
   onScorerStarted(index: number): void;
@@ -38,6 +39,7 @@ function scorerDeps(ctx: ScoringContext): ScorerDeps {
       ctx.secrets.value(name, url).catch((error: unknown) => {
         throw new ScorerError((error as Error)?.message ?? String(error));
       }),
+    local: ctx.local,
     timeoutMs: ctx.limit.remainingMs(),
     postJson: async (url, body, options) => {
       ctx.limit.throwIfStopped();

@@ -1,3 +1,4 @@
+import { jsonDepth } from '@cinetrace/scorers';
 import { malformedAnswer } from './target-failures';
 
 /** What a target produced for one item. */
@@ -5,6 +6,20 @@ export interface TargetAnswer {
   output: unknown;
   usage: Record<string, number> | null;
   costUsd: number | null;
+}
+
+/**
+ * How deep a target's output may nest. Deeper values cannot be written as JSON by the
+ * trace, compared by the scorers or stored without recursion running out of stack, and no
+ * real model output comes near it; the trace that holds it adds a few levels of its own.
+ */
+export const MAX_OUTPUT_DEPTH = 32;
+
+/** The answer, unless its output nests too deep to be scored and recorded: then a failed attempt, not a crash. */
+export function checkedAnswer(answer: TargetAnswer): TargetAnswer {
+  const depth = jsonDepth(answer.output, MAX_OUTPUT_DEPTH);
+  if (depth > MAX_OUTPUT_DEPTH) throw malformedAnswer(`the target's output nests deeper than ${MAX_OUTPUT_DEPTH} levels`);
+  return answer;
 }
 
 const CHAT_USAGE_FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;

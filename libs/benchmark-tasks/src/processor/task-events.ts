@@ -2,6 +2,18 @@ import type { TaskFinishedEvent, TaskJob, TaskStartedEvent } from '@cinetrace/co
 import type { AttemptOutcome } from './task-processor';
 import { userFacing } from './task-attempt-error';
 
+/**
+ * Why a task failed without another attempt being run: its attempts so far all died with
+ * the process running them (a crash, a kill), and none is left.
+ */
+export const ATTEMPTS_USED_UP = 'the process running this task stopped before it finished, and no attempt is left';
+
+/** The number of the attempt about to start, counting those the service recorded before the task was handed over. */
+export function nextAttempt(job: TaskJob, attemptsHere: number): number {
+  const before = Number.isSafeInteger(job.attemptsBefore) && job.attemptsBefore! > 0 ? job.attemptsBefore! : 0;
+  return before + attemptsHere + 1;
+}
+
 /** An attempt began: the task is `running` (`attempt` counts from 1). */
 export function startedEvent(job: TaskJob, attempt: number, at: number): TaskStartedEvent {
   return { kind: 'started', taskId: job.taskId, runId: job.runId, projectId: job.projectId, attempt, at };

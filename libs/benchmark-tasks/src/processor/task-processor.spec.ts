@@ -1,3 +1,4 @@
+import { inThisThread } from '@cinetrace/scorers';
 import type { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { Topics, type TaskJob, type TraceIngestMessage } from '@cinetrace/contracts';
 import { OutboundClient } from '@cinetrace/outbound';
@@ -103,7 +104,7 @@ function secretSource(values: Record<string, string>): SecretSource & { asked: A
 function processor(options: { secrets?: Record<string, string>; allowPrivate?: boolean } = {}) {
   const traces = new RecordingStream();
   const secrets = secretSource(options.secrets ?? {});
-  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, secrets });
+  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, secrets, scoring: inThisThread });
   return { tasks, traces, secrets };
 }
 
@@ -539,6 +540,34 @@ describe('TaskProcessor, trace', () => {
     expect(trace.spans[0]).toMatchObject({ kind: 'agent', status: 'error', statusMessage: error.message });
     expect(spanOf(traces.traces[0], '.target')).toMatchObject({ status: 'error', statusMessage: error.message });
     expect(trace.spans.some((s) => s.kind === 'scorer')).toBe(false);
+  });
+
+  it('fails an answer nested too deep to score or record, for good, and records the attempt with that error', async () => {
+    const levels = 10_000;
+    const target = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"output":${'['.repeat(levels)}${']'.repeat(levels)}}`));
+    const { tasks, traces } = processor();
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url } }), 1));
+    expect(error).toMatchObject({ message: "the target's output nests deeper than 32 levels", retryable: false });
+    expect(traces.traces).toHaveLength(1);
+    expect(traces.traces[0].trace).toMatchObject({ status: 'error', id: job().traceId });
+    expect(spanOf(traces.traces[0], '.target')).toMatchObject({ status: 'error', statusMessage: error.message });
+  });
+
+  it('takes an answer nested as deep as allowed', async () => {
+    const nested = JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`);
+    const { tasks, traces } = processor();
+    const outcome = await tasks.attempt(job({ item: withOutput(nested), scorers: [] }), 1);
+    expect(outcome.output).toEqual(nested);
+    expect(traces.traces[0].trace.output).toEqual(nested);
+  });
+
+  it('records a task given up without running it as a failed attempt, so that its traceId answers', async () => {
+    const { tasks, traces } = processor();
+    await tasks.recordGivenUp(job(), 2, 'no attempt is left');
+    expect(traces.traces).toHaveLength(1);
+    const { trace } = traces.traces[0];
+    expect(trace).toMatchObject({ id: job().traceId, status: 'error', metadata: { attempt: 2 } });
+    expect(trace.spans).toEqual([expect.objectContaining({ name: 'attempt 2', status: 'error', statusMessage: 'no attempt is left' })]);
   });
 
   it('says, retryably, when the trace of an attempt cannot be recorded', async () => {

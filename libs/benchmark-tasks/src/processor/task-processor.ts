@@ -1,7 +1,7 @@
 import type { StreamPublisher } from '@cinetrace/bus';
 import { Topics, type TaskJob, type TaskScore, type TraceIngestMessage } from '@cinetrace/contracts';
 import type { OutboundClient } from '@cinetrace/outbound';
-import { renderPrompt } from '@cinetrace/scorers';
+import { renderPrompt, type LocalScoring } from '@cinetrace/scorers';
 import { AttemptLimit } from './attempt-limit';
 import { AttemptSecrets } from './attempt-secrets';
 import type { SecretSource } from './secret-source';
@@ -10,6 +10,7 @@ import { scoreOutput } from './scoring';
 import { withoutSecrets } from './trace-payloads';
 import { TaskAttemptError, userFacing } from './task-attempt-error';
 import { targetCallFailure } from './target-failures';
+import { checkedAnswer } from './target-answers';
 import { prepareTarget, type TargetAnswer } from './targets';
 
 /**
@@ -25,6 +26,8 @@ export interface TaskProcessorDeps {
   traces: StreamPublisher;
   /** Where `{ secret }` references get their values, at call time, so a rotated secret counts at the next task. */
   secrets: SecretSource;
+  /** Where the scorers whose cost a user controls run: ScoringThreads, off the event loop. */
+  scoring: LocalScoring;
   now?: () => number;
 }
 
@@ -99,7 +102,7 @@ export class TaskProcessor {
     let answer: TargetAnswer;
     try {
       // An answer that echoes a secret (an endpoint repeating its headers) is stored, traced and scored without it.
-      answer = withoutSecrets(await target.call({ outbound: this.deps.outbound, secrets, limit }), secrets.keys);
+      answer = withoutSecrets(checkedAnswer(await target.call({ outbound: this.deps.outbound, secrets, limit })), secrets.keys);
     } catch (error) {
       const failure = safeFailure(targetCallFailure(error), secrets);
       trace.targetFailed(failure.message);
@@ -111,11 +114,24 @@ export class TaskProcessor {
     const scores = await scoreOutput(job, answer.output, {
       outbound: this.deps.outbound,
       secrets,
+      local: this.deps.scoring,
       limit,
       onScorerStarted: (index) => trace.scorerStarted(index),
       onScorerFinished: (index, score) => trace.scorerFinished(index, score),
     });
     return { answer, scores: withoutSecrets(scores, secrets.keys) };
+  }
+
+  /**
+   * Records, best effort, attempt `attempt` of a task that is given up without running it
+   * (its attempts died with their processes, which recorded nothing): the task's `traceId`
+   * must answer, with `error` saying why the task failed.
+   */
+  async recordGivenUp(job: TaskJob, attempt: number, error: string): Promise<void> {
+    const now = this.now();
+    const trace = new AttemptTrace(job, attempt, now, this.now);
+    trace.seal();
+    await this.publishFailedTrace(job, trace.message({ error }, now, []));
   }
 
   /** A trace that cannot be recorded fails the attempt: the task would be a result nobody can inspect. */

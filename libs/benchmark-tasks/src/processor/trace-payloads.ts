@@ -1,10 +1,19 @@
 /** What the gateway accepts for one input or output field of a trace: a bigger one is left out, not sent. */
 export const TRACE_PAYLOAD_MAX_BYTES = 1024 * 1024;
 
-/** The value, or a note saying it was left out, when its JSON is larger than a trace may hold. */
+/**
+ * The value, or a note saying it was left out, when its JSON is larger than a trace may
+ * hold or cannot be written at all: the trace of an attempt must always be recorded.
+ */
 export function boundedPayload(value: unknown, maxBytes = TRACE_PAYLOAD_MAX_BYTES): unknown {
   if (value === undefined) return undefined;
-  const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? '';
+  } catch {
+    return { omitted: 'not representable as JSON (nested too deep)' };
+  }
+  const bytes = Buffer.byteLength(json);
   return bytes > maxBytes ? { omitted: `${bytes} bytes, more than the ${maxBytes} a trace field holds` } : value;
 }
 

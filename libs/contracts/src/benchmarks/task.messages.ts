@@ -39,6 +39,12 @@ export interface TaskJob {
   /** Per attempt; the whole attempt (target call and scorers) must finish within it. */
   timeoutMs: number;
   maxAttempts: number;
+  /**
+   * Attempts the service had recorded as started when it handed the task over (absent: 0).
+   * Counted in, so that a task whose attempts died with their process (a crash, a restart,
+   * a lost job) is not run more than maxAttempts times in all.
+   */
+  attemptsBefore?: number;
   /** The trace the execution is recorded as (spans of every attempt land in it). */
   traceId: string;
 }

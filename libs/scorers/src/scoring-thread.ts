@@ -1,0 +1,32 @@
+import { parentPort } from 'node:worker_threads';
+import { LocalScorerSpec, scoreLocally } from './local-scorers';
+import { ScoreInput, ScoreOutcome } from './scorer.types';
+import { ScorerError } from './scorer-error';
+import { withinTimeLimit } from './time-limit';
+
+/** One evaluation asked of a scoring thread. */
+export interface ScoringRequest {
+  id: number;
+  spec: LocalScorerSpec;
+  input: ScoreInput;
+  timeLimitMs: number;
+}
+
+/** Its answer: the outcome, or the error's message (`ours`: a ScorerError, written for users). */
+export type ScoringReply = { id: number; outcome: ScoreOutcome } | { id: number; error: string; ours: boolean };
+
+/** Sent once the thread has loaded its modules: only then does an evaluation's time start. */
+export const THREAD_READY = 'ready';
+
+// The entry point of each ScoringThreads thread: scores one request at a time. vm's watchdog
+// stops a runaway evaluation softly (the thread lives on); the pool's timer is the hard stop.
+parentPort?.on('message', (request: ScoringRequest) => {
+  let reply: ScoringReply;
+  try {
+    reply = { id: request.id, outcome: withinTimeLimit(() => scoreLocally(request.spec, request.input), request.timeLimitMs) };
+  } catch (err) {
+    reply = { id: request.id, error: (err as Error)?.message ?? String(err), ours: err instanceof ScorerError };
+  }
+  parentPort?.postMessage(reply);
+});
+parentPort?.postMessage(THREAD_READY);
