@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Starts every app of the distributed mode as its own process, for local use and tests.
-// Reads KAFKA_BROKERS, DATABASE_URL, REDIS_URL and PORT (gateway) from the environment.
+// Reads KAFKA_BROKERS, DATABASE_URL, REDIS_URL, SECRETS_KEY and PORT (gateway) from the environment.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 // Services before the gateway; each later app joins this list when it exists.
 const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'gateway'];
 
-const required = ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'];
+const required = ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL', 'SECRETS_KEY'];
 const missing = required.filter((name) => !process.env[name]);
 if (missing.length) {
   console.error(`start:distributed needs ${missing.join(' and ')} (see README, "Configuration")`);

@@ -433,6 +433,8 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
       TRACE_INGEST_MAX_LAG_BYTES: String(8 * 1024 * 1024),
       DATABASE_URL: db.url,
       REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
+      // project-service requires the key secrets are encrypted with in this mode.
+      SECRETS_KEY: randomBytes(32).toString('base64'),
     });
     if (apps) {
       // Each app as its own process, as start-distributed.js does, but only these

@@ -1,6 +1,6 @@
 import { BenchmarkServiceEnv, InProcessTaskQueue, startBenchmarkService } from '@cinetrace/benchmark-service';
-import { TaskProcessor } from '@cinetrace/benchmark-tasks';
-import { InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
+import { BusSecretSource, TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   setLogProcessName('all-in-one');
 
   const services = [
-    await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }),
+    await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: projectEnv.BUS_TIMEOUT_MS }),
     await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
     await startTraceIngest(traceEnv, { strategy: new InProcessServer(broker) }, { kind: 'in-process', streams }),
     await startBenchmarkService(
@@ -35,7 +35,8 @@ async function main(): Promise<void> {
       { strategy: new InProcessServer(broker) },
       {
         // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
-        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, env: process.env }), streams),
+        // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
+        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })) }), streams),
         events: { kind: 'in-process', streams },
         bus: { transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS },
       },

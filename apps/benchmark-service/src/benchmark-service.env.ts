@@ -26,7 +26,7 @@ export class BenchmarkServiceEnv extends StreamConsumerEnv {
   /** Runs started in any hour, per project. */
   @ToInt() @IsInt() @Min(1) @Max(1_000_000) QUOTA_STARTS_PER_HOUR = 60;
 
-  /** How long a request to prompt-service (a target's prompt) may take. */
+  /** How long a request to prompt-service (a target's prompt) or project-service (a benchmark's secrets) may take. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 
   /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */

@@ -5,6 +5,7 @@ import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@ci
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
+import { BenchmarkSecret } from './benchmarks/benchmark-secret.entity';
 import { Benchmark } from './benchmarks/benchmark.entity';
 import { BenchmarksBusController } from './benchmarks/benchmarks.bus-controller';
 import { BenchmarksService } from './benchmarks/benchmarks.service';
@@ -24,7 +25,7 @@ import { TaskEventsHandler } from './runs/task-events.handler';
 import { Task } from './runs/task.entity';
 
 export const BENCHMARK_SERVICE = 'benchmark-service';
-const entities = [Dataset, DatasetItem, Benchmark, Run, Task];
+const entities = [Dataset, DatasetItem, Benchmark, BenchmarkSecret, Run, Task];
 
 /** How runs execute in this mode: where tasks go, where their events come back from, how prompts are asked for. */
 export interface BenchmarkExecution {

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {
     queue,
     events: { kind: 'kafka', connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS }, clientId: `${BENCHMARK_SERVICE}-events`, partitions: env.TASK_EVENT_PARTITIONS },
-    bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet] },
+    bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck] },
   });
   const kafkaProbe = new KafkaProbe(BENCHMARK_SERVICE, kafka);
   await superviseProcess({

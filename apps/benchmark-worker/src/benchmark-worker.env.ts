@@ -30,6 +30,9 @@ export class BenchmarkWorkerEnv {
   /** How long a stopping worker lets running tasks finish; those still running then go back to the queue for another worker. */
   @ToInt() @IsInt() @Min(0) @Max(600_000) WORKER_SHUTDOWN_GRACE_MS = 6000;
 
+  /** How long a request to project-service (a secret's value for a call) may take. */
+  @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
+
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
   @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
 

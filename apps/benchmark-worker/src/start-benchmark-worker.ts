@@ -1,5 +1,6 @@
-import { BullTaskWorker, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
-import { KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
+import { BullTaskWorker, BusSecretSource, SecretSource, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
+import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
+import { Patterns } from '@cinetrace/contracts';
 import { requireVariables } from '@cinetrace/config';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
@@ -26,8 +27,8 @@ export interface BenchmarkWorkerOverrides {
   /** Where task events go; by default Kafka at KAFKA_BROKERS, which also takes the processor's traces. */
   events?: StreamPublisher;
   processor?: TaskAttemptRunner;
-  /** Where the processor looks up targets' API keys; process.env by default. */
-  processEnv?: NodeJS.ProcessEnv;
+  /** Where the processor gets secrets' values; by default project-service over Kafka at KAFKA_BROKERS. */
+  secrets?: SecretSource;
   logger?: TaskQueueLogger;
 }
 
@@ -40,7 +41,7 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
   requireVariables(['REDIS_URL'], 'for benchmark-worker', { REDIS_URL: env.REDIS_URL });
   const releases: Array<() => Promise<void>> = [];
   const events = overrides.events ?? kafkaPublisher(env, releases);
-  const processor = overrides.processor ?? taskProcessor(env, events, overrides.processEnv ?? process.env, releases);
+  const processor = overrides.processor ?? taskProcessor(env, events, overrides.secrets ?? busSecretSource(env, releases), releases);
   const worker = new BullTaskWorker({
     redisUrl: env.REDIS_URL!,
     processor,
@@ -77,14 +78,18 @@ function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<v
   return publisher;
 }
 
-function taskProcessor(
-  env: BenchmarkWorkerEnv,
-  traces: StreamPublisher,
-  processEnv: NodeJS.ProcessEnv,
-  releases: Array<() => Promise<void>>,
-): TaskProcessor {
+function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets: SecretSource, releases: Array<() => Promise<void>>): TaskProcessor {
   // The validated value, so that only 'true' (not '1' or 'yes') lifts the public-address rule.
   const outbound = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: env.OUTBOUND_ALLOW_PRIVATE });
   releases.push(() => outbound.close());
-  return new TaskProcessor({ outbound, traces, env: processEnv });
+  return new TaskProcessor({ outbound, traces, secrets });
+}
+
+/** Secrets come from project-service, sealed to a key of each request (the Kafka log holds only ciphertext). */
+function busSecretSource(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): SecretSource {
+  requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
+  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const bus = createBusClient({ transport: 'kafka', clientId: `${BENCHMARK_WORKER}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.SecretResolve] });
+  releases.push(() => bus.onApplicationShutdown());
+  return new BusSecretSource(bus);
 }

@@ -24,6 +24,8 @@ import { OperationsController } from './ops/operations.controller';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
+import { SecretSealer } from './secrets/secret-sealer';
+import { SecretsController } from './secrets/secrets.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
 import { TraceIngestor } from './traces/trace-ingestor';
@@ -47,6 +49,7 @@ export class GatewayModule {
       controllers: [
         ProjectsController,
         ApiKeysController,
+        SecretsController,
         OrganizationsController,
         PromptsController,
         TracesController,
@@ -65,6 +68,7 @@ export class GatewayModule {
           useFactory: async (dataSource: DataSource) => new CursorCodec(await sharedSecret(dataSource, 'cursor_secret')),
         },
         ListResponder,
+        SecretSealer,
         IdempotencyStore,
         HttpMetrics,
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -3,16 +3,23 @@ import { requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
 import { Logger } from '@nestjs/common';
+import { Patterns } from '@cinetrace/contracts';
 import { DataSource } from 'typeorm';
 import { ProjectServiceEnv } from './project-service.env';
 import { PROJECT_SERVICE } from './project-service.module';
 import { startProjectService } from './start-project-service';
 
 async function main(): Promise<void> {
-  requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
+  requireVariables(['KAFKA_BROKERS', 'DATABASE_URL', 'SECRETS_KEY'], 'in the distributed mode');
   const env = validateEnv(ProjectServiceEnv);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka));
+  const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka), {
+    transport: 'kafka',
+    clientId: `${PROJECT_SERVICE}-client`,
+    kafka,
+    timeoutMs: env.BUS_TIMEOUT_MS,
+    patterns: [Patterns.SecretReferences],
+  });
   const kafkaProbe = new KafkaProbe(PROJECT_SERVICE, kafka);
   await superviseProcess({
     logger: new Logger(PROJECT_SERVICE),

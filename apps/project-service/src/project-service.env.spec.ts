@@ -1,5 +1,6 @@
 import { EnvironmentError, validateEnv } from '@cinetrace/config';
 import { ProjectServiceEnv } from './project-service.env';
+import { randomBytes } from 'node:crypto';
 
 const base = { DATA_DIR: '/tmp/cinetrace-env-spec' };
 
@@ -25,5 +26,37 @@ describe('ProjectServiceEnv: INSTANCE_ADMIN_KEY_IDS', () => {
     expect(error).toBeInstanceOf(EnvironmentError);
     expect((error as Error).message).toMatch(/INSTANCE_ADMIN_KEY_IDS: must list API key ids/);
     expect((error as Error).message).not.toContain(pasted);
+  });
+});
+
+function problemsOf(env: NodeJS.ProcessEnv): string {
+  try {
+    validateEnv(ProjectServiceEnv, env);
+  } catch (err) {
+    if (err instanceof EnvironmentError) return err.message;
+    throw err;
+  }
+  return '';
+}
+
+describe('ProjectServiceEnv: SECRETS_KEY and OUTBOUND_ENV_SECRETS', () => {
+  it('takes a 32-byte SECRETS_KEY in hex or base64', () => {
+    expect(problemsOf({ SECRETS_KEY: randomBytes(32).toString('hex') })).toBe('');
+    expect(problemsOf({ SECRETS_KEY: randomBytes(32).toString('base64') })).toBe('');
+    expect(problemsOf({})).toBe('');
+  });
+
+  it('refuses any other SECRETS_KEY naming the variable, never repeating its value', () => {
+    for (const value of ['change-me-please-now', randomBytes(16).toString('hex'), randomBytes(31).toString('base64')]) {
+      const message = problemsOf({ SECRETS_KEY: value });
+      expect(message).toContain('SECRETS_KEY: must be 32 bytes as 64 hex digits or base64');
+      expect(message).not.toContain(value);
+    }
+  });
+
+  it('takes OUTBOUND_ENV_SECRETS empty or as names with hosts, and refuses anything else', () => {
+    expect(problemsOf({ OUTBOUND_ENV_SECRETS: '' })).toBe('');
+    expect(problemsOf({ OUTBOUND_ENV_SECRETS: 'OPENAI_API_KEY@api.openai.com' })).toBe('');
+    expect(problemsOf({ OUTBOUND_ENV_SECRETS: 'openai key' })).toContain('OUTBOUND_ENV_SECRETS:');
   });
 });

@@ -1,6 +1,9 @@
 import { StoreAndBusEnv, ToInt, ToList } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { parseSecretsKey } from '@cinetrace/secret-crypto';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { ENV_SECRETS_PATTERN } from './secrets/env-secrets';
 
 /** Environment of project-service; validated at boot (see validateEnv). */
 export class ProjectServiceEnv extends StoreAndBusEnv {
@@ -16,6 +19,28 @@ export class ProjectServiceEnv extends StoreAndBusEnv {
   @ArrayMaxSize(100)
   @Matches(/^key_[0-9a-z]{26}$/, { each: true, message: 'must list API key ids (key_ and 26 characters), comma-separated' })
   INSTANCE_ADMIN_KEY_IDS: string[] = [];
+
+  /**
+   * The key secrets are encrypted with at rest: 32 bytes as 64 hex digits or base64.
+   * Required in the distributed mode; in all-in-one, when unset, one is generated into
+   * `<DATA_DIR>/secrets-key`. The message never repeats the value.
+   */
+  @IsOptional()
+  @ValidateBy({ name: 'secretsKey', validator: { validate: (v: unknown) => typeof v === 'string' && parseSecretsKey(v) !== undefined, defaultMessage: () => 'must be 32 bytes as 64 hex digits or base64' } })
+  SECRETS_KEY?: string;
+
+  /**
+   * Environment variables an operator offers as secrets by name to every organization
+   * (`OPENAI_API_KEY@api.openai.com,…`): only these can ever be read, and each only for
+   * its hosts when it names some. Nothing else of the environment is ever sent anywhere.
+   */
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsOptional()
+  @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
+  OUTBOUND_ENV_SECRETS?: string;
+
+  /** How long a request to benchmark-service (is a secret still referenced?) may take. */
+  @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 
   /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
   @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;

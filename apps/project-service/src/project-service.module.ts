@@ -1,6 +1,7 @@
-import { pingController } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
+import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -17,29 +18,44 @@ import { ProjectServiceEnv } from './project-service.env';
 import { Project } from './projects/project.entity';
 import { ProjectsBusController } from './projects/projects.bus-controller';
 import { ProjectsService } from './projects/projects.service';
+import { EnvSecrets } from './secrets/env-secrets';
+import { SecretActivity } from './secrets/secret-activity.entity';
+import { SecretIntake, secretsKeyOf } from './secrets/secret-cipher';
+import { SecretReleaseService } from './secrets/secret-release.service';
+import { Secret } from './secrets/secret.entity';
+import { SecretsBusController } from './secrets/secrets.bus-controller';
+import { SecretsService } from './secrets/secrets.service';
 
 export const PROJECT_SERVICE = 'project-service';
-const entities = [Organization, ApiKey, Project];
+const entities = [Organization, ApiKey, Project, Secret, SecretActivity];
 
-/** Organizations, API keys and projects; answers on the bus in either run mode. */
+/** Organizations, API keys, projects and secrets; answers on the bus in either run mode. */
 @Module({})
 export class ProjectServiceModule {
-  static register(env: ProjectServiceEnv): DynamicModule {
+  static register(env: ProjectServiceEnv, bus: BusClientConfig, processEnv: NodeJS.ProcessEnv = process.env): DynamicModule {
     return {
       module: ProjectServiceModule,
       imports: [
         LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL),
         PersistenceModule.forService(projectServiceStore(env)),
         TypeOrmModule.forFeature(entities),
+        // Asks benchmark-service whether a secret is still referenced before deleting it.
+        BusModule.forClient(bus),
       ],
-      controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController, OrganizationsBusController],
+      controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController, OrganizationsBusController, SecretsBusController],
       providers: [
         { provide: ProjectServiceEnv, useValue: env },
+        { provide: AtRestCipher, useFactory: () => new AtRestCipher(secretsKeyOf(env)) },
+        { provide: SecretIntake, useFactory: () => new SecretIntake(secretsKeyOf(env)) },
+        // Only the names OUTBOUND_ENV_SECRETS lists are ever read from the environment handed on here.
+        { provide: EnvSecrets, useValue: new EnvSecrets(env.OUTBOUND_ENV_SECRETS, processEnv) },
         ProjectsService,
         AuthService,
         ApiKeysService,
         OrganizationsService,
         BootstrapService,
+        SecretsService,
+        SecretReleaseService,
       ],
     };
   }

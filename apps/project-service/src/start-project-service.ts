@@ -1,6 +1,7 @@
 import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { BusClientConfig } from '@cinetrace/bus';
 import { bootLogger } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { ProjectServiceEnv } from './project-service.env';
@@ -10,8 +11,9 @@ import { PROJECT_SERVICE, ProjectServiceModule } from './project-service.module'
 export async function startProjectService(
   env: ProjectServiceEnv,
   transport: KafkaOptions | CustomStrategy,
+  bus: BusClientConfig,
 ): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(ProjectServiceModule.register(env), {
+  const app = await NestFactory.createMicroservice(ProjectServiceModule.register(env, bus), {
     ...transport,
     logger: bootLogger(PROJECT_SERVICE, env.LOG_LEVEL),
     abortOnError: false,

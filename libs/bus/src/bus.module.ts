@@ -30,7 +30,8 @@ export class BusModule {
   }
 }
 
-function createBusClient(config: BusClientConfig): BusClient {
+/** A BusClient outside Nest's modules (a worker): it connects on its first request; close it with onApplicationShutdown. */
+export function createBusClient(config: BusClientConfig): BusClient {
   if (config.transport === 'in-process') {
     return new BusClient(new InProcessClient(config.broker), config.timeoutMs);
   }

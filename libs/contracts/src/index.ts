@@ -32,3 +32,7 @@ export * from './api-keys/api-key.messages';
 export * from './organizations/organization.inputs';
 export * from './organizations/organization.views';
 export * from './organizations/organization.messages';
+export * from './secrets/secret-rules';
+export * from './secrets/secret.inputs';
+export * from './secrets/secret.views';
+export * from './secrets/secret.messages';

@@ -11,6 +11,17 @@ export const Patterns = {
   ApiKeyList: 'project.apikeys.list',
   ApiKeyRevoke: 'project.apikeys.revoke',
   OrganizationCreate: 'project.organizations.create',
+  SecretCreate: 'project.secrets.create',
+  SecretList: 'project.secrets.list',
+  SecretRotate: 'project.secrets.rotate',
+  SecretDelete: 'project.secrets.delete',
+  SecretActivity: 'project.secrets.activity',
+  /** The gateway asks for the public key it seals new values to (the bus never carries one in clear). */
+  SecretIntakeKey: 'project.secrets.intake-key',
+  /** benchmark-service asks whether a benchmark's credential references may be used. */
+  SecretUsesCheck: 'project.secrets.uses.check',
+  /** The process making an outbound call asks for one value, sealed to its own key. */
+  SecretResolve: 'project.secrets.resolve',
   PromptCreate: 'prompt.prompts.create',
   PromptList: 'prompt.prompts.list',
   PromptGet: 'prompt.prompts.get',
@@ -35,6 +46,8 @@ export const Patterns = {
   RunStart: 'benchmark.runs.start',
   RunList: 'benchmark.runs.list',
   TaskList: 'benchmark.tasks.list',
+  /** project-service asks which live benchmarks name a secret, before deleting it. */
+  SecretReferences: 'benchmark.secrets.references',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -55,6 +68,14 @@ export const ServicePatterns = {
     Patterns.ApiKeyList,
     Patterns.ApiKeyRevoke,
     Patterns.OrganizationCreate,
+    Patterns.SecretCreate,
+    Patterns.SecretList,
+    Patterns.SecretRotate,
+    Patterns.SecretDelete,
+    Patterns.SecretActivity,
+    Patterns.SecretIntakeKey,
+    Patterns.SecretUsesCheck,
+    Patterns.SecretResolve,
   ],
   'prompt-service': [
     Patterns.PromptPing,
@@ -82,6 +103,7 @@ export const ServicePatterns = {
     Patterns.RunStart,
     Patterns.RunList,
     Patterns.TaskList,
+    Patterns.SecretReferences,
   ],
 } as const satisfies Record<string, readonly Pattern[]>;
 

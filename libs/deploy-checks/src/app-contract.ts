@@ -14,7 +14,7 @@ export interface AppContract {
   reads: Set<string>;
   /**
    * The app hands the whole `process.env` to a component that looks variables up by names
-   * known only at run time (benchmark targets' and judges' `apiKeyEnv`). Only such an app
+   * known only at run time (project-service: the model keys OUTBOUND_ENV_SECRETS lists). Only such an app
    * may be given variables nobody can list in advance (an optional Secret via envFrom).
    */
   readsNamedAtRuntime: boolean;

@@ -30,7 +30,7 @@ export interface EnvironmentExpectation {
   /**
    * Whether the process may also be given variables that cannot be listed in advance.
    * ALLOWANCE: only processes that look variables up by names chosen at run time (the
-   * worker, through benchmark targets' and judges' `apiKeyEnv`) may, and only from an
+   * project-service, reading the model keys OUTBOUND_ENV_SECRETS lists) may, and only from an
    * OPTIONAL source (a Secret with `optional: true`, an env_file with `required: false`),
    * so that the app still starts when nobody has configured model keys.
    */

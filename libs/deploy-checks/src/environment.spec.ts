@@ -3,7 +3,7 @@
 //    (literal, ConfigMap key, envFrom ConfigMap or Secret), and nothing else is: a variable
 //    the app does not read is a typo or meant for another app. The one ALLOWANCE — an
 //    optional Secret / env_file of unlisted names for an app that looks variables up by
-//    run-time names (benchmark-worker: targets' apiKeyEnv) — is in env-check.ts.
+//    run-time names (project-service: the model keys OUTBOUND_ENV_SECRETS lists) — is in env-check.ts.
 //    The variable lists come from the code (app-contract.ts), never from this file.
 import { handsOnWholeEnvironment, requiredVariablesIn } from './app-contract';
 import { allContracts } from './budget';
@@ -32,7 +32,7 @@ describe('what the apps read, from their code', () => {
 
   it('only apps that hand the whole environment on read variables by run-time names', () => {
     const byName = [...contracts.values()].filter((c) => c.readsNamedAtRuntime).map((c) => c.app);
-    expect(byName).toEqual(['benchmark-worker']);
+    expect(byName).toEqual(['project-service']);
   });
 
   it('requireVariables calls are read literally, and an unreadable one is an error', () => {
@@ -95,15 +95,15 @@ describe('the environment checks fail', () => {
 
   it('on unlisted variables for an app that does not look names up, or from a required source', () => {
     const objects = base();
-    containersOf(named(objects, 'Deployment', 'project-service')!)[0].envFrom!.push({ secretRef: { name: 'cinetrace-model-keys', optional: true } });
-    const worker = containersOf(named(objects, 'Deployment', 'benchmark-worker')!)[0];
-    worker.envFrom!.find((f) => f.secretRef)!.secretRef!.optional = false;
+    containersOf(named(objects, 'Deployment', 'benchmark-worker')!)[0].envFrom!.push({ secretRef: { name: 'cinetrace-model-keys', optional: true } });
+    const projects = containersOf(named(objects, 'Deployment', 'project-service')!)[0];
+    projects.envFrom!.find((f) => f.secretRef)!.secretRef!.optional = false;
     const problems = kubernetesEnvironmentProblems(objects, contracts);
     expect(problems).toHaveLength(2);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^Deployment project-service: Secret cinetrace-model-keys \(envFrom\) gives variables that cannot be checked/),
-        expect.stringMatching(/^Deployment benchmark-worker: Secret cinetrace-model-keys \(envFrom\) must be optional/),
+        expect.stringMatching(/^Deployment benchmark-worker: Secret cinetrace-model-keys \(envFrom\) gives variables that cannot be checked/),
+        expect.stringMatching(/^Deployment project-service: Secret cinetrace-model-keys \(envFrom\) must be optional/),
       ]),
     );
   });

@@ -1,5 +1,5 @@
 import { parseJudgeScore } from './judge-score';
-import { ScoreInput, ScoreOutcome, ScorerDeps, ScorerSpecOf } from './scorer.types';
+import { HttpScorerConfig, ScoreInput, ScoreOutcome, ScorerDeps, ScorerSpecOf } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { scoredExpected, scoredOutput } from './scored-values';
 
@@ -11,13 +11,12 @@ const JUDGE_INSTRUCTION =
 
 /** Asks an OpenAI-compatible chat endpoint to grade the output against the rubric. */
 export async function judgeWithLlm(spec: ScorerSpecOf<'llm_judge'>, item: ScoreInput, deps: ScorerDeps): Promise<ScoreOutcome> {
-  const { baseUrl, model, rubric, apiKeyEnv } = spec.config;
+  const { baseUrl, model, rubric, apiKey } = spec.config;
+  // A judge stored before secrets existed: its key is never read from the environment any more.
+  if (Object.hasOwn(spec.config, 'apiKeyEnv')) throw new ScorerError('the judge names apiKeyEnv, which is no longer read: store the key as a secret and use apiKey: { secret }');
+  const url = chatCompletionsUrl(baseUrl);
   const headers: Record<string, string> = {};
-  if (apiKeyEnv) {
-    const key = deps.env[apiKeyEnv];
-    if (!key) throw new ScorerError(`the environment variable ${apiKeyEnv} holding the judge's API key is not set`);
-    headers.Authorization = `Bearer ${key}`;
-  }
+  if (apiKey) headers.Authorization = `Bearer ${await deps.secretValue(apiKey.secret, url)}`;
   const request = {
     model,
     messages: [
@@ -26,7 +25,7 @@ export async function judgeWithLlm(spec: ScorerSpecOf<'llm_judge'>, item: ScoreI
     ],
     temperature: 0,
   };
-  const answer = await post('the judge', chatCompletionsUrl(baseUrl), request, headers, deps);
+  const answer = await post('the judge', url, request, headers, deps);
   const { score, reason } = parseJudgeScore(messageContent(answer));
   return { score, details: reason === undefined ? null : { reason } };
 }
@@ -34,7 +33,8 @@ export async function judgeWithLlm(spec: ScorerSpecOf<'llm_judge'>, item: ScoreI
 /** POSTs the item to the benchmark owner's endpoint, which answers `{ score, passed?, details? }`. */
 export async function askHttpScorer(spec: ScorerSpecOf<'http'>, item: ScoreInput, deps: ScorerDeps): Promise<ScoreOutcome> {
   const request = { input: item.input, expected: scoredExpected(spec, item), output: scoredOutput(spec, item), metadata: item.metadata };
-  const answer = await post('the scorer endpoint', spec.config.url, request, { ...spec.config.headers }, deps);
+  const headers = await resolvedHeaders(spec.config.headers, spec.config.url, deps);
+  const answer = await post('the scorer endpoint', spec.config.url, request, headers, deps);
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     throw new ScorerError('the scorer endpoint did not answer a JSON object { score, passed?, details? }');
   }
@@ -43,6 +43,15 @@ export async function askHttpScorer(spec: ScorerSpecOf<'http'>, item: ScoreInput
     throw new ScorerError('the scorer endpoint answered no score in 0..1');
   }
   return { score, passed: typeof passed === 'boolean' ? passed : undefined, details: boundedDetails(details) };
+}
+
+/** Header values as sent: each `{ secret }` replaced by the value released for this URL's host. */
+async function resolvedHeaders(headers: HttpScorerConfig['headers'], url: string, deps: ScorerDeps): Promise<Record<string, string>> {
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    resolved[name] = typeof value === 'string' ? value : await deps.secretValue(value.secret, url);
+  }
+  return resolved;
 }
 
 /** `<baseUrl>/chat/completions`, unless baseUrl already names that endpoint. A query (`?api-version=`) is kept. */

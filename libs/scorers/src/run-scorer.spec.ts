@@ -1,4 +1,5 @@
 import { runScorer } from './run-scorer';
+import { ScorerError } from './scorer-error';
 import { ScoreInput, ScoreResult, ScorerDeps, ScorerSpec } from './scorer.types';
 import { validateScorers } from './validate-scorers';
 
@@ -13,11 +14,20 @@ const item = (over: Partial<ScoreInput> = {}): ScoreInput => ({ input: { prompt:
 
 type Call = { url: string; body: any; options: { headers?: Record<string, string>; timeoutMs: number } };
 
-/** A ScorerDeps whose postJson records each call and answers from `answer` (or throws it). */
-function fakeDeps(answer: { status: number; body: unknown } | Error, env: Record<string, string | undefined> = {}) {
+/**
+ * A ScorerDeps whose postJson records each call and answers from `answer` (or throws it), and
+ * whose secrets are those of `secrets` (asks recorded; a missing one is refused as project-service would).
+ */
+function fakeDeps(answer: { status: number; body: unknown } | Error, secrets: Record<string, string | undefined> = {}) {
   const calls: Call[] = [];
+  const asked: Array<{ name: string; url: string }> = [];
   const deps: ScorerDeps = {
-    env,
+    secretValue: async (name, url) => {
+      asked.push({ name, url });
+      const value = secrets[name];
+      if (value === undefined) throw new ScorerError(`the secret '${name}' could not be used: no secret named '${name}'`);
+      return value;
+    },
     timeoutMs: 5000,
     postJson: async (url, body, options) => {
       calls.push({ url, body, options });
@@ -25,7 +35,7 @@ function fakeDeps(answer: { status: number; body: unknown } | Error, env: Record
       return answer;
     },
   };
-  return { deps, calls };
+  return { deps, calls, asked };
 }
 const noNetwork = fakeDeps(new Error('no network in this test')).deps;
 
@@ -160,16 +170,18 @@ describe('runScorer: json_schema, numeric_tolerance, range', () => {
 });
 
 describe('runScorer: llm_judge', () => {
-  const judge = { name: 'vivid', type: 'llm_judge', config: { baseUrl: 'https://llm.example.com/v1/', model: 'judge-1', rubric: 'Is the caption vivid?', apiKeyEnv: 'JUDGE_KEY' } };
+  const judge = { name: 'vivid', type: 'llm_judge', config: { baseUrl: 'https://llm.example.com/v1/', model: 'judge-1', rubric: 'Is the caption vivid?', apiKey: { secret: 'JUDGE_KEY' } } };
   const secret = 'sk-live-very-secret-123';
 
-  it('asks the chat endpoint with the rubric and the item, sending the key from the environment', async () => {
-    const { deps, calls } = fakeDeps(judgeAnswer('{"score": 0.8, "reason": "lively"}'), { JUDGE_KEY: secret });
+  it('asks the chat endpoint with the rubric and the item, sending the key from the secret', async () => {
+    const { deps, calls, asked } = fakeDeps(judgeAnswer('{"score": 0.8, "reason": "lively"}'), { JUDGE_KEY: secret });
     const result = await scored(judge, { input: { prompt: 'a cat' }, expected: 'a cat at dusk', output: 'A cat leaps at dusk' }, deps);
     expect(result).toEqual({ scorer: 'vivid', score: 0.8, passed: true, details: { reason: 'lively' }, error: null });
     expect(calls).toHaveLength(1);
     const [call] = calls;
     expect(call.url).toBe('https://llm.example.com/v1/chat/completions');
+    // The value is asked for the URL it goes to: project-service releases it only for an allowed host.
+    expect(asked).toEqual([{ name: 'JUDGE_KEY', url: 'https://llm.example.com/v1/chat/completions' }]);
     expect(call.options).toEqual({ headers: { Authorization: `Bearer ${secret}` }, timeoutMs: 5000 });
     expect(call.body).toMatchObject({ model: 'judge-1', temperature: 0 });
     const [system, user] = call.body.messages;
@@ -180,12 +192,12 @@ describe('runScorer: llm_judge', () => {
     expect(JSON.parse(user.content)).toEqual({ input: { prompt: 'a cat' }, expected: 'a cat at dusk', output: 'A cat leaps at dusk' });
   });
 
-  it('reads the key at call time and sends no Authorization without apiKeyEnv', async () => {
-    const env: Record<string, string | undefined> = {};
-    const { deps, calls } = fakeDeps(judgeAnswer('0.4'), env);
-    expect(await scored(judge, { output: 'x' }, deps)).toMatchObject({ error: expect.stringContaining('JUDGE_KEY') });
+  it('asks for the key at call time, sends nothing when it cannot be had, and no Authorization without apiKey', async () => {
+    const secrets: Record<string, string | undefined> = {};
+    const { deps, calls } = fakeDeps(judgeAnswer('0.4'), secrets);
+    expect(await scored(judge, { output: 'x' }, deps)).toMatchObject({ error: expect.stringContaining("the secret 'JUDGE_KEY' could not be used") });
     expect(calls).toHaveLength(0);
-    env.JUDGE_KEY = secret;
+    secrets.JUDGE_KEY = secret;
     expect(await scored(judge, { output: 'x' }, deps)).toMatchObject({ score: 0.4, passed: false, details: null });
     const keyless = { type: 'llm_judge', config: { baseUrl: 'http://localhost:11434/v1/chat/completions', model: 'm', rubric: 'r' } };
     await scored(keyless, { output: 'x' }, deps);
@@ -223,6 +235,13 @@ describe('runScorer: llm_judge', () => {
     const result = await scored(judge, { output: 'x' }, deps);
     expect(result).toMatchObject({ score: null, passed: null, details: null, error: expect.stringMatching(message) });
     expect(JSON.stringify(result)).not.toContain(secret);
+  });
+
+  it('refuses a judge stored with apiKeyEnv, reading no environment', async () => {
+    const { deps, calls } = fakeDeps(judgeAnswer('1'));
+    const stored = { name: 'old', type: 'llm_judge', config: { baseUrl: 'https://llm.example.com/v1', model: 'm', rubric: 'r', apiKeyEnv: 'PATH' } } as unknown as ScorerSpec;
+    expect(await runScorer(stored, item({ output: 'x' }), deps)).toMatchObject({ score: null, error: expect.stringContaining('apiKeyEnv, which is no longer read') });
+    expect(calls).toHaveLength(0);
   });
 
   it('turns a throwing postJson into an error result, with the key cut out', async () => {
@@ -283,6 +302,17 @@ describe('runScorer: http', () => {
     });
     const result = await scored(remote, { output: 'o' }, fakeDeps(new Error('timeout sending X-Token: tok-secret-42')).deps);
     expect(result).toMatchObject({ score: null, error: 'could not reach the scorer endpoint: timeout sending X-Token: [redacted]' });
+  });
+
+  it('sends credential headers from secrets, asked for the scorer URL, and never shows their values', async () => {
+    const withSecret = { type: 'http', config: { url: 'https://scorer.example.com/score', headers: { Authorization: { secret: 'SCORER' }, 'X-Team': 'video' } } };
+    const { deps, calls, asked } = fakeDeps({ status: 200, body: { score: 1 } }, { SCORER: 'Bearer scorer-value-77' });
+    expect(await scored(withSecret, { output: 'o' }, deps)).toMatchObject({ score: 1, error: null });
+    expect(asked).toEqual([{ name: 'SCORER', url: 'https://scorer.example.com/score' }]);
+    expect(calls[0].options.headers).toEqual({ Authorization: 'Bearer scorer-value-77', 'X-Team': 'video' });
+    const failing = fakeDeps(new Error('socket hang up sending Authorization: Bearer scorer-value-77'), { SCORER: 'Bearer scorer-value-77' });
+    const result = await scored(withSecret, { output: 'o' }, failing.deps);
+    expect(result.error).toBe('could not reach the scorer endpoint: socket hang up sending Authorization: [redacted]');
   });
 
   it('replaces oversized details by a note', async () => {

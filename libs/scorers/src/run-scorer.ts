@@ -12,12 +12,22 @@ const MAX_ERROR_LENGTH = 300;
  */
 export async function runScorer(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Promise<ScoreResult> {
   const scorer = typeof spec?.name === 'string' ? spec.name : String(spec?.type);
+  const secrets = plainHeaderValues(spec);
+  // Every value released for this scorer is cut out of its error, whatever the error quotes.
+  const tracked: ScorerDeps = {
+    ...deps,
+    secretValue: async (name, url) => {
+      const value = await deps.secretValue(name, url);
+      secrets.push(value);
+      return value;
+    },
+  };
   try {
-    const outcome = await score(spec, input, deps);
+    const outcome = await score(spec, input, tracked);
     const passed = outcome.passed ?? outcome.score >= scorerThreshold(spec);
     return { scorer, score: outcome.score, passed, details: outcome.details ?? null, error: null };
   } catch (err) {
-    return { scorer, score: null, passed: null, details: null, error: safeMessage(err, secretsOf(spec, deps)) };
+    return { scorer, score: null, passed: null, details: null, error: safeMessage(err, secrets.filter((s) => s.length > 0)) };
   }
 }
 
@@ -34,12 +44,10 @@ async function score(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Pro
 /** Local scorers whose time grows beyond linear in the output: the rest are bounded by the 10 MiB answer cap. */
 const UNBOUNDED_LOCAL_SCORERS = new Set<string>(['regex', 'json_schema', 'string_similarity']);
 
-/** Values no error may show: the judge's key and the http scorer's header values. */
-function secretsOf(spec: ScorerSpec, deps: ScorerDeps): string[] {
-  const secrets: string[] = [];
-  if (spec?.type === 'llm_judge' && spec.config.apiKeyEnv) secrets.push(deps.env[spec.config.apiKeyEnv] ?? '');
-  if (spec?.type === 'http') secrets.push(...Object.values(spec.config.headers ?? {}));
-  return secrets.filter((s) => s.length > 0);
+/** The http scorer's plain header values: not credentials (those come from secrets), but no error needs to repeat them. */
+function plainHeaderValues(spec: ScorerSpec): string[] {
+  if (spec?.type !== 'http') return [];
+  return Object.values(spec.config?.headers ?? {}).filter((v): v is string => typeof v === 'string');
 }
 
 /**
@@ -48,6 +56,7 @@ function secretsOf(spec: ScorerSpec, deps: ScorerDeps): string[] {
  */
 function safeMessage(err: unknown, secrets: string[]): string {
   const raw = err instanceof ScorerError ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
-  const redacted = secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), raw);
+  // Longest first, so that a secret containing another is cut out whole.
+  const redacted = [...secrets].sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join('[redacted]'), raw);
   return redacted.length > MAX_ERROR_LENGTH ? `${redacted.slice(0, MAX_ERROR_LENGTH)}…` : redacted;
 }

@@ -1,3 +1,5 @@
+import type { SecretReference } from '@cinetrace/contracts';
+
 /** The kinds of scorer a benchmark may name (API.md, "Benchmarks"). Stored as is: never rename one. */
 export const SCORER_TYPES = [
   'exact_match',
@@ -54,12 +56,13 @@ export interface LlmJudgeConfig extends CommonScorerConfig {
   baseUrl: string;
   model: string;
   rubric: string;
-  /** The name of the environment variable holding the key, never the key itself. */
-  apiKeyEnv?: string;
+  /** The organization's secret holding the key (sent as `Authorization: Bearer <value>`), never the key itself. */
+  apiKey?: SecretReference;
 }
 export interface HttpScorerConfig extends CommonScorerConfig {
   url: string;
-  headers?: Record<string, string>;
+  /** Plain values, or `{ secret }` (the only form a credential header may take). */
+  headers?: Record<string, string | SecretReference>;
 }
 
 interface ScorerConfigs {
@@ -103,8 +106,12 @@ export interface ScorerFieldError {
 /** What the remote scorers (llm_judge, http) need from outside, injected so tests need no network. */
 export interface ScorerDeps {
   postJson(url: string, body: unknown, options: { headers?: Record<string, string>; timeoutMs: number }): Promise<{ status: number; body: unknown }>;
-  /** Read when a judge is called, so a rotated key takes effect without re-creating the benchmark. */
-  env: Record<string, string | undefined>;
+  /**
+   * The value of the organization's secret `name`, released for a call to `url` (its host),
+   * asked when the call is made, so a rotated secret takes effect at the next task.
+   * Rejects with a message fit for users when it cannot be had.
+   */
+  secretValue(name: string, url: string): Promise<string>;
   timeoutMs: number;
 }
 

@@ -35,8 +35,8 @@ describe('validateScorers', () => {
       { type: 'numeric_tolerance', config: { field: 'fps', tolerance: 0.5 } },
       { type: 'range', config: { field: 'durationSeconds', max: 10 } },
       { type: 'string_similarity' },
-      { type: 'llm_judge', config: { baseUrl: 'https://api.example.com/v1', model: 'gpt-x', rubric: 'Is it vivid?', apiKeyEnv: 'JUDGE_KEY' } },
-      { type: 'http', config: { url: 'http://scorer.example.com/score', headers: { 'X-Token': 'abc' } } },
+      { type: 'llm_judge', config: { baseUrl: 'https://api.example.com/v1', model: 'gpt-x', rubric: 'Is it vivid?', apiKey: { secret: 'JUDGE_KEY' } } },
+      { type: 'http', config: { url: 'http://scorer.example.com/score', headers: { 'X-Team': 'abc', Authorization: { secret: 'scorer.token' } } } },
     ]);
     expect(result.ok).toBe(true);
   });
@@ -93,7 +93,7 @@ describe('validateScorers', () => {
         { type: 'range', config: { min: 1 } },
         { type: 'range', config: { field: 'd' } },
         { type: 'range', config: { field: 'd', min: 5, max: 1 } },
-        { type: 'llm_judge', config: { apiKeyEnv: 'lower-case' } },
+        { type: 'llm_judge', config: { apiKey: 'sk-plain' } },
         { type: 'http', config: { url: 'ftp://example.com', headers: { 'X-A': 1, 'bad header': 'v' } } },
         { type: 'http', config: { headers: ['x'] } },
       ])),
@@ -109,13 +109,31 @@ describe('validateScorers', () => {
       'scorers[8].config.baseUrl',
       'scorers[8].config.model',
       'scorers[8].config.rubric',
-      'scorers[8].config.apiKeyEnv',
+      'scorers[8].config.apiKey',
       'scorers[9].config.url',
       'scorers[9].config.headers.X-A',
       'scorers[9].config.headers.bad header',
       'scorers[10].config.url',
       'scorers[10].config.headers',
     ]);
+  });
+
+  it('refuses a judge key named by environment variable, whatever the name', () => {
+    const judge = { baseUrl: 'https://api.example.com/v1', model: 'gpt-x', rubric: 'Is it vivid?' };
+    for (const name of ['BOOTSTRAP_API_KEY', 'DATABASE_URL', 'PATH']) {
+      expect(errorsOf([{ type: 'llm_judge', config: { ...judge, apiKeyEnv: name } }])).toEqual([
+        { path: 'scorers[0].config.apiKeyEnv', message: expect.stringMatching(/server environment variable.*secret/) },
+      ]);
+    }
+  });
+
+  it('refuses credential headers on http scorers as plain strings, and takes them from a secret', () => {
+    const http = (headers: Record<string, unknown>) => [{ type: 'http', config: { url: 'https://scorer.example.com', headers } }];
+    for (const name of ['Authorization', 'Proxy-Authorization', 'Cookie', 'X-Api-Key', 'Api-Key', 'X-Auth-Token']) {
+      expect(pathsOf(http({ [name]: 'Bearer sk-1' }))).toEqual([`scorers[0].config.headers.${name}`]);
+      expect(validateScorers(http({ [name]: { secret: 'SCORER_KEY' } })).ok).toBe(true);
+    }
+    expect(pathsOf(http({ 'x-team': { secret: 'no spaces allowed' } }))).toEqual(['scorers[0].config.headers.x-team']);
   });
 
   it('checks the options every scorer accepts: field and threshold', () => {

@@ -1,3 +1,4 @@
+import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE } from '@cinetrace/contracts';
 import { FIELD_PATH_PATTERN } from './field-path';
 import { compileSchema } from './json-schema';
 import {
@@ -22,10 +23,7 @@ interface ConfigRules {
   together?: (config: Record<string, any>, path: string, errors: ScorerFieldError[]) => void;
 }
 
-const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
 const REGEX_FLAGS_PATTERN = /^(?!.*(.).*\1)[gimsuy]*$/; // each flag at most once
-// RFC 9110 token: what fetch accepts as a header name.
-const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const check =
   (test: (value: unknown) => boolean, message: string): Check =>
@@ -43,7 +41,7 @@ const isFieldPath = check(
 const isThreshold = check((v) => typeof v === 'number' && v >= 0 && v <= 1, 'must be a number in 0..1');
 const isTolerance = check((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'must be a number ≥ 0');
 const isRegexFlags = check((v) => typeof v === 'string' && REGEX_FLAGS_PATTERN.test(v), 'must be regex flags: each of g, i, m, s, u and y at most once');
-const isEnvName = check((v) => typeof v === 'string' && ENV_NAME_PATTERN.test(v), 'must be an environment variable name (A-Z, 0-9 and _)');
+const isSecret = check(isSecretReference, SECRET_REFERENCE_MESSAGE);
 const isHttpUrl = check(isHttpUrlText, 'must be an http(s) URL');
 
 const isSchema: Check = (value, path, errors) => {
@@ -56,10 +54,13 @@ const isSchema: Check = (value, path, errors) => {
 };
 
 const isHeaders: Check = (value, path, errors) => {
-  if (!isPlainObject(value)) return void errors.push({ path, message: 'must be an object of header names to string values' });
-  for (const [name, headerValue] of Object.entries(value)) {
-    if (!HEADER_NAME_PATTERN.test(name)) errors.push({ path: `${path}.${name}`, message: 'is not a valid header name' });
-    else if (typeof headerValue !== 'string') errors.push({ path: `${path}.${name}`, message: 'must be a string' });
+  if (!isPlainObject(value)) return void errors.push({ path, message: 'must be an object of header names to strings or { "secret": "<name>" }' });
+  const entries = Object.entries(value);
+  if (entries.length > 50) errors.push({ path, message: 'must hold at most 50 headers' });
+  for (const [name, headerValue] of entries) {
+    // Credential headers only from a secret, as on targets.
+    const message = headerValueProblem(name, headerValue);
+    if (message) errors.push({ path: `${path}.${name}`, message });
   }
 };
 
@@ -98,7 +99,7 @@ const RULES: Record<ScorerType, ConfigRules> = {
   string_similarity: { keys: { ...common } },
   llm_judge: {
     required: ['baseUrl', 'model', 'rubric'],
-    keys: { ...common, baseUrl: isHttpUrl, model: isText, rubric: isText, apiKeyEnv: isEnvName },
+    keys: { ...common, baseUrl: isHttpUrl, model: isText, rubric: isText, apiKey: isSecret },
   },
   http: { required: ['url'], keys: { ...common, url: isHttpUrl, headers: isHeaders } },
 };
@@ -161,17 +162,18 @@ function checkConfig(rules: ConfigRules, config: Record<string, unknown>, path: 
   }
   for (const [key, value] of Object.entries(config)) {
     const checkValue = Object.hasOwn(rules.keys, key) ? rules.keys[key] : undefined;
-    if (!checkValue) errors.push({ path: `${path}.${key}`, message: `is not an option of this scorer (${Object.keys(rules.keys).join(', ')})` });
+    if (ENV_NAMING_FIELDS.includes(key)) errors.push({ path: `${path}.${key}`, message: ENV_NAMING_MESSAGE });
+    else if (!checkValue) errors.push({ path: `${path}.${key}`, message: `is not an option of this scorer (${Object.keys(rules.keys).join(', ')})` });
     else if (value !== undefined) checkValue(value, `${path}.${key}`, errors);
   }
   rules.together?.(config, path, errors);
 }
 
-/** A copy the caller may store: no key left undefined, headers not shared with the request body. */
+/** A copy the caller may store: no key left undefined, headers and references not shared with the request body. */
 function copyConfig(config: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (value !== undefined) copy[key] = isPlainObject(value) && key === 'headers' ? { ...value } : value;
+    if (value !== undefined) copy[key] = isPlainObject(value) && (key === 'headers' || key === 'apiKey') ? structuredClone(value) : value;
   }
   return copy;
 }

@@ -131,6 +131,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         DATABASE_URL: database.url,
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: queuePrefix,
+        // project-service requires it in this mode; one per stack, kept across restarts.
+        SECRETS_KEY: randomBytes(32).toString('base64'),
       };
       edgePort = 0;
       for (const app of DISTRIBUTED_APPS) {

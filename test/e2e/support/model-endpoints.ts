@@ -59,6 +59,11 @@ export class ModelEndpoints {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  private lastAuthorization(): string | undefined {
+    const header = this.received[this.received.length - 1]?.headers.authorization;
+    return typeof header === 'string' ? header : undefined;
+  }
+
   private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; headers?: Record<string, string> }> {
     switch (path) {
       case '/target/caption':
@@ -71,6 +76,9 @@ export class ModelEndpoints {
             costUsd: 0.25,
           },
         };
+      case '/target/echo':
+        // A careless (or hostile) endpoint that repeats the credential it was sent in its output.
+        return { status: 200, json: { output: { caption: body.input.prompt, heard: this.lastAuthorization() } } };
       case '/target/fail':
         return { status: 500, json: { error: 'the model crashed' } };
       case '/target/flaky': {

@@ -1,5 +1,5 @@
 import { BusController } from '@cinetrace/bus';
-import { BenchmarkListRequest, BenchmarkRequest, Patterns, ProjectContext } from '@cinetrace/contracts';
+import { BenchmarkListRequest, BenchmarkRequest, Patterns, ProjectContext, SecretReferencesRequest } from '@cinetrace/contracts';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { BenchmarksService } from './benchmarks.service';
 
@@ -22,6 +22,11 @@ export class BenchmarksBusController {
   @MessagePattern(Patterns.BenchmarkGet)
   get(@Payload() request: BenchmarkRequest) {
     return this.benchmarks.get(request.ctx, request.id);
+  }
+
+  @MessagePattern(Patterns.SecretReferences)
+  secretReferences(@Payload() request: SecretReferencesRequest) {
+    return this.benchmarks.secretReferences(request);
   }
 
   @MessagePattern(Patterns.BenchmarkDelete)

@@ -9,9 +9,16 @@ import {
   FieldError,
   Page,
   PageRequest,
+  Patterns,
   ProjectContext,
   RUNNER_DEFAULTS,
+  SecretReferencesReply,
+  SecretReferencesRequest,
+  SecretUse,
+  SecretUsesCheckReply,
+  SecretUsesCheckRequest,
 } from '@cinetrace/contracts';
+import { BusClient } from '@cinetrace/bus';
 import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
@@ -22,7 +29,9 @@ import { DataSource, In, IsNull } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { Dataset } from '../datasets/dataset.entity';
 import { lockDataset } from '../datasets/lock-dataset';
+import { BenchmarkSecret } from './benchmark-secret.entity';
 import { Benchmark } from './benchmark.entity';
+import { credentialUses } from './credential-uses';
 import { TaskQueue } from '../execution/task-queue';
 import { cancelActiveRun } from '../runs/run-cancellation';
 import { Run } from '../runs/run.entity';
@@ -40,6 +49,7 @@ export class BenchmarksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly env: BenchmarkServiceEnv,
     private readonly queue: TaskQueue,
+    private readonly bus: BusClient,
   ) {}
 
   /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
@@ -56,6 +66,9 @@ export class BenchmarksService {
       const dataset = await this.dataSource.manager.findOneBy(Dataset, { id: input.datasetId, projectId: ctx.projectId });
       if (!dataset) errors.push({ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` });
     }
+    // Only a benchmark valid in every other way is worth asking project-service about its secrets.
+    const uses = scorers.ok && target?.ok && !errors.length ? credentialUses(target.target, scorers.scorers) : [];
+    if (uses.length) errors.push(...(await this.unusableSecrets(ctx, uses)));
     const unique = errors.filter((e, i) => errors.findIndex((o) => o.path === e.path) === i);
     if (unique.length || !scorers.ok || !target?.ok) throw DomainError.validation(unique, 'The benchmark is not valid');
 
@@ -81,6 +94,8 @@ export class BenchmarksService {
         throw DomainError.validation([{ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` }]);
       }
       await insertRows(tx, Benchmark, benchmark);
+      const names = [...new Set(uses.map((u) => u.name))];
+      if (names.length) await insertRows(tx, BenchmarkSecret, names.map((secretName) => ({ benchmarkId: benchmark.id, secretName, orgId: ctx.orgId })));
     });
     return toBenchmarkView(benchmark, null);
   }
@@ -123,6 +138,27 @@ export class BenchmarksService {
       });
     }
     return { id, deleted: true };
+  }
+
+  /** The live benchmarks of an organization that name a secret (a few: enough for project-service's 409). */
+  async secretReferences(request: SecretReferencesRequest): Promise<SecretReferencesReply> {
+    const rows = await this.dataSource
+      .getRepository(BenchmarkSecret)
+      .createQueryBuilder('s')
+      .innerJoin(Benchmark, 'b', 'b.id = s.benchmark_id')
+      .select('s.benchmark_id', 'id')
+      .where('s.org_id = :orgId AND s.secret_name = :name AND b.deleted_at IS NULL', { orgId: String(request?.orgId), name: String(request?.name) })
+      .orderBy('s.benchmark_id', 'DESC')
+      .limit(5)
+      .getRawMany<{ id: string }>();
+    return { benchmarkIds: rows.map((r) => r.id) };
+  }
+
+  /** project-service owns secrets: it says which references name no secret of the organization, or a host the secret refuses. */
+  private async unusableSecrets(ctx: ProjectContext, uses: SecretUse[]): Promise<FieldError[]> {
+    const request: SecretUsesCheckRequest = { ctx, uses };
+    const { errors } = await this.bus.request<SecretUsesCheckReply>(Patterns.SecretUsesCheck, request);
+    return errors;
   }
 
   private async withLastRuns(benchmarks: Benchmark[]): Promise<BenchmarkView[]> {

@@ -1,33 +1,31 @@
-import type { FieldError } from '@cinetrace/contracts';
+import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, FieldError, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE, type SecretReference } from '@cinetrace/contracts';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 
 export const TARGET_TYPES = ['dataset', 'http', 'openai_chat'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-/** What produces each item's output. Secrets are never part of it: only the name of the variable holding one. */
+/** What produces each item's output. Credentials are never part of it: only references to the organization's secrets. */
 export interface TargetSpec {
   type: TargetType;
   url?: string;
-  headers?: Record<string, string>;
+  /** Plain values, or `{ secret }` (the only form a credential header may take). */
+  headers?: Record<string, string | SecretReference>;
   timeoutMs?: number;
   baseUrl?: string;
   model?: string;
-  apiKeyEnv?: string;
+  /** Sent as `Authorization: Bearer <value>`. */
+  apiKey?: SecretReference;
   promptId?: string;
   promptVersion?: number;
 }
 
 const FIELDS: Record<TargetType, string[]> = {
   dataset: [],
-  http: ['url', 'headers', 'timeoutMs', 'apiKeyEnv'],
-  openai_chat: ['baseUrl', 'model', 'apiKeyEnv'],
+  http: ['url', 'headers', 'timeoutMs', 'apiKey'],
+  openai_chat: ['baseUrl', 'model', 'apiKey'],
 };
 const COMMON = ['type', 'promptId', 'promptVersion'];
-const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const PROMPT_ID = /^prm_[0-9a-z]{26}$/;
-/** Credentials belong in the environment (apiKeyEnv), not in a benchmark anyone in the project can read. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 export type TargetCheck = { ok: true; target: TargetSpec } | { ok: false; errors: FieldError[] };
 
@@ -39,7 +37,8 @@ export function validateTarget(raw: Record<string, unknown>, options: { allowPri
     return { ok: false, errors: [{ path: 'target.type', message: `must be one of: ${TARGET_TYPES.join(', ')}` }] };
   }
   for (const field of Object.keys(raw)) {
-    if (!COMMON.includes(field) && !FIELDS[type].includes(field)) {
+    if (ENV_NAMING_FIELDS.includes(field)) errors.push({ path: `target.${field}`, message: ENV_NAMING_MESSAGE });
+    else if (!COMMON.includes(field) && !FIELDS[type].includes(field)) {
       errors.push({ path: `target.${field}`, message: `is not a field of a '${type}' target` });
     }
   }
@@ -61,8 +60,8 @@ export function validateTarget(raw: Record<string, unknown>, options: { allowPri
       errors.push({ path: 'target.model', message: 'is required (1..200 characters)' });
     }
   }
-  if (raw.apiKeyEnv !== undefined && !(typeof raw.apiKeyEnv === 'string' && ENV_NAME.test(raw.apiKeyEnv))) {
-    errors.push({ path: 'target.apiKeyEnv', message: 'must be the name of an environment variable (A-Z, 0-9, _)' });
+  if (raw.apiKey !== undefined && FIELDS[type].includes('apiKey') && !isSecretReference(raw.apiKey)) {
+    errors.push({ path: 'target.apiKey', message: SECRET_REFERENCE_MESSAGE });
   }
   if (raw.promptId !== undefined && !(typeof raw.promptId === 'string' && PROMPT_ID.test(raw.promptId))) {
     errors.push({ path: 'target.promptId', message: "must be a prompt id ('prm_…')" });
@@ -87,11 +86,9 @@ function checkHeaders(headers: unknown, errors: FieldError[]): void {
   if (entries.length > 50) errors.push({ path: 'target.headers', message: 'must hold at most 50 headers' });
   for (const [name, value] of entries) {
     const path = `target.headers.${name}`;
-    if (!HEADER_NAME.test(name)) errors.push({ path, message: 'is not a valid header name' });
-    else if (SECRET_HEADERS.has(name.toLowerCase())) {
-      errors.push({ path, message: 'must not hold a credential: name the environment variable that holds it in apiKeyEnv' });
-    } else if (typeof value !== 'string' || value.length > 4096 || /[\r\n]/.test(value)) {
-      errors.push({ path, message: 'must be a string of at most 4096 characters on one line' });
-    }
+    const message = headerValueProblem(name, value);
+    if (message) errors.push({ path, message });
   }
 }
+
+

@@ -2,6 +2,7 @@ import { CreateDatasets1763884800000 } from './1763884800000-CreateDatasets';
 import { CreateBenchmarks1763888400000 } from './1763888400000-CreateBenchmarks';
 import { CreateRuns1763971200000 } from './1763971200000-CreateRuns';
 import { IndexTasksInFlight1764057600000 } from './1764057600000-IndexTasksInFlight';
+import { CreateBenchmarkSecrets1764100000000 } from './1764100000000-CreateBenchmarkSecrets';
 
 /** In order of their timestamps. */
 export const benchmarkServiceMigrations = [
@@ -9,4 +10,5 @@ export const benchmarkServiceMigrations = [
   CreateBenchmarks1763888400000,
   CreateRuns1763971200000,
   IndexTasksInFlight1764057600000,
+  CreateBenchmarkSecrets1764100000000,
 ];

@@ -2,3 +2,4 @@ export { TaskProcessor, FAILED_TRACE_WAIT_MS, type TaskProcessorDeps, type Attem
 export { TaskAttemptError, MAX_ERROR_LENGTH } from './task-attempt-error';
 export { startedEvent, finishedEvent } from './task-events';
 export { TASK_TRACE_NAME, TASK_TRACE_TAGS } from './attempt-trace';
+export { BusSecretSource, type SecretSource } from './secret-source';

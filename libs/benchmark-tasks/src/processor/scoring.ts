@@ -1,11 +1,12 @@
 import type { TaskJob, TaskScore } from '@cinetrace/contracts';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
-import { runScorer, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
+import { runScorer, ScorerError, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
 import type { AttemptLimit } from './attempt-limit';
+import type { AttemptSecrets } from './attempt-secrets';
 
 export interface ScoringContext {
   outbound: OutboundClient;
-  env: Record<string, string | undefined>;
+  secrets: Pick<AttemptSecrets, 'value'>;
   limit: AttemptLimit;
   /** Told when each scorer starts and ends, for the trace. */
   onScorerStarted(index: number): void;
@@ -32,7 +33,11 @@ export function scoreOutput(job: TaskJob, output: unknown, ctx: ScoringContext):
 
 function scorerDeps(ctx: ScoringContext): ScorerDeps {
   return {
-    env: ctx.env,
+    // Its refusal is written for users ("the secret 'X' could not be used: …"): the score's error says just that.
+    secretValue: (name, url) =>
+      ctx.secrets.value(name, url).catch((error: unknown) => {
+        throw new ScorerError((error as Error)?.message ?? String(error));
+      }),
     timeoutMs: ctx.limit.remainingMs(),
     postJson: async (url, body, options) => {
       ctx.limit.throwIfStopped();

@@ -1,6 +1,7 @@
-import type { TaskJob } from '@cinetrace/contracts';
+import { isSecretReference, type TaskJob } from '@cinetrace/contracts';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
 import type { AttemptLimit } from './attempt-limit';
+import type { AttemptSecrets } from './attempt-secrets';
 import { chatCompletionAnswer, httpTargetAnswer, type TargetAnswer } from './target-answers';
 import { targetCallFailure, unusableTarget } from './target-failures';
 
@@ -8,7 +9,8 @@ export type { TargetAnswer } from './target-answers';
 
 export interface TargetCallContext {
   outbound: OutboundClient;
-  env: Record<string, string | undefined>;
+  /** Where `{ secret }` references get their values, for the host of the call. */
+  secrets: Pick<AttemptSecrets, 'value'>;
   /** No call may outlive the attempt. */
   limit: Pick<AttemptLimit, 'remainingMs' | 'expire' | 'signal'>;
 }
@@ -21,7 +23,7 @@ export interface PreparedTarget {
   type: string;
   spanKind: 'span' | 'generation';
   model: string | null;
-  /** What is sent, headers left out (they may be credentials): the target span's input. */
+  /** What is sent, headers left out (they may carry secrets): the target span's input. */
   sent: unknown;
   call(ctx: TargetCallContext): Promise<TargetAnswer>;
 }
@@ -68,7 +70,7 @@ function httpTarget(job: TaskJob, prompt: string | null): PreparedTarget {
     sent: body,
     call: async (ctx) => {
       if (typeof url !== 'string') throw unusableTarget('the http target has no url');
-      const requestHeaders = { ...stringHeaders(headers), ...authorization(job, ctx.env) };
+      const requestHeaders = { ...(await resolvedHeaders(headers, url, ctx)), ...(await authorization(job, url, ctx)) };
       const answer = await post(ctx, url, body, requestHeaders, ownTimeout(job, timeoutMs));
       return httpTargetAnswer(answer);
     },
@@ -88,7 +90,7 @@ function openAiChatTarget(job: TaskJob, prompt: string | null): PreparedTarget {
     call: async (ctx) => {
       if (typeof model !== 'string') throw unusableTarget('the openai_chat target has no model');
       const url = chatCompletionsUrl(baseUrl);
-      const answer = await post(ctx, url, body, authorization(job, ctx.env), ownTimeout(job, timeoutMs));
+      const answer = await post(ctx, url, body, await authorization(job, url, ctx), ownTimeout(job, timeoutMs));
       return chatCompletionAnswer(answer);
     },
   };
@@ -112,19 +114,26 @@ function ownTimeout(job: TaskJob, targetTimeoutMs: unknown): number {
   return typeof targetTimeoutMs === 'number' && targetTimeoutMs > 0 ? targetTimeoutMs : job.timeoutMs;
 }
 
-/** `Authorization: Bearer <key>` when the target names the variable holding its key. */
-function authorization(job: TaskJob, env: Record<string, string | undefined>): Record<string, string> {
-  const name = job.target.apiKeyEnv;
-  if (name === undefined || name === null) return {};
-  const key = typeof name === 'string' ? env[name] : undefined;
-  // The error names the variable, which the benchmark shows anyway, never its value.
-  if (!key) throw unusableTarget(`the environment variable ${String(name).slice(0, 128)} holding the target's API key is not set`);
-  return { Authorization: `Bearer ${key}` };
+/** `Authorization: Bearer <value>` when the target names the secret holding its key. */
+async function authorization(job: TaskJob, url: string, ctx: TargetCallContext): Promise<Record<string, string>> {
+  // A benchmark stored before secrets existed: its key is never read from the environment any more.
+  if (job.target.apiKeyEnv !== undefined) throw unusableTarget('the target names apiKeyEnv, which is no longer read: store the key as a secret and recreate the benchmark with apiKey: { secret }');
+  const reference = job.target.apiKey;
+  if (reference === undefined || reference === null) return {};
+  // Checked at create; a stored target of another shape is not sent half-configured.
+  if (!isSecretReference(reference)) throw unusableTarget("the target's apiKey is not a { secret } reference");
+  return { Authorization: `Bearer ${await ctx.secrets.value(reference.secret, url)}` };
 }
 
-function stringHeaders(headers: unknown): Record<string, string> {
+/** Header values as sent: plain strings as they are, each `{ secret }` replaced by its value for this host. */
+async function resolvedHeaders(headers: unknown, url: string, ctx: TargetCallContext): Promise<Record<string, string>> {
   if (headers === null || typeof headers !== 'object') return {};
-  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') resolved[name] = value;
+    else if (isSecretReference(value)) resolved[name] = await ctx.secrets.value(value.secret, url);
+  }
+  return resolved;
 }
 
 /** Never past the attempt's deadline: when that is what cut the call short, the attempt has timed out. */

@@ -4,6 +4,7 @@ import { OutboundClient } from '@cinetrace/outbound';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TaskAttemptError } from './task-attempt-error';
+import type { SecretSource } from './secret-source';
 import { TaskProcessor, type AttemptOutcome } from './task-processor';
 
 // ---- local servers standing in for targets, scorer endpoints and a judge ----
@@ -86,10 +87,24 @@ function outbound(allowPrivate = true): OutboundClient {
   return client;
 }
 
-function processor(options: { env?: Record<string, string | undefined>; allowPrivate?: boolean } = {}) {
+/** Secrets as project-service would release them: by name, or refused as unknown (what was asked is recorded). */
+function secretSource(values: Record<string, string>): SecretSource & { asked: Array<[string, string, string]> } {
+  const asked: Array<[string, string, string]> = [];
+  return {
+    asked,
+    value: async (projectId, name, url) => {
+      asked.push([projectId, name, url]);
+      if (values[name] === undefined) throw new TaskAttemptError(`the secret '${name}' could not be used: No secret named '${name}' in the benchmark's organization`, false);
+      return values[name];
+    },
+  };
+}
+
+function processor(options: { secrets?: Record<string, string>; allowPrivate?: boolean } = {}) {
   const traces = new RecordingStream();
-  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, env: options.env ?? {} });
-  return { tasks, traces };
+  const secrets = secretSource(options.secrets ?? {});
+  const tasks = new TaskProcessor({ outbound: outbound(options.allowPrivate), traces, secrets });
+  return { tasks, traces, secrets };
 }
 
 function job(over: Partial<TaskJob> = {}): TaskJob {
@@ -150,9 +165,9 @@ describe('TaskProcessor, dataset target', () => {
 describe('TaskProcessor, http target', () => {
   it('posts the item and the rendered prompt with its headers and key, and keeps output, usage and cost', async () => {
     const target = await serve(answering(200, { output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 }));
-    const { tasks } = processor({ env: { TARGET_KEY: 'sk-target-0123456789' } });
+    const { tasks } = processor({ secrets: { TARGET_KEY: 'sk-target-0123456789' } });
     const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 2, content: 'Film {{topic}}, mood {{ mood }}' };
-    const outcome = await tasks.attempt(job({ target: { type: 'http', url: `${target.url}/generate`, headers: { 'x-tenant': 'studio-42' }, apiKeyEnv: 'TARGET_KEY' }, prompt }), 1);
+    const outcome = await tasks.attempt(job({ target: { type: 'http', url: `${target.url}/generate`, headers: { 'x-tenant': 'studio-42' }, apiKey: { secret: 'TARGET_KEY' } }, prompt }), 1);
 
     expect(outcome).toMatchObject({ output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 });
     const [sent] = target.requests;
@@ -172,8 +187,8 @@ describe('TaskProcessor, http target', () => {
 
   it('fails for good, naming the variable, when the key variable is not set; the target is not called', async () => {
     const target = await serve(answering(200, { output: 'ok' }));
-    const { tasks } = processor({ env: { OTHER: 'x' } });
-    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url, apiKeyEnv: 'TARGET_KEY' } }), 1));
+    const { tasks } = processor({ secrets: { OTHER: 'x' } });
+    const error = await failure(tasks.attempt(job({ target: { type: 'http', url: target.url, apiKey: { secret: 'TARGET_KEY' } } }), 1));
     expect(error.retryable).toBe(false);
     expect(error.message).toContain('TARGET_KEY');
     expect(target.requests).toHaveLength(0);
@@ -252,9 +267,9 @@ describe('TaskProcessor, http target', () => {
 describe('TaskProcessor, openai_chat target', () => {
   it('asks the chat endpoint with the rendered prompt and keeps the answer and the token counts', async () => {
     const llm = await serve(answering(200, chatAnswer('A cat naps on warm tiles.', { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached: 0 } })));
-    const { tasks } = processor({ env: { OPENAI_KEY: 'sk-chat-abcdefghijkl' } });
+    const { tasks } = processor({ secrets: { OPENAI_KEY: 'sk-chat-abcdefghijkl' } });
     const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 1, content: 'Describe {{topic}}.' };
-    const outcome = await tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: `${llm.url}/v1/`, model: 'gpt-test', apiKeyEnv: 'OPENAI_KEY' }, prompt, scorers: [] }), 1);
+    const outcome = await tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: `${llm.url}/v1/`, model: 'gpt-test', apiKey: { secret: 'OPENAI_KEY' } }, prompt, scorers: [] }), 1);
 
     expect(outcome).toMatchObject({ output: 'A cat naps on warm tiles.', usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 }, costUsd: null });
     expect(Object.keys(outcome.usage ?? {})).toHaveLength(3);
@@ -286,13 +301,13 @@ describe('TaskProcessor, scorers', () => {
   it('runs every scorer; one that fails gets an error and the task still succeeds', async () => {
     const judge = await serve(answering(200, chatAnswer('{"score": 0.8, "reason": "mostly there"}')));
     const broken = await serve(answering(500, { error: 'boom' }));
-    const { tasks } = processor({ env: { JUDGE_KEY: 'sk-judge-0123456789' } });
+    const { tasks } = processor({ secrets: { JUDGE_KEY: 'sk-judge-0123456789' } });
     const outcome = await tasks.attempt(
       job({
         item: withOutput('A cat sits on a roof.'),
         scorers: [
           { name: 'exact', type: 'exact_match', config: {} },
-          { name: 'judge', type: 'llm_judge', config: { baseUrl: judge.url, model: 'judge-model', rubric: 'Is it about a cat?', apiKeyEnv: 'JUDGE_KEY' } },
+          { name: 'judge', type: 'llm_judge', config: { baseUrl: judge.url, model: 'judge-model', rubric: 'Is it about a cat?', apiKey: { secret: 'JUDGE_KEY' } } },
           { name: 'remote', type: 'http', config: { url: broken.url } },
         ],
       }),
@@ -305,6 +320,22 @@ describe('TaskProcessor, scorers', () => {
     expect(remote.error).toContain('500');
     expect(judge.requests[0].headers.authorization).toBe('Bearer sk-judge-0123456789');
     expect(broken.requests[0].body).toMatchObject({ output: 'A cat sits on a roof.', expected: 'A cat sits on a roof.' });
+  });
+
+  it('gives a judge whose secret cannot be had an error saying so, calls nothing, and keeps the task', async () => {
+    const judge = await serve(answering(200, chatAnswer('1')));
+    const { tasks } = processor();
+    const outcome = await tasks.attempt(
+      job({
+        item: withOutput('x'),
+        scorers: [{ name: 'judge', type: 'llm_judge', config: { baseUrl: judge.url, model: 'm', rubric: 'r', apiKey: { secret: 'MISSING' } } }],
+      }),
+      1,
+    );
+    expect(outcome.scores).toEqual([
+      { scorer: 'judge', score: null, passed: null, details: null, error: "the secret 'MISSING' could not be used: No secret named 'MISSING' in the benchmark's organization" },
+    ]);
+    expect(judge.requests).toHaveLength(0);
   });
 
   it('runs the scorers at the same time', async () => {
@@ -419,9 +450,9 @@ describe('TaskProcessor, trace', () => {
 
   it('records the attempt as a trace: the attempt span, the target call under it, one span per scorer', async () => {
     const target = await serve(answering(200, { output: 'A cat sits on a roof.', usage: { tokens: 30 }, costUsd: 0.01 }));
-    const { tasks, traces } = processor({ env: { TARGET_KEY: 'sk-target-0123456789' } });
+    const { tasks, traces } = processor({ secrets: { TARGET_KEY: 'sk-target-0123456789' } });
     const theJob = job({
-      target: { type: 'http', url: target.url, headers: { 'x-tenant': 'studio-tenant-4242' }, apiKeyEnv: 'TARGET_KEY' },
+      target: { type: 'http', url: target.url, headers: { 'x-tenant': 'studio-tenant-4242' }, apiKey: { secret: 'TARGET_KEY' } },
       scorers: [
         { name: 'exact', type: 'exact_match', config: {} },
         { name: 'similar', type: 'string_similarity', config: {} },
@@ -468,9 +499,11 @@ describe('TaskProcessor, trace', () => {
 
   it('keeps an API key out of the trace even when the target echoes it back', async () => {
     const target = await serve((req, res) => json(res, 200, { output: { heard: req.headers.authorization } }));
-    const { tasks, traces } = processor({ env: { TARGET_KEY: 'sk-echoed-0123456789' } });
-    await tasks.attempt(job({ target: { type: 'http', url: target.url, apiKeyEnv: 'TARGET_KEY' }, scorers: [] }), 1);
+    const { tasks, traces } = processor({ secrets: { TARGET_KEY: 'sk-echoed-0123456789' } });
+    const outcome = await tasks.attempt(job({ target: { type: 'http', url: target.url, apiKey: { secret: 'TARGET_KEY' } }, scorers: [] }), 1);
     expect(JSON.stringify(traces.traces[0])).not.toContain('sk-echoed-0123456789');
+    // Nor in the task's output, which anyone who can read the project sees.
+    expect(outcome.output).toEqual({ heard: 'Bearer [redacted]' });
   });
 
   it('names the model of a chat target and marks a dataset target as a plain span', async () => {

@@ -3,9 +3,11 @@ import { Topics, type TaskJob, type TaskScore, type TraceIngestMessage } from '@
 import type { OutboundClient } from '@cinetrace/outbound';
 import { renderPrompt } from '@cinetrace/scorers';
 import { AttemptLimit } from './attempt-limit';
-import { attemptSecrets, type AttemptSecrets } from './attempt-secrets';
+import { AttemptSecrets } from './attempt-secrets';
+import type { SecretSource } from './secret-source';
 import { AttemptTrace } from './attempt-trace';
 import { scoreOutput } from './scoring';
+import { withoutSecrets } from './trace-payloads';
 import { TaskAttemptError, userFacing } from './task-attempt-error';
 import { targetCallFailure } from './target-failures';
 import { prepareTarget, type TargetAnswer } from './targets';
@@ -21,8 +23,8 @@ export interface TaskProcessorDeps {
   outbound: OutboundClient;
   /** The trace stream (`Topics.TraceIngest`). */
   traces: StreamPublisher;
-  /** Where apiKeyEnv names are looked up, at call time, so a rotated key counts at once. */
-  env: Record<string, string | undefined>;
+  /** Where `{ secret }` references get their values, at call time, so a rotated secret counts at the next task. */
+  secrets: SecretSource;
   now?: () => number;
 }
 
@@ -67,7 +69,7 @@ export class TaskProcessor {
     const startedAt = this.now();
     const limit = new AttemptLimit(job.timeoutMs, signal, this.now);
     const trace = new AttemptTrace(job, attempt, startedAt, this.now);
-    const secrets = attemptSecrets(job, this.deps.env);
+    const secrets = new AttemptSecrets(job, this.deps.secrets);
     try {
       let work: AttemptWork;
       try {
@@ -96,7 +98,8 @@ export class TaskProcessor {
     trace.targetStarted(target);
     let answer: TargetAnswer;
     try {
-      answer = await target.call({ outbound: this.deps.outbound, env: this.deps.env, limit });
+      // An answer that echoes a secret (an endpoint repeating its headers) is stored, traced and scored without it.
+      answer = withoutSecrets(await target.call({ outbound: this.deps.outbound, secrets, limit }), secrets.keys);
     } catch (error) {
       const failure = safeFailure(targetCallFailure(error), secrets);
       trace.targetFailed(failure.message);
@@ -107,12 +110,12 @@ export class TaskProcessor {
     limit.throwIfStopped();
     const scores = await scoreOutput(job, answer.output, {
       outbound: this.deps.outbound,
-      env: this.deps.env,
+      secrets,
       limit,
       onScorerStarted: (index) => trace.scorerStarted(index),
       onScorerFinished: (index, score) => trace.scorerFinished(index, score),
     });
-    return { answer, scores };
+    return { answer, scores: withoutSecrets(scores, secrets.keys) };
   }
 
   /** A trace that cannot be recorded fails the attempt: the task would be a result nobody can inspect. */

@@ -1,0 +1,12 @@
+import { Entity, PrimaryColumn, Column } from 'typeorm';
+
+/**
+ * A secret a benchmark names (by name, as references do), with the benchmark's organization:
+ * what project-service asks about before deleting a secret. Written with the benchmark.
+ */
+@Entity('benchmark_secrets')
+export class BenchmarkSecret {
+  @PrimaryColumn({ name: 'benchmark_id', type: 'varchar', length: 40 }) benchmarkId: string;
+  @PrimaryColumn({ name: 'secret_name', type: 'varchar', length: 100 }) secretName: string;
+  @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
+}

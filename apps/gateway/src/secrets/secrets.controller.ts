@@ -1,0 +1,87 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  CreateSecretInput,
+  ListEnvelope,
+  OrgContext,
+  Patterns,
+  RotateSecretInput,
+  SecretActivityRequest,
+  SecretActivityView,
+  SecretCreateRequest,
+  SecretListRequest,
+  SecretRequest,
+  SecretRotateRequest,
+  SecretView,
+} from '@cinetrace/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { OrganizationAdmin } from '../auth/access.decorators';
+import { Caller } from '../auth/caller';
+import { ListResponder } from '../lists/list-responder';
+import { SecretSealer } from './secret-sealer';
+
+/**
+ * /api/v1/secrets: the organization's credentials, organization scope (no X-Project-Key).
+ * Values go in and never come out. Thin: validates, then asks project-service.
+ * Every handler here is for admin keys only (API.md): the admin scope decorator goes on the class.
+ */
+@ApiTags('Secrets')
+@ApiSecurity('bearer')
+@OrganizationAdmin()
+@Controller('api/v1/secrets')
+export class SecretsController {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly lists: ListResponder,
+    private readonly sealer: SecretSealer,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a secret (the value is stored encrypted and never returned)' })
+  @ApiResponse({ status: 201, type: SecretView })
+  async create(@Caller() ctx: OrgContext, @Body() input: CreateSecretInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<SecretView> {
+    const { value, ...rest } = input;
+    // The value crosses the bus sealed to project-service: never in clear in Kafka's log.
+    const secret = await this.sealer.send(ctx.orgId, value, (sealedValue) =>
+      this.bus.request<SecretView>(Patterns.SecretCreate, { ctx, input: { ...rest, sealedValue } } satisfies SecretCreateRequest),
+    );
+    reply.header('location', `/api/v1/secrets/${secret.id}`);
+    return secret;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List secrets, newest first (filter: name); never their values' })
+  list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretView>> {
+    return this.lists.respond('secrets', ctx, query, { name: 'string' }, (filters, page) =>
+      this.bus.request(Patterns.SecretList, { ctx, filters, page } as SecretListRequest),
+    );
+  }
+
+  @Put(':id')
+  @ApiOperation({ summary: "Replace a secret's value (rotation) and, when sent, its allowed hosts" })
+  @ApiResponse({ status: 200, type: SecretView })
+  rotate(@Caller() ctx: OrgContext, @Param('id') id: string, @Body() input: RotateSecretInput): Promise<SecretView> {
+    const { value, ...rest } = input;
+    return this.sealer.send(ctx.orgId, value, (sealedValue) =>
+      this.bus.request<SecretView>(Patterns.SecretRotate, { ctx, id, input: { ...rest, sealedValue } } satisfies SecretRotateRequest),
+    );
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a secret; 409 while a benchmark references it' })
+  @ApiResponse({ status: 204 })
+  async delete(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {
+    await this.bus.request(Patterns.SecretDelete, { ctx, id } satisfies SecretRequest);
+  }
+
+  @Get(':id/activity')
+  @ApiOperation({ summary: "A secret's audit trail, newest first: who created, rotated or deleted it, and when" })
+  activity(@Caller() ctx: OrgContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretActivityView>> {
+    return this.lists.respond(`secrets/${id}/activity`, ctx, query, {}, (_, page) =>
+      this.bus.request(Patterns.SecretActivity, { ctx, id, page } as SecretActivityRequest),
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { BusController } from '@cinetrace/bus';
+import {
+  OrgContext,
+  Patterns,
+  SealedCreateSecretInput,
+  SealedRotateSecretInput,
+  SecretActivityRequest,
+  SecretListRequest,
+  SecretRequest,
+  SecretResolveRequest,
+  SecretUsesCheckRequest,
+} from '@cinetrace/contracts';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SecretReleaseService } from './secret-release.service';
+import { SecretsService } from './secrets.service';
+
+/** Bus adapter for secrets: unpacks the message, calls the service. */
+@BusController()
+export class SecretsBusController {
+  constructor(
+    private readonly secrets: SecretsService,
+    private readonly release: SecretReleaseService,
+  ) {}
+
+  @MessagePattern(Patterns.SecretCreate)
+  create(@Payload('ctx') ctx: OrgContext, @Payload('input') input: SealedCreateSecretInput) {
+    return this.secrets.create(ctx, input);
+  }
+
+  @MessagePattern(Patterns.SecretList)
+  list(@Payload() request: SecretListRequest) {
+    return this.secrets.list(request.ctx, request.filters, request.page);
+  }
+
+  @MessagePattern(Patterns.SecretRotate)
+  rotate(@Payload('ctx') ctx: OrgContext, @Payload('id') id: string, @Payload('input') input: SealedRotateSecretInput) {
+    return this.secrets.rotate(ctx, id, input);
+  }
+
+  @MessagePattern(Patterns.SecretDelete)
+  async delete(@Payload() request: SecretRequest) {
+    await this.secrets.delete(request.ctx, request.id);
+    return { id: request.id, deleted: true };
+  }
+
+  @MessagePattern(Patterns.SecretIntakeKey)
+  intakeKey() {
+    return this.secrets.intakeKey();
+  }
+
+  @MessagePattern(Patterns.SecretActivity)
+  activity(@Payload() request: SecretActivityRequest) {
+    return this.secrets.activity(request.ctx, request.id, request.page);
+  }
+
+  @MessagePattern(Patterns.SecretUsesCheck)
+  checkUses(@Payload() request: SecretUsesCheckRequest) {
+    return this.release.checkUses(request.ctx, Array.isArray(request.uses) ? request.uses : []);
+  }
+
+  @MessagePattern(Patterns.SecretResolve)
+  resolve(@Payload() request: SecretResolveRequest) {
+    return this.release.resolve(request);
+  }
+}

@@ -1,0 +1,168 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  DomainError,
+  ErrorCode,
+  OrgContext,
+  Page,
+  PageRequest,
+  Patterns,
+  SealedCreateSecretInput,
+  SealedRotateSecretInput,
+  SecretAction,
+  SecretActivityView,
+  SecretListKey,
+  SecretReferencesReply,
+  SecretReferencesRequest,
+  SecretView,
+} from '@cinetrace/contracts';
+import { inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { AtRestCipher } from '@cinetrace/secret-crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SecretActivity } from './secret-activity.entity';
+import { atRestContext, SecretIntake } from './secret-cipher';
+import { Secret } from './secret.entity';
+
+/** The organization's secrets: written encrypted, shown without their values, every change audited. */
+@Injectable()
+export class SecretsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AtRestCipher) private readonly cipher: AtRestCipher,
+    @Inject(SecretIntake) private readonly intake: SecretIntake,
+    private readonly bus: BusClient,
+  ) {}
+
+  /** The value arrives sealed to the intake key: it is opened here and encrypted at rest at once. */
+  async create(ctx: OrgContext, input: SealedCreateSecretInput): Promise<SecretView> {
+    const value = this.intake.open(ctx.orgId, input.sealedValue);
+    const now = Date.now();
+    const id = newId('sec');
+    const allowedHosts = normalHosts(input.allowedHosts);
+    const secret: Secret = { id, orgId: ctx.orgId, name: input.name, allowedHosts, createdAt: now, updatedAt: now, ...this.sealed(ctx.orgId, id, input.name, value) };
+    try {
+      await inTransaction(this.dataSource, async (tx) => {
+        await tx.insert(Secret, secret);
+        await audit(tx, ctx, secret, 'created', now);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(ErrorCode.Conflict, `A secret named '${input.name}' already exists in this organization`);
+      throw err;
+    }
+    return toView(secret);
+  }
+
+  async list(ctx: OrgContext, filters: { name?: string }, page: PageRequest<SecretListKey>): Promise<Page<SecretView, SecretListKey>> {
+    const query = this.dataSource
+      .getRepository(Secret)
+      .createQueryBuilder('s')
+      .where('s.org_id = :orgId', { orgId: ctx.orgId })
+      .orderBy('s.id', 'DESC')
+      .limit(page.limit + 1);
+    if (filters.name !== undefined) query.andWhere('s.name = :name', { name: filters.name });
+    if (page.after !== undefined) query.andWhere('s.id < :after', { after: page.after });
+    const rows = await query.getMany();
+    const items = rows.slice(0, page.limit);
+    return { items: items.map(toView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  /** A new value (and, when sent, new allowed hosts): the next task that asks for it gets the new one. */
+  async rotate(ctx: OrgContext, id: string, input: SealedRotateSecretInput): Promise<SecretView> {
+    const value = this.intake.open(ctx.orgId, input.sealedValue);
+    const now = Date.now();
+    return inTransaction(this.dataSource, async (tx) => {
+      const secret = await findOwn(tx, ctx, id);
+      const updated: Secret = {
+        ...secret,
+        ...this.sealed(secret.orgId, secret.id, secret.name, value),
+        allowedHosts: input.allowedHosts === undefined ? secret.allowedHosts : normalHosts(input.allowedHosts),
+        updatedAt: now,
+      };
+      await tx.update(Secret, { id: secret.id }, { keyId: updated.keyId, iv: updated.iv, tag: updated.tag, ciphertext: updated.ciphertext, allowedHosts: updated.allowedHosts, updatedAt: now });
+      await audit(tx, ctx, updated, 'rotated', now);
+      return toView(updated);
+    });
+  }
+
+  /** Refused while a live benchmark of the organization names it (benchmark-service knows which). */
+  async delete(ctx: OrgContext, id: string): Promise<void> {
+    const secret = await findOwn(this.dataSource.manager, ctx, id);
+    const request: SecretReferencesRequest = { orgId: ctx.orgId, name: secret.name };
+    const { benchmarkIds } = await this.bus.request<SecretReferencesReply>(Patterns.SecretReferences, request);
+    if (benchmarkIds.length) {
+      throw new DomainError(
+        ErrorCode.Conflict,
+        `The secret '${secret.name}' is referenced by benchmark${benchmarkIds.length > 1 ? 's' : ''} ${benchmarkIds.join(', ')}: delete or change them first`,
+      );
+    }
+    await inTransaction(this.dataSource, async (tx) => {
+      const deleted = await tx.delete(Secret, { id: secret.id, orgId: ctx.orgId });
+      if (!deleted.affected) throw DomainError.notFound(`No secret with id '${id}'`);
+      await audit(tx, ctx, secret, 'deleted', Date.now());
+    });
+  }
+
+  intakeKey(): { publicKey: string } {
+    return { publicKey: this.intake.publicKey };
+  }
+
+  /** Newest first; readable after the secret is deleted (the trail outlives it). */
+  async activity(ctx: OrgContext, id: string, page: PageRequest<string>): Promise<Page<SecretActivityView, string>> {
+    const query = this.dataSource
+      .getRepository(SecretActivity)
+      .createQueryBuilder('a')
+      .where('a.org_id = :orgId AND a.secret_id = :id', { orgId: ctx.orgId, id })
+      .orderBy('a.id', 'DESC')
+      .limit(page.limit + 1);
+    if (page.after !== undefined) query.andWhere('a.id < :after', { after: page.after });
+    const rows = await query.getMany();
+    if (rows.length === 0 && page.after === undefined) throw DomainError.notFound(`No secret with id '${id}'`);
+    const items = rows.slice(0, page.limit);
+    return { items: items.map(toActivityView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  private sealed(orgId: string, id: string, name: string, value: string): Pick<Secret, 'keyId' | 'iv' | 'tag' | 'ciphertext'> {
+    return this.cipher.encrypt(value, atRestContext({ orgId, id, name }));
+  }
+}
+
+async function findOwn(manager: EntityManager, ctx: OrgContext, id: string): Promise<Secret> {
+  // Another organization's secret is as absent as one that never existed.
+  const secret = await manager.findOneBy(Secret, { id, orgId: ctx.orgId });
+  if (!secret) throw DomainError.notFound(`No secret with id '${id}'`);
+  return secret;
+}
+
+async function audit(tx: EntityManager, ctx: OrgContext, secret: Secret, action: SecretAction, at: number): Promise<void> {
+  await tx.insert(SecretActivity, {
+    id: newId('act'),
+    orgId: ctx.orgId,
+    secretId: secret.id,
+    secretName: secret.name,
+    action,
+    apiKeyId: ctx.apiKeyId,
+    allowedHosts: secret.allowedHosts,
+    at,
+  });
+}
+
+function normalHosts(hosts: string[] | undefined): string[] {
+  return [...new Set((hosts ?? []).map((h) => h.toLowerCase()))];
+}
+
+function toView(s: Secret): SecretView {
+  return { id: s.id, name: s.name, allowedHosts: s.allowedHosts, createdAt: toIso(s.createdAt), updatedAt: toIso(s.updatedAt) };
+}
+
+function toActivityView(a: SecretActivity): SecretActivityView {
+  return {
+    id: a.id,
+    secretId: a.secretId,
+    secretName: a.secretName,
+    action: a.action,
+    actor: { type: 'api_key', id: a.apiKeyId },
+    allowedHosts: a.allowedHosts,
+    at: toIso(a.at),
+  };
+}
