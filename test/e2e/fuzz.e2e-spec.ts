@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { aBenchmark } from './support/benchmarks';
 import { appendOk, createDataset } from './support/datasets';
 import { aListQuery, aTrace, deepBody, fromSchema, oddString, OpenApiDocument, Schema, wildJson } from './support/fuzz-arbitraries';
+import { addOrganization } from './support/organizations';
 import { createPrompt, inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { aTrace as aValidTrace, WAIT } from './support/traces';
@@ -10,9 +11,9 @@ import { aTrace as aValidTrace, WAIT } from './support/traces';
 /**
  * Property-based fuzzing of every route the OpenAPI document lists, as a client holding
  * a valid key to one project would: bodies and queries shaped by the document's schemas
- * with wild values mixed in, ids of its own project and of another. Whatever is sent, the
- * answer is never a 5xx, every 4xx is problem+json, and nothing of the other project
- * appears. The seed is fixed (FUZZ_SEED overrides it) and the runs bounded (FUZZ_RUNS).
+ * with wild values mixed in, ids of its own project, of another project of its
+ * organization and of another organization. Whatever is sent, the answer is never a 5xx,
+ * every 4xx is problem+json, and nothing of the others appears. The seed is fixed (FUZZ_SEED overrides it) and the runs bounded (FUZZ_RUNS).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
@@ -65,6 +66,7 @@ describe('Fuzzing every route (fast-check)', () => {
   let doc: OpenApiDocument;
   let own: Api;
   let foreign: Api;
+  let foreignOrg: Api;
   const ownIds: string[] = [];
   const foreignIds: string[] = [];
 
@@ -86,6 +88,12 @@ describe('Fuzzing every route (fast-check)', () => {
     foreign = (await inNewProject(ctx.api)).api;
     await populate(own, 'own', ownIds);
     await populate(foreign, MARKER, foreignIds);
+    // A tenant next door: another organization, with a project and a secret of its own.
+    foreignOrg = (await addOrganization(ctx.stack)).api;
+    const secret = await foreignOrg.post('/api/v1/secrets', { name: `${MARKER}-key`, value: `${MARKER}-value` });
+    if (secret.status !== 201) throw new Error(`secret create answered ${secret.status}: ${secret.text}`);
+    foreignIds.push(secret.body.id);
+    await populate((await inNewProject(foreignOrg)).api, MARKER, foreignIds);
     doc = (await ctx.api.get('/api/v1/openapi.json')).body;
   }, 120_000);
 
@@ -164,7 +172,8 @@ describe('Fuzzing every route (fast-check)', () => {
     // One property per route, so a failure names the route; the seed makes every run the same.
     const failures: string[] = [];
     for (const op of operations()) {
-      const api = /^\/api\/v1\/projects/.test(op.path) ? ctx.api : own;
+      const projectScoped = (op.spec.parameters ?? []).some((p: Schema) => p.in === 'header' && /^x-project-key$/i.test(p.name));
+      const api = projectScoped ? own : ctx.api;
       const details = await fc.check(
         fc.asyncProperty(requestsFor(op), async (request) => check(op, request, await send(api, op, request))),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
@@ -174,8 +183,10 @@ describe('Fuzzing every route (fast-check)', () => {
     expect(failures).toEqual([]);
   }, 600_000);
 
-  it('left the other project as it was', async () => {
-    const [promptId, , datasetId, benchmarkId, traceId] = foreignIds;
+  it('left the other project and organization as they were', async () => {
+    const [promptId, , datasetId, benchmarkId, traceId, secretId] = foreignIds;
+    const secrets = await foreignOrg.get('/api/v1/secrets');
+    expect(secrets.body.data.map((s: { id: string }) => s.id)).toContain(secretId);
     for (const path of [`/api/v1/prompts/${promptId}`, `/api/v1/datasets/${datasetId}`, `/api/v1/benchmarks/${benchmarkId}`, `/api/v1/traces/${traceId}`]) {
       const response = await foreign.get(path);
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
