@@ -1,4 +1,4 @@
-import { AddDatasetItemsInput, CreateBenchmarkInput, CreatePromptInput } from '@cinetrace/contracts';
+import { AddDatasetItemsInput, CreateApiKeyInput, CreateBenchmarkInput, CreateDatasetInput, CreatePromptInput, CreateProjectInput, StartRunInput } from '@cinetrace/contracts';
 import { checkInput } from './check-input';
 
 const paths = (errors: { path: string }[]) => errors.map((e) => e.path).sort();
@@ -24,6 +24,18 @@ describe('checkInput', () => {
     expect(checked.errors).toEqual([]);
     expect(JSON.parse(JSON.stringify(checked.value))).toEqual({ items });
     expect(Object.hasOwn(checked.value.items[0].input as object, 'constructor')).toBe(true);
+  });
+
+  // Bodies the fuzz suite found answering 500: class-transformer took a nested own
+  // `constructor` key for a class wherever no class was declared for the value.
+  it.each([
+    ['an unknown field holding one', CreateProjectInput, { name: 'p', 'a.b': [1, { toString: {}, constructor: 'x' }] }, ['a.b']],
+    ['a string list holding one', CreateApiKeyInput, { name: 'k', scopes: ['admin', { constructor: 'i;' }] }, ['scopes[1]']],
+    ['a declared list of objects holding one deeper', CreateDatasetInput, { name: 'd', items: [{ input: {}, x: { constructor: true } }] }, ['items[0].x']],
+    ['a nested input holding one under an unknown field', StartRunInput, { experiment: { flags: {}, extra: { constructor: 'c' } } }, ['experiment.extra']],
+  ])('answers a constructor key in %s with the field named, never a crash', async (_label, type, raw, expected) => {
+    const { errors } = await checkInput(type as new () => object, raw);
+    expect(paths(errors)).toEqual(expect.arrayContaining(expected as string[]));
   });
 
   it('names a constructor or __proto__ key where the input declares its fields, instead of dropping it', async () => {

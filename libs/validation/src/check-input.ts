@@ -2,6 +2,7 @@ import { DomainError, FieldError } from '@cinetrace/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { toFieldErrors } from './field-errors';
+import { transformableInput } from './transformable-input';
 
 export type InputCheck<T> = { value: T; errors: FieldError[] };
 
@@ -15,7 +16,7 @@ export async function checkInput<T extends object>(type: new () => T, raw: unkno
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw DomainError.validation([{ path: 'body', message: 'must be a JSON object' }]);
   }
-  const value = plainToInstance(type, raw);
+  const value = plainToInstance(type, transformableInput(type, raw as Record<string, unknown>));
   const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } });
   return { value, errors: distinct([...toFieldErrors(errors), ...keysNoInputHas(raw, value)]) };
 }
