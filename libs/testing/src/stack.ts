@@ -112,9 +112,6 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const shared = {
         ...common,
         KAFKA_BROKERS: brokers,
-        KAFKA_MAX_WAIT_MS: '20',
-        // The mock broker answers a stream fetch after its whole wait, one batch per partition.
-        KAFKA_STREAM_MAX_WAIT_MS: '5',
         DATABASE_URL: database.url,
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: queuePrefix,
@@ -212,7 +209,7 @@ async function brokerFor(options: StackOptions, cleanups: Array<() => Promise<vo
   let brokers = options.kafkaBrokers ?? (options.ownBroker ? undefined : process.env.KAFKA_BROKERS);
   if (!brokers) {
     const broker: Broker = await startBroker();
-    cleanups.push(() => broker.stop());
+    cleanups.push(() => broker.remove());
     brokers = broker.brokers;
   }
   const address = brokers;
