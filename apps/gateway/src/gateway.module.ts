@@ -7,6 +7,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthCache } from './auth/auth-cache';
 import { AuthGuard } from './auth/auth.guard';
 import { GatewayEnv } from './gateway.env';
@@ -20,6 +21,7 @@ import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
+import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
 import { GatewaySetting } from './settings/gateway-setting.entity';
@@ -42,7 +44,16 @@ export class GatewayModule {
         PersistenceModule.forService(gatewayStore(env)),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [ProjectsController, PromptsController, TracesController, DatasetsController, BenchmarksController, OperationsController],
+      controllers: [
+        ProjectsController,
+        ApiKeysController,
+        OrganizationsController,
+        PromptsController,
+        TracesController,
+        DatasetsController,
+        BenchmarksController,
+        OperationsController,
+      ],
       providers: [
         { provide: GatewayEnv, useValue: env },
         { provide: StreamPublisher, useValue: streams },

@@ -8,8 +8,11 @@ import { AuthBusController } from './auth/auth.bus-controller';
 import { AuthService } from './auth/auth.service';
 import { projectServiceMigrations } from './migrations';
 import { ApiKey } from './organizations/api-key.entity';
+import { ApiKeysService } from './organizations/api-keys.service';
 import { BootstrapService } from './organizations/bootstrap.service';
 import { Organization } from './organizations/organization.entity';
+import { OrganizationsBusController } from './organizations/organizations.bus-controller';
+import { OrganizationsService } from './organizations/organizations.service';
 import { ProjectServiceEnv } from './project-service.env';
 import { Project } from './projects/project.entity';
 import { ProjectsBusController } from './projects/projects.bus-controller';
@@ -29,8 +32,15 @@ export class ProjectServiceModule {
         PersistenceModule.forService(projectServiceStore(env)),
         TypeOrmModule.forFeature(entities),
       ],
-      controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController],
-      providers: [{ provide: ProjectServiceEnv, useValue: env }, ProjectsService, AuthService, BootstrapService],
+      controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController, OrganizationsBusController],
+      providers: [
+        { provide: ProjectServiceEnv, useValue: env },
+        ProjectsService,
+        AuthService,
+        ApiKeysService,
+        OrganizationsService,
+        BootstrapService,
+      ],
     };
   }
 }

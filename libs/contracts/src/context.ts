@@ -3,6 +3,8 @@ export interface OrgContext {
   orgId: string;
   apiKeyId: string;
   requestId: string;
+  /** Set when the caller's key is restricted to some projects: services show it only those. */
+  projectIds?: string[];
 }
 
 /** A call scoped to one project (every route outside /projects). */

@@ -7,6 +7,10 @@ export const Patterns = {
   ProjectCreate: 'project.projects.create',
   ProjectList: 'project.projects.list',
   ProjectGet: 'project.projects.get',
+  ApiKeyCreate: 'project.apikeys.create',
+  ApiKeyList: 'project.apikeys.list',
+  ApiKeyRevoke: 'project.apikeys.revoke',
+  OrganizationCreate: 'project.organizations.create',
   PromptCreate: 'prompt.prompts.create',
   PromptList: 'prompt.prompts.list',
   PromptGet: 'prompt.prompts.get',
@@ -41,7 +45,17 @@ export type Pattern = (typeof Patterns)[keyof typeof Patterns];
 
 /** The patterns each service answers; a service subscribes to exactly these. */
 export const ServicePatterns = {
-  'project-service': [Patterns.ProjectPing, Patterns.AuthResolve, Patterns.ProjectCreate, Patterns.ProjectList, Patterns.ProjectGet],
+  'project-service': [
+    Patterns.ProjectPing,
+    Patterns.AuthResolve,
+    Patterns.ProjectCreate,
+    Patterns.ProjectList,
+    Patterns.ProjectGet,
+    Patterns.ApiKeyCreate,
+    Patterns.ApiKeyList,
+    Patterns.ApiKeyRevoke,
+    Patterns.OrganizationCreate,
+  ],
   'prompt-service': [
     Patterns.PromptPing,
     Patterns.PromptCreate,

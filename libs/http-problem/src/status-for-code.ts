@@ -9,6 +9,7 @@ export const STATUS_FOR_CODE: Record<ErrorCode, number> = {
   unauthenticated: 401,
   project_key_required: 401,
   invalid_project_key: 401,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -26,6 +27,7 @@ export const STATUS_FOR_CODE: Record<ErrorCode, number> = {
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',

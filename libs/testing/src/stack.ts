@@ -33,6 +33,7 @@ export const DISTRIBUTED_APPS: AppSpec[] = [
   { name: 'gateway', entry: 'apps/gateway/dist/main.js' },
 ];
 const EDGE_APP = 'gateway';
+const edgeEntry = DISTRIBUTED_APPS.find((app) => app.name === EDGE_APP)!.entry;
 
 export interface StackOptions {
   /** The BOOTSTRAP_API_KEY; default a random one; `null` starts without (the stack makes its own). */
@@ -49,6 +50,11 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Distributed: the task queue's Redis (e.g. one the test stops); default E2E_REDIS_URL or the local one. */
   redisUrl?: string;
+  /**
+   * Distributed: how many gateway replicas to run (default 1), named `gateway`, `gateway-2`, …,
+   * each on its port (see `edgeUrls`), as a cluster runs several. All-in-one: always one.
+   */
+  gatewayReplicas?: number;
 }
 
 /** How an app ended. */
@@ -60,9 +66,13 @@ export interface AppExit {
 export interface Stack {
   readonly mode: StackMode;
   readonly baseUrl: string;
+  /** Every gateway replica's URL, `baseUrl` first (one entry unless `gatewayReplicas` asked for more). */
+  readonly edgeUrls: string[];
   /** The key the suite authenticates with: the given one, or the one the stack bootstrapped ('' if none). */
   readonly apiKey: string;
   readonly dataDir: string;
+  /** Distributed: the PostgreSQL database the apps share (each in its own schema); all-in-one: null (SQLite under dataDir). */
+  readonly databaseUrl: string | null;
   /** An authenticated client. */
   api(): Api;
   /** Output (stdout and stderr) of the apps since the last start or restart. */
@@ -97,6 +107,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   if (apiKey) common.BOOTSTRAP_API_KEY = apiKey;
   const apps: Array<AppSpec & { env: Record<string, string> }> = [];
   let edgePort: number;
+  let databaseUrl: string | null = null;
+  const replicaPorts: number[] = [];
   try {
     if (mode === 'all-in-one') {
       edgePort = await freePort();
@@ -105,6 +117,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const brokers = await brokerFor(options, cleanups);
       const database: TestDatabase = await createDatabase();
       cleanups.unshift(() => database.drop());
+      databaseUrl = database.url;
       const redisUrl = options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379');
       // Stacks share one Redis: each keeps its task queue under its own prefix, removed with the stack.
       const queuePrefix = `ct-e2e-${randomBytes(6).toString('hex')}`;
@@ -122,6 +135,11 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         if (app.name === EDGE_APP) {
           edgePort = port;
           apps.push({ ...app, env: { ...shared, PORT: String(port) } });
+          for (let replica = 2; replica <= (options.gatewayReplicas ?? 1); replica++) {
+            const replicaPort = await freePort();
+            replicaPorts.push(replicaPort);
+            apps.push({ ...app, name: `${EDGE_APP}-${replica}`, env: { ...shared, PORT: String(replicaPort) } });
+          }
         } else {
           // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
           apps.push({ ...app, env: { ...shared, HEALTH_PORT: String(port) } });
@@ -135,6 +153,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   }
 
   const baseUrl = `http://127.0.0.1:${edgePort}`;
+  const edgeUrls = [baseUrl, ...replicaPorts.map((port) => `http://127.0.0.1:${port}`)];
   const timeoutMs = options.readyTimeoutMs ?? 90_000;
   let running: AppProcess[] = [];
   let key = apiKey ?? '';
@@ -142,14 +161,18 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
 
   const launch = async () => {
     running = apps.map((app) => new AppProcess(app.name, app.entry, { ...baseEnv(), ...app.env }));
-    key = await waitUntilReady(baseUrl, running, apiKey ?? null, dataDir, timeoutMs);
+    // Every replica must serve: each joins the gateways' reply consumer group on its own.
+    const keys = await Promise.all(edgeUrls.map((url) => waitUntilReady(url, running, apiKey ?? null, dataDir, timeoutMs)));
+    key = keys[0];
   };
   const stopApps = () => Promise.all(running.map((app) => app.stop()));
 
   const stack: Stack = {
     mode,
     baseUrl,
+    edgeUrls,
     dataDir,
+    databaseUrl,
     get apiKey() {
       return key;
     },
@@ -182,10 +205,11 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       return app.exited;
     },
     healthUrl(name) {
-      const port = apps.find((a) => a.name === name)?.env.HEALTH_PORT;
       if (mode === 'all-in-one' || name === EDGE_APP) return baseUrl;
-      if (!port) throw new Error(`no app named ${name} in this stack`);
-      return `http://127.0.0.1:${port}`;
+      const app = apps.find((a) => a.name === name);
+      if (!app) throw new Error(`no app named ${name} in this stack`);
+      // A gateway replica answers its probes on its HTTP port; the others on HEALTH_PORT.
+      return `http://127.0.0.1:${app.entry === edgeEntry ? app.env.PORT : app.env.HEALTH_PORT}`;
     },
     async startApp(name) {
       const index = running.findIndex((a) => a.name === name);

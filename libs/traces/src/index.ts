@@ -4,3 +4,5 @@ export * from './validate-trace';
 export * from './stored-trace';
 export * from './merge-trace';
 export * from './span-timeline';
+export * from './json-values';
+export * from './trace-limits';

@@ -1,5 +1,6 @@
 import type { TraceInput } from '@cinetrace/contracts';
-import { mergeTrace, TraceState } from './merge-trace';
+import { MergeResult, mergeTrace, TraceState } from './merge-trace';
+import { DEFAULT_TRACE_LIMITS, TraceLimits } from './trace-limits';
 import type { StoredSpan } from './stored-trace';
 import { toTimeline } from './span-timeline';
 
@@ -7,16 +8,18 @@ const T0 = 1_763_800_000_000;
 const span = (id: string, over: Record<string, unknown> = {}) => ({ id, name: id, startTime: T0, ...over });
 
 /** Applies inputs in order as the store would: the state keeps every span. */
-function applyAll(inputs: TraceInput[]) {
+function applyAll(inputs: TraceInput[], limits: TraceLimits = DEFAULT_TRACE_LIMITS) {
   let state: TraceState | undefined;
   let last;
+  const dropped: Array<MergeResult['dropped']> = [];
   for (const [i, input] of inputs.entries()) {
-    last = mergeTrace('prj_1', state, input, T0 + 1000 * (i + 1));
+    last = mergeTrace('prj_1', state, input, T0 + 1000 * (i + 1), limits);
+    dropped.push(last.dropped);
     const spans = new Map(state?.spans ?? []);
     for (const s of last.changedSpans) spans.set(s.id, s);
     state = { trace: last.trace, spans };
   }
-  return { ...last!, spans: state!.spans };
+  return { ...last!, spans: state!.spans, droppedEach: dropped };
 }
 
 describe('mergeTrace', () => {
@@ -66,6 +69,93 @@ describe('mergeTrace', () => {
       { id: 't', spans: [span('a', { costUsd: null })] },
     ]);
     expect(trace.costUsd).toBeNull();
+  });
+});
+
+describe('mergeTrace, any key name', () => {
+  it('sums usage keys named like Object.prototype members, __proto__ included', () => {
+    const usage = JSON.parse('{"toString":2,"valueOf":3,"hasOwnProperty":4,"constructor":5,"__proto__":6}');
+    const { trace } = applyAll([{ id: 't', spans: [span('a', { usage }), span('b', { usage })] }]);
+    expect(JSON.parse(JSON.stringify(trace.usage))).toEqual(JSON.parse('{"toString":4,"valueOf":6,"hasOwnProperty":8,"constructor":10,"__proto__":12}'));
+  });
+
+  it('merges a metadata key named __proto__ as data, not as a prototype', () => {
+    const { trace } = applyAll([
+      { id: 't', metadata: { a: 1 }, spans: [] },
+      { id: 't', metadata: JSON.parse('{"__proto__":{"polluted":true},"toString":"x"}'), spans: [] },
+    ]);
+    expect(JSON.stringify(trace.metadata)).toBe('{"a":1,"__proto__":{"polluted":true},"toString":"x"}');
+    expect(Object.getPrototypeOf(trace.metadata)).toBe(Object.prototype);
+  });
+});
+
+describe('mergeTrace, limits on the merged trace', () => {
+  const tags = (from: number, n: number) => Array.from({ length: n }, (_, i) => `tag-${from + i}`);
+
+  it('keeps the first 50 tags over three POSTs and records the rest as dropped', () => {
+    const { trace, droppedEach } = applyAll([
+      { id: 't', tags: tags(0, 50), spans: [] },
+      { id: 't', tags: tags(50, 50), spans: [] },
+      { id: 't', tags: [...tags(0, 10), ...tags(100, 50)], spans: [] },
+    ]);
+    expect(trace.tags).toEqual(tags(0, 50));
+    expect(droppedEach[0]).toBeNull();
+    expect(droppedEach[1]).toEqual({ tags: tags(50, 50), metadataKeys: [], spanIds: [] });
+    // The trace's record lists at most 100 names per list.
+    expect(trace.dropped!.tags).toEqual([...tags(50, 50), ...tags(100, 50)]);
+  });
+
+  it('sets metadata keys while the merged object fits 64 KiB, leaves out the key that would not, and keeps what was stored', () => {
+    const blob = (kb: number) => 'x'.repeat(kb * 1024);
+    const { trace, droppedEach } = applyAll([
+      { id: 't', metadata: { a: blob(40) }, spans: [] },
+      { id: 't', metadata: { b: blob(40), c: 'small' }, spans: [] },
+      { id: 't', metadata: { a: 'shrunk' }, spans: [] },
+      { id: 't', metadata: { b: blob(40) }, spans: [] },
+    ]);
+    expect(droppedEach.map((d) => d?.metadataKeys ?? [])).toEqual([[], ['b'], [], []]);
+    expect(Object.keys(trace.metadata)).toEqual(['a', 'c', 'b']);
+    expect(trace.metadata.a).toBe('shrunk');
+    expect(Buffer.byteLength(JSON.stringify(trace.metadata))).toBeLessThanOrEqual(64 * 1024);
+    expect(trace.dropped).toEqual({ tags: [], metadataKeys: ['b'], spanIds: [] });
+  });
+
+  it('fills metadata to exactly its limit, byte for byte', () => {
+    const limits = { ...DEFAULT_TRACE_LIMITS, metadataMaxBytes: 30 };
+    // {"a":"xxxxxxxxxxxx","b":"yy"} is 30 bytes; one byte more is refused.
+    const { trace, droppedEach } = applyAll([
+      { id: 't', metadata: { a: 'x'.repeat(12) }, spans: [] },
+      { id: 't', metadata: { b: 'yy', c: 1 }, spans: [] },
+    ], limits);
+    expect(JSON.stringify(trace.metadata)).toBe('{"a":"xxxxxxxxxxxx","b":"yy"}');
+    expect(droppedEach[1]!.metadataKeys).toEqual(['c']);
+  });
+
+  it('stores no span past the span count or the span bytes, takes updates that fit, and records what it left out', () => {
+    const limits = { ...DEFAULT_TRACE_LIMITS, maxSpans: 3, maxSpanBytes: 1000 };
+    const { trace, spans, droppedEach } = applyAll([
+      { id: 't', spans: [span('a'), span('b')] },
+      { id: 't', spans: [span('c'), span('d'), span('a', { status: 'ok' })] },
+      { id: 't', spans: [span('b', { input: 'x'.repeat(800) })] },
+      { id: 't', spans: [span('c', { input: 'x'.repeat(200) })] },
+    ], limits);
+    expect([...spans.keys()].sort()).toEqual(['a', 'b', 'c']);
+    expect(droppedEach.map((d) => d?.spanIds ?? [])).toEqual([[], ['d'], ['b'], []]);
+    expect(spans.get('a')!.status).toBe('ok');
+    expect(spans.get('c')!.input).toBe('x'.repeat(200));
+    expect(trace.spanCount).toBe(3);
+    expect(trace.spanBytes).toBe([...spans.values()].reduce((sum, s) => sum + Buffer.byteLength(JSON.stringify(s)), 0));
+    expect(trace.dropped!.spanIds).toEqual(['d', 'b']);
+  });
+
+  it('drops the same parts again when an input is delivered twice, and changes nothing', () => {
+    const limits = { ...DEFAULT_TRACE_LIMITS, maxTags: 1 };
+    const input: TraceInput = { id: 't', tags: ['a', 'b'], spans: [] };
+    const first = applyAll([input], limits);
+    const again = mergeTrace('prj_1', { trace: first.trace, spans: first.spans }, input, T0 + 60_000, limits);
+    expect(again.dropped).toEqual({ tags: ['b'], metadataKeys: [], spanIds: [] });
+    expect(again.changed).toBe(false);
+    expect(again.trace).toEqual(first.trace);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { SpanInput, TraceInput } from '@cinetrace/contracts';
 import type { StoredSpan, StoredTrace } from './stored-trace';
+import { addDropped, DEFAULT_TRACE_LIMITS, DroppedParts, droppedAnything, noneDropped, TraceLimits } from './trace-limits';
 
 /**
  * What a merge needs of the stored trace: its row, and the stored versions of the spans
@@ -17,6 +18,8 @@ export interface MergeResult {
   changedSpans: StoredSpan[];
   /** Whether anything at all changed (an identical resend changes nothing). */
   changed: boolean;
+  /** What of this input was left out to keep the trace within its limits; null if nothing. */
+  dropped: DroppedParts | null;
 }
 
 /**
@@ -24,19 +27,44 @@ export interface MergeResult {
  * `metadata` merges key by key, `tags` are united, spans are upserted by id (a present
  * span field replaces, an absent one keeps). Applying the same input twice gives the
  * same state, which is what makes at-least-once delivery safe.
+ *
+ * The limits hold on the result: what was stored stays, and what of the input would take
+ * the trace past a limit is left out, in input order (a tag past the 50th, a metadata key
+ * that would take metadata past 64 KiB, a new span past the span count, a span that would
+ * grow the spans past their bytes), and recorded in `dropped`: the rule is deterministic,
+ * so a redelivered input drops the same parts again.
  */
-export function mergeTrace(projectId: string, state: TraceState | undefined, input: TraceInput, receivedAt: number): MergeResult {
+export function mergeTrace(
+  projectId: string,
+  state: TraceState | undefined,
+  input: TraceInput,
+  receivedAt: number,
+  limits: TraceLimits = DEFAULT_TRACE_LIMITS,
+): MergeResult {
   const old = state?.trace;
   const trace: StoredTrace = old ? { ...old, metadata: { ...old.metadata }, tags: [...old.tags], usage: { ...old.usage } } : newTrace(projectId, input.id, receivedAt);
   const stored = state?.spans ?? new Map<string, StoredSpan>();
+  const dropped = noneDropped();
 
   const changedSpans: StoredSpan[] = [];
   for (const incoming of input.spans) {
     const before = stored.get(incoming.id);
     const after = mergeSpan(before, incoming);
-    if (before && sameJson(before, after)) continue;
+    const afterJson = JSON.stringify(after);
+    const beforeJson = before ? JSON.stringify(before) : '';
+    if (before && beforeJson === afterJson) continue;
+    const bytesBefore = before ? Buffer.byteLength(beforeJson) : 0;
+    const bytesAfter = Buffer.byteLength(afterJson);
+    const overCount = !before && trace.spanCount >= limits.maxSpans;
+    // A span that shrinks is always taken: it moves the trace back towards its bound.
+    const overBytes = bytesAfter > bytesBefore && trace.spanBytes - bytesBefore + bytesAfter > limits.maxSpanBytes;
+    if (overCount || overBytes) {
+      dropped.spanIds.push(incoming.id);
+      continue;
+    }
     if (before) subtractSpan(trace, before);
     addSpan(trace, after);
+    trace.spanBytes = Math.max(0, trace.spanBytes - bytesBefore) + bytesAfter;
     stored.set(after.id, after);
     changedSpans.push(after);
   }
@@ -47,8 +75,13 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
   if (input.userId !== undefined) trace.userId = input.userId;
   if (input.sessionId !== undefined) trace.sessionId = input.sessionId;
   if (input.endTime !== undefined) trace.endTime = input.endTime;
-  if (input.metadata !== undefined) Object.assign(trace.metadata, input.metadata);
-  if (input.tags !== undefined) for (const tag of input.tags) if (!trace.tags.includes(tag)) trace.tags.push(tag);
+  if (input.metadata !== undefined) dropped.metadataKeys.push(...mergeMetadata(trace.metadata, input.metadata, limits.metadataMaxBytes));
+  for (const tag of input.tags ?? []) {
+    if (trace.tags.includes(tag)) continue;
+    if (trace.tags.length < limits.maxTags) trace.tags.push(tag);
+    else dropped.tags.push(tag);
+  }
+  trace.dropped = addDropped(trace.dropped, dropped);
   if (input.status !== undefined) {
     trace.status = input.status;
     trace.statusExplicit = true;
@@ -67,7 +100,39 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
 
   const changed = !old || changedSpans.length > 0 || !sameJson({ ...old, updatedAt: 0 }, { ...trace, updatedAt: 0 });
   if (changed && old) trace.updatedAt = Math.max(receivedAt, old.updatedAt);
-  return { trace, changedSpans, changed };
+  return { trace, changedSpans, changed, dropped: droppedAnything(dropped) ? dropped : null };
+}
+
+/**
+ * Sets the input's keys on `metadata` in order, each unless it would take the serialised
+ * object past `maxBytes`; answers the keys left out. Sizes are kept by entry
+ * (`"key":value`), so a large object costs one serialisation, not one per key.
+ */
+function mergeMetadata(metadata: Record<string, unknown>, input: Record<string, unknown>, maxBytes: number): string[] {
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  const inputBytes = bytes(input);
+  let total = bytes(metadata);
+  // The merged object is never larger than both together: no key can be over, set them all.
+  if (total + inputBytes <= maxBytes) {
+    for (const [key, value] of Object.entries(input)) setOwn(metadata, key, value);
+    return [];
+  }
+  const left: string[] = [];
+  let count = Object.keys(metadata).length;
+  const entryBytes = (key: string, value: unknown) => bytes(key) + 1 + bytes(value);
+  for (const [key, value] of Object.entries(input)) {
+    const had = Object.hasOwn(metadata, key);
+    // An entry after the first adds a comma.
+    const next = had ? total - entryBytes(key, metadata[key]) + entryBytes(key, value) : total + entryBytes(key, value) + (count > 0 ? 1 : 0);
+    if (next > maxBytes) {
+      left.push(key);
+      continue;
+    }
+    setOwn(metadata, key, value);
+    total = next;
+    if (!had) count += 1;
+  }
+  return left;
 }
 
 function newTrace(projectId: string, id: string, receivedAt: number): StoredTrace {
@@ -91,6 +156,8 @@ function newTrace(projectId: string, id: string, receivedAt: number): StoredTrac
     usage: {},
     costUsd: null,
     costSpans: 0,
+    spanBytes: 0,
+    dropped: null,
     createdAt: receivedAt,
     updatedAt: receivedAt,
   };
@@ -133,13 +200,19 @@ function addSpan(trace: StoredTrace, span: StoredSpan, sign: 1 | -1 = 1): void {
     if (trace.costSpans === 0) trace.costUsd = null;
   }
   for (const [key, value] of Object.entries(span.usage ?? {})) {
-    const sum = round((trace.usage[key] ?? 0) + sign * value);
-    trace.usage[key] = sum;
+    // Own keys only: `toString` would read Object.prototype's function, `__proto__` set the prototype.
+    const before = Object.hasOwn(trace.usage, key) ? trace.usage[key] : 0;
+    setOwn(trace.usage, key, round(before + sign * value));
   }
 }
 
 function subtractSpan(trace: StoredTrace, span: StoredSpan): void {
   addSpan(trace, span, -1);
+}
+
+/** `object[key] = value` as a plain data property, whatever the key (`__proto__` included). */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

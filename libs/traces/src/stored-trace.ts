@@ -1,4 +1,5 @@
 import type { SpanEvent, SpanKind, SpanStatus, TraceStatus } from '@cinetrace/contracts';
+import type { DroppedParts } from './trace-limits';
 
 /** A span as stored: every field present, `null` where the client never said. */
 export interface StoredSpan {
@@ -43,6 +44,10 @@ export interface StoredTrace {
   costUsd: number | null;
   /** How many spans carry a cost: costUsd is null while none does. */
   costSpans: number;
+  /** Bytes of the spans' JSON, summed: what TraceLimits.maxSpanBytes bounds. */
+  spanBytes: number;
+  /** What merges left out to keep the trace within its limits (names listed up to 100 each); null if nothing. */
+  dropped: DroppedParts | null;
   createdAt: number;
   updatedAt: number;
 }

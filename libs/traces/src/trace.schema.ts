@@ -2,7 +2,9 @@ import { SPAN_KINDS, SPAN_STATUSES, TRACE_STATUSES } from '@cinetrace/contracts'
 
 /** Ids chosen by clients: an OpenTelemetry hex id fits, so do most vendors' ids. */
 export const CLIENT_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+/** Spans of one payload (a trace may hold more, sent in several: see TraceLimits). */
 export const MAX_SPANS_PER_TRACE = 1000;
+export const MAX_TAGS = 50;
 
 const time = { type: ['string', 'number'] };
 const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
@@ -51,7 +53,7 @@ export const traceSchema = {
     input: {},
     output: {},
     metadata: jsonObject,
-    tags: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 100 } },
+    tags: { type: 'array', maxItems: MAX_TAGS, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 100 } },
     userId: nullableString(256),
     sessionId: nullableString(256),
     spans: { type: 'array', maxItems: MAX_SPANS_PER_TRACE, items: span },

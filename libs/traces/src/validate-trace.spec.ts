@@ -1,3 +1,4 @@
+import { LATEST_TIME_MS } from './times';
 import { checkSpanParents, foreignParentIds, validateTrace } from './validate-trace';
 
 const span = (over: Record<string, unknown> = {}) => ({ id: 's1', name: 'render', startTime: '2026-11-22T04:00:00.000Z', ...over });
@@ -78,5 +79,53 @@ describe('validateTrace, all at once', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => e.path).sort()).toEqual(['colour', 'spans[0].kind', 'spans[1].startTime', 'status']);
+  });
+});
+
+describe('validateTrace, times within 1970..9999', () => {
+  const pathsOf = (raw: unknown) => {
+    const result = validateTrace(raw);
+    return result.ok ? [] : result.errors.map((e) => e.path);
+  };
+
+  it('refuses a safe integer past the Date range, and any time past 9999, in every time field', () => {
+    const far = 8_700_000_000_000_000;
+    expect(pathsOf({ startTime: far })).toEqual(['startTime']);
+    expect(pathsOf({ endTime: far })).toEqual(['endTime']);
+    expect(pathsOf({ spans: [span(), span({ id: 's2' }), span({ id: 's3', startTime: far })] })).toEqual(['spans[2].startTime']);
+    expect(pathsOf({ spans: [span({ endTime: LATEST_TIME_MS + 1 })] })).toEqual(['spans[0].endTime']);
+    expect(pathsOf({ spans: [span({ events: [{ name: 'e', time: far }] })] })).toEqual(['spans[0].events[0].time']);
+    // Written in a zone west of UTC, the last second of 9999 is already in 10000.
+    expect(pathsOf({ startTime: '9999-12-31T23:59:59-05:00' })).toEqual(['startTime']);
+  });
+
+  it('takes the first and the last millisecond of the range', () => {
+    expect(validTrace({ startTime: 0, endTime: LATEST_TIME_MS })).toMatchObject({ startTime: 0, endTime: LATEST_TIME_MS });
+    expect(validTrace({ startTime: '9999-12-31T23:59:59.999Z' }).startTime).toBe(LATEST_TIME_MS);
+  });
+
+  it('refuses a calendar date that does not exist rather than rolling it over', () => {
+    expect(pathsOf({ startTime: '2026-02-30T00:00:00Z' })).toEqual(['startTime']);
+    expect(pathsOf({ startTime: '2026-13-01T00:00:00Z' })).toEqual(['startTime']);
+    expect(validTrace({ startTime: '2028-02-29T00:00:00Z' }).startTime).toBe(Date.UTC(2028, 1, 29));
+  });
+});
+
+describe('validateTrace, values JSON would not give back', () => {
+  const errorsOf = (json: string) => {
+    const result = validateTrace(JSON.parse(json));
+    return result.ok ? [] : result.errors;
+  };
+
+  it('refuses numbers that are not finite (1e400 parses as Infinity), naming each', () => {
+    const errors = errorsOf('{"metadata":{"n":-1e400},"spans":[{"name":"a","startTime":0,"costUsd":1e400,"usage":{"inputTokens":1e400}}]}');
+    expect(errors.map((e) => e.path).sort()).toEqual(['metadata.n', 'spans[0].costUsd', 'spans[0].usage.inputTokens']);
+    expect(errors[0].message).toBe('must be a finite number');
+  });
+
+  it('refuses lone surrogates and U+0000 in values and keys, and takes a surrogate pair', () => {
+    const errors = errorsOf('{"name":"\\ud800","input":{"k":["ok","\\udc00x"]},"metadata":{"\\ud83d":1,"nul":"a\\u0000b"},"spans":[{"name":"🎬 \\ud83c\\udfac","startTime":0}]}');
+    expect(errors.map((e) => e.path).sort()).toEqual(['input.k[1]', 'metadata.nul', 'metadata.\ufffd', 'name']);
+    expect(validTrace(JSON.parse('{"name":"\\ud83c\\udfac"}')).name).toBe('🎬');
   });
 });

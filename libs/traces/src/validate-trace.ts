@@ -2,7 +2,8 @@ import { FieldError, SpanEvent, SpanInput, TraceInput } from '@cinetrace/contrac
 import Ajv, { ErrorObject } from 'ajv';
 import { monotonicFactory } from 'ulid';
 import { traceSchema } from './trace.schema';
-import { toEpochMs } from './times';
+import { unfaithfulJsonValues } from './json-values';
+import { TIME_INPUT_MESSAGE, toEpochMs } from './times';
 
 export const METADATA_MAX_BYTES = 64 * 1024;
 export const PAYLOAD_FIELD_MAX_BYTES = 1024 * 1024;
@@ -33,7 +34,7 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
   // Shape errors do not stop the checks below: one answer names every offending field.
   const shapeErrors = checkShape(raw) ? [] : (checkShape.errors ?? []).map((e) => fromAjv(e, (p) => p));
   const body = raw as Record<string, any>;
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = unfaithfulJsonValues(raw);
   const trace: TraceInput = { id: typeof body.id === 'string' ? body.id : generatedId('tr'), spans: [] };
   copyPresent(body, trace, ['name', 'status', 'input', 'output', 'metadata', 'tags', 'userId', 'sessionId']);
   checkTimes(body, trace, '', errors);
@@ -70,13 +71,13 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
 function checkTimes(raw: any, target: { startTime?: number; endTime?: number | null }, prefix: string, errors: FieldError[]): void {
   if (raw.startTime !== undefined) {
     const ms = toEpochMs(raw.startTime);
-    if (ms === undefined) errors.push({ path: `${prefix}startTime`, message: 'must be an ISO-8601 time or epoch milliseconds' });
+    if (ms === undefined) errors.push({ path: `${prefix}startTime`, message: TIME_INPUT_MESSAGE });
     else target.startTime = ms;
   }
   if (raw.endTime === null) target.endTime = null;
   else if (raw.endTime !== undefined) {
     const ms = toEpochMs(raw.endTime);
-    if (ms === undefined) errors.push({ path: `${prefix}endTime`, message: 'must be an ISO-8601 time or epoch milliseconds' });
+    if (ms === undefined) errors.push({ path: `${prefix}endTime`, message: TIME_INPUT_MESSAGE });
     else if (target.startTime !== undefined && ms < target.startTime) {
       errors.push({ path: `${prefix}endTime`, message: 'must not be before startTime' });
     } else target.endTime = ms;
@@ -85,7 +86,7 @@ function checkTimes(raw: any, target: { startTime?: number; endTime?: number | n
 
 function toEvent(raw: any, path: string, errors: FieldError[]): SpanEvent {
   const time = toEpochMs(raw.time);
-  if (time === undefined) errors.push({ path: `${path}.time`, message: 'must be an ISO-8601 time or epoch milliseconds' });
+  if (time === undefined) errors.push({ path: `${path}.time`, message: TIME_INPUT_MESSAGE });
   checkSize(raw.attributes, METADATA_MAX_BYTES, `${path}.attributes`, errors);
   const event: SpanEvent = { name: raw.name, time: time ?? 0 };
   if (raw.attributes !== undefined) event.attributes = raw.attributes;

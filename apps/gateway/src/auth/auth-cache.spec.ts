@@ -2,7 +2,7 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { AuthCache } from './auth-cache';
 import type { ResolvedAuth } from './caller';
 
-const auth = (orgId: string): ResolvedAuth => ({ orgId, apiKeyId: 'key_1' });
+const auth = (orgId: string): ResolvedAuth => ({ orgId, apiKeyId: 'key_1', scopes: ['admin'], projectIds: null, instanceAdmin: false });
 
 /** A lookup the test answers by hand, counting how often it was started. */
 function manualLoad() {

@@ -3,13 +3,23 @@ import { BusClient } from '@cinetrace/bus';
 import { AuthResolveReply, AuthResolveRequest, DomainError, ErrorCode, Patterns } from '@cinetrace/contracts';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Access, ACCESS_METADATA } from './access.decorators';
+import {
+  Access,
+  ACCESS_METADATA,
+  INSTANCE_ADMIN_METADATA,
+  REQUIRED_SCOPE_METADATA,
+  WHOLE_ORGANIZATION_METADATA,
+} from './access.decorators';
 import { AuthCache } from './auth-cache';
 import type { AuthenticatedRequest } from './caller';
+import { checkScope, RouteRequirement, scopeForMethod } from './scope-rules';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** Authenticates every route that is not @Public: the org API key, then (by default) X-Project-Key. */
+/**
+ * Authenticates every route that is not @Public: the org API key, then (by default)
+ * X-Project-Key; then checks the key's scopes against the route's (see access.decorators).
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -19,8 +29,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access =
-      this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, [context.getHandler(), context.getClass()]) ?? 'project';
+    const targets = [context.getHandler(), context.getClass()];
+    const access = this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, targets) ?? 'project';
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
 
@@ -33,14 +43,31 @@ export class AuthGuard implements CanActivate {
       projectKey = header(request, 'x-project-key')?.trim();
       if (!projectKey) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as X-Project-Key');
     }
-    request.auth = await this.resolve({ apiKeyHash: hashApiKey(apiKey), projectKey });
+    const auth = await this.resolve({ apiKeyHash: hashApiKey(apiKey), projectKey });
+    const route: RouteRequirement = {
+      scope: this.reflector.getAllAndOverride(REQUIRED_SCOPE_METADATA, targets) ?? scopeForMethod(request.method),
+      wholeOrganization: this.reflector.getAllAndOverride<boolean>(WHOLE_ORGANIZATION_METADATA, targets) ?? false,
+      instanceAdmin: this.reflector.getAllAndOverride<boolean>(INSTANCE_ADMIN_METADATA, targets) ?? false,
+    };
+    checkScope(auth, route);
+    request.auth = auth;
     return true;
   }
 
   private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {
     const cacheKey = `${query.apiKeyHash}:${query.projectKey ?? ''}`;
-    return this.cache.resolve(cacheKey, () => this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query));
+    return this.cache.resolve(cacheKey, async () => withScopes(await this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query)));
   }
+}
+
+/**
+ * A project-service of the release before scopes (met while a deployment rolls) answers
+ * without them. Its keys may include keys made since with narrower scopes, so the
+ * answer cannot be trusted either way: 503, and the client's retry meets a new replica.
+ */
+function withScopes(reply: AuthResolveReply): AuthResolveReply {
+  if (Array.isArray(reply.scopes)) return reply;
+  throw new DomainError(ErrorCode.Unavailable, 'Authentication is being upgraded; try again', undefined, 2);
 }
 
 function header(request: AuthenticatedRequest, name: string): string | undefined {

@@ -1,12 +1,9 @@
-import type { OrgContext, ProjectContext } from '@cinetrace/contracts';
+import type { AuthResolveReply, OrgContext, ProjectContext } from '@cinetrace/contracts';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-export interface ResolvedAuth {
-  orgId: string;
-  apiKeyId: string;
-  project?: { id: string; key: string };
-}
+/** The caller's key as project-service resolved it: organization, scopes, project restriction, and the project asked for. */
+export type ResolvedAuth = AuthResolveReply;
 
 export type AuthenticatedRequest = FastifyRequest & { auth?: ResolvedAuth };
 
@@ -15,5 +12,7 @@ export const Caller = createParamDecorator((_: unknown, context: ExecutionContex
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
   const auth = request.auth!;
   const ctx: OrgContext = { orgId: auth.orgId, apiKeyId: auth.apiKeyId, requestId: String(request.id) };
+  // Only organization routes need it: on a project route the guard has already checked the project.
+  if (auth.projectIds && !auth.project) ctx.projectIds = auth.projectIds;
   return auth.project ? { ...ctx, projectId: auth.project.id } : ctx;
 });

@@ -5,6 +5,9 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/projects': ['GET', 'POST'],
   '/api/v1/projects/:id': ['GET'],
+  '/api/v1/api-keys': ['GET', 'POST'],
+  '/api/v1/api-keys/:id': ['DELETE'],
+  '/api/v1/organizations': ['POST'],
   '/api/v1/prompts': ['GET', 'POST'],
   '/api/v1/prompts/:id': ['GET', 'PUT', 'DELETE'],
   '/api/v1/prompts/:id/versions': ['GET'],

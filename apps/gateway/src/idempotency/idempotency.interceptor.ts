@@ -1,11 +1,13 @@
 import { DomainError } from '@cinetrace/contracts';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/caller';
 import { canonicalJson } from '../http/canonical-json';
 import { IdempotencyStore } from './idempotency.store';
+import { SECRET_IN_ANSWER_METADATA } from './secret-in-answer.decorator';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -17,7 +19,10 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+  ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
@@ -26,6 +31,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (request.method !== 'POST' || key === undefined) return next.handle();
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw DomainError.validation([{ path: 'Idempotency-Key', message: 'must be 1..255 visible ASCII characters' }]);
+    }
+    if (this.reflector.getAllAndOverride<boolean>(SECRET_IN_ANSWER_METADATA, [context.getHandler(), context.getClass()])) {
+      // Replaying would mean storing the secret: keys are kept as their hash only.
+      throw DomainError.validation(
+        [{ path: 'Idempotency-Key', message: 'is not accepted here: the answer holds a secret shown once, which is never stored for a replay' }],
+        'Idempotency-Key is not accepted on this route',
+      );
     }
     const scope = `${request.auth?.orgId ?? '-'}:${request.auth?.project?.id ?? '-'}`;
     const fingerprint = createHash('sha256')

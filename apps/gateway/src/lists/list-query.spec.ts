@@ -46,4 +46,13 @@ describe('parseListQuery', () => {
     expect(paths(() => parseListQuery({ color: 'red' }, spec))).toEqual(['color']);
     expect(paths(() => parseListQuery({ limit: ['1', '2'] }, spec))).toEqual(['limit']);
   });
+
+  it.each([
+    ['a safe integer past the Date range', { from: '8700000000000000' }, 'from'],
+    ['the same in args', { args: '{"from":8700000000000000}' }, 'args.from'],
+    ['a time past 9999', { args: '{"from":"9999-12-31T23:59:59-05:00"}' }, 'args.from'],
+    ['a date that does not exist', { from: '2026-02-30T00:00:00Z' }, 'from'],
+  ])('refuses a time filter with %s: a 400 naming it, not a RangeError', (_, query, path) => {
+    expect(paths(() => parseListQuery(query, spec))).toEqual([path]);
+  });
 });

@@ -1,4 +1,5 @@
 import { DomainError, FieldError, PAGE_LIMIT } from '@cinetrace/contracts';
+import { TIME_INPUT_MESSAGE, toEpochMs } from '@cinetrace/traces';
 
 /** The type of one list filter, as it may arrive in the query string and in `args`. */
 export type FilterType = 'string' | 'boolean' | 'string-list' | 'object' | 'time';
@@ -118,17 +119,15 @@ function fromJson(value: unknown, type: FilterType, path: string, errors: FieldE
   }
 }
 
-/** An ISO-8601 time with a zone: without one, the same text would name another instant on each server. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** Times as ISO-8601 strings with a zone or non-negative epoch milliseconds, as inputs everywhere; normalised to ISO. */
+/**
+ * Times as inputs are everywhere (ISO-8601 with a zone, or integer epoch milliseconds,
+ * within 1970..9999); normalised to ISO. Out of range is the client's mistake (400),
+ * never a RangeError from toISOString (500).
+ */
 function parseTime(value: unknown, path: string, errors: FieldError[]): string | undefined {
-  const ms =
-    typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? value : NaN)
-    : typeof value === 'string' && ISO_TIME.test(value) ? Date.parse(value)
-    : NaN;
-  if (Number.isFinite(ms) && ms >= 0) return new Date(ms).toISOString();
-  errors.push({ path, message: 'must be an ISO-8601 time with a zone, or epoch milliseconds' });
+  const ms = toEpochMs(value);
+  if (ms !== undefined) return new Date(ms).toISOString();
+  errors.push({ path, message: TIME_INPUT_MESSAGE });
   return undefined;
 }
 

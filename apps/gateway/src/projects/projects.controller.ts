@@ -12,7 +12,7 @@ import {
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { OrganizationScoped } from '../auth/access.decorators';
+import { OrganizationScoped, WholeOrganization } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
 import { ListResponder } from '../lists/list-responder';
 
@@ -29,6 +29,8 @@ export class ProjectsController {
 
   @Post()
   @HttpCode(201)
+  // A key restricted to some projects could not use the project it made: it may not make one.
+  @WholeOrganization()
   @ApiOperation({ summary: 'Create a project' })
   @ApiResponse({ status: 201, type: ProjectView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateProjectInput, @Res({ passthrough: true }) reply: FastifyReply) {

@@ -1,6 +1,7 @@
 import { BusClient } from '@cinetrace/bus';
 import {
   DomainError,
+  IngestReceiptsReply,
   ListEnvelope,
   Patterns,
   ProjectContext,
@@ -14,6 +15,7 @@ import {
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { RequiresScope } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
 import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
@@ -47,6 +49,7 @@ export class TracesController {
   ) {}
 
   @Post()
+  @RequiresScope('ingest')
   @ApiOperation({ summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer 201 once the trace is stored and readable' })
   @ApiBody({ schema: { type: 'object', description: 'A trace (see the API reference)' } })
@@ -73,6 +76,7 @@ export class TracesController {
   }
 
   @Post('batch')
+  @RequiresScope('ingest')
   @ApiOperation({ summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer once every accepted trace is stored' })
   @ApiBody({ schema: { type: 'object', properties: { traces: { type: 'array', items: { type: 'object' } } } } })
@@ -88,8 +92,9 @@ export class TracesController {
     const valid = checked.flatMap((c) => (c.ok ? [c.trace] : []));
     const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid) : [];
     const waitMs = preferredWaitMs(prefer);
+    let stored: IngestReceiptsReply | undefined;
     if (waitMs !== undefined && accepted.length) {
-      const stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
+      stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
       if (stored) reply.header('preference-applied', 'wait');
     } else if (waitMs !== undefined) {
       reply.header('preference-applied', 'wait');
@@ -97,7 +102,12 @@ export class TracesController {
     reply.status(207);
     let next = 0;
     const results = checked.map((c, index) => {
-      if (c.ok) return { index, id: accepted[next++].trace.id, result: 'accepted' as const };
+      if (c.ok) {
+        const { ingestId, trace } = accepted[next++];
+        // Stored and waited for: what the trace limits left out of this item, as POST /traces answers it.
+        const dropped = stored?.[ingestId]?.dropped;
+        return { index, id: trace.id, result: 'accepted' as const, ...(dropped ? { dropped } : {}) };
+      }
       const raw = items[index] as { id?: unknown } | null;
       const id = raw && typeof raw === 'object' && typeof raw.id === 'string' ? raw.id : null;
       return { index, id, result: 'rejected' as const, errors: c.errors };

@@ -1,5 +1,12 @@
-import { epochMs } from '@cinetrace/persistence';
+import type { ApiKeyScope } from '@cinetrace/contracts';
+import { epochMs, jsonText } from '@cinetrace/persistence';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** A JSON value that is SQL NULL when null (jsonText reads NULL back as undefined). */
+const nullableJsonText = {
+  to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
+  from: (text: string | null) => (text === null ? null : JSON.parse(text)),
+};
 
 /** An organization API key, stored as its SHA-256 only. */
 @Entity('api_keys')
@@ -8,7 +15,16 @@ export class ApiKey {
   @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
   @Column({ type: 'varchar', length: 200 }) name: string;
   @Column({ name: 'key_hash', type: 'varchar', length: 64 }) keyHash: string;
+  /** The key's first characters and an ellipsis (`ct_AbCd…`): the list's `prefix` without the ellipsis. */
   @Column({ type: 'varchar', length: 20 }) preview: string;
+  @Column({ type: 'text', transformer: jsonText }) scopes: ApiKeyScope[];
+  /** The projects the key is restricted to; null: every project of the organization. */
+  @Column({ name: 'project_ids', type: 'text', nullable: true, transformer: nullableJsonText }) projectIds: string[] | null;
+  /** The bootstrap key: may create organizations. */
+  @Column({ name: 'instance_admin', type: 'boolean' }) instanceAdmin: boolean;
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;
+  /** Written at most once a minute per key (see AuthService). */
+  @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: epochMs }) lastUsedAt: number | null;
   @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: epochMs }) revokedAt: number | null;
 }
+

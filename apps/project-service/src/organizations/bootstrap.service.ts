@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, keyPreview } from '@cinetrace/auth';
+import { generateApiKey, hashApiKey } from '@cinetrace/auth';
 import { isUniqueViolation, newId } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Repository } from 'typeorm';
 import { ProjectServiceEnv } from '../project-service.env';
+import { digestOf, newApiKeyRow } from './api-key-rows';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
 
@@ -15,7 +16,8 @@ export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
 /**
  * First start on an empty store: one organization and one API key, the key printed
  * once and written to `<DATA_DIR>/bootstrap-api-key` (0600). With BOOTSTRAP_API_KEY
- * set, that key is made to exist at every start instead.
+ * set, that key is made to exist at every start instead (live again if it was revoked).
+ * The bootstrap key is `admin` and the instance admin.
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
@@ -61,9 +63,13 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   private async ensureKey(orgId: string, key: string, name: string): Promise<void> {
     const keyHash = hashApiKey(key);
-    if (await this.apiKeys.existsBy({ keyHash })) return;
+    const existing = await this.apiKeys.findOneBy({ keyHash });
+    if (existing) {
+      if (existing.revokedAt !== null) await this.apiKeys.update({ id: existing.id }, { revokedAt: null });
+      return;
+    }
     try {
-      await this.apiKeys.insert({ id: newId('key'), orgId, name, keyHash, preview: keyPreview(key), createdAt: Date.now(), revokedAt: null });
+      await this.apiKeys.insert(newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }

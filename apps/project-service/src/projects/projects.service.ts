@@ -51,6 +51,8 @@ export class ProjectsService {
       .where('p.org_id = :orgId', { orgId: ctx.orgId })
       .orderBy('p.id', 'DESC')
       .limit(page.limit + 1);
+    // A key restricted to some projects sees only those (the gateway lets it read, never create).
+    if (ctx.projectIds) query.andWhere('p.id IN (:...visible)', { visible: ctx.projectIds });
     if (filters.name !== undefined) query.andWhere('p.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('p.id < :after', { after: page.after });
     const rows = await query.getMany();
@@ -59,7 +61,8 @@ export class ProjectsService {
   }
 
   async get(ctx: OrgContext, id: string): Promise<ProjectView> {
-    const project = await this.projects.findOneBy({ id, orgId: ctx.orgId });
+    const visible = !ctx.projectIds || ctx.projectIds.includes(id);
+    const project = visible ? await this.projects.findOneBy({ id, orgId: ctx.orgId }) : null;
     if (!project) throw DomainError.notFound(`No project with id '${id}'`);
     return toView(project);
   }

@@ -1,4 +1,5 @@
 import { CreateTraces1763881200000 } from './1763881200000-CreateTraces';
+import { BoundTraceMerges1764100000000 } from './1764100000000-BoundTraceMerges';
 
 /** In order of their timestamps. */
-export const traceIngestMigrations = [CreateTraces1763881200000];
+export const traceIngestMigrations = [CreateTraces1763881200000, BoundTraceMerges1764100000000];

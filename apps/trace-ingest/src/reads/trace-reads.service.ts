@@ -10,6 +10,7 @@ import {
   TraceListFilters,
   TraceListKey,
   TraceListRequest,
+  TraceAcceptedView,
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
@@ -19,15 +20,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { spanFromRow, traceFromRow } from '../store/trace-rows';
+import { metadataClauses } from './metadata-filter';
 import { toSummaryView, toTraceView } from './trace.views';
 
 /** Summary columns only: a list never reads the (possibly large) input and output. */
 const SUMMARY_COLUMNS =
   't.project_id, t.id, t.name, t.status, t.status_explicit, t.start_time, t.start_explicit, t.end_time, t.metadata, t.tags, ' +
-  't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.cost_spans, t.created_at, t.updated_at';
-
-/** Metadata filter keys become a JSON path on SQLite (`$."key"`), so quotes and backslashes are refused. */
-const METADATA_KEY = /^[^"\\]{1,256}$/;
+  't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.cost_spans, t.created_at, t.updated_at, t.dropped';
 
 /** Reads of traces; every query is scoped by the caller's project and binds every value. */
 @Injectable()
@@ -94,15 +93,18 @@ export class TraceReadsService {
   async receipts(ctx: ProjectContext, ingestIds: string[]): Promise<IngestReceiptsReply> {
     if (!ingestIds.length) return {};
     const sql = new SqlBuilder(this.dialect);
-    const rows: { ingest_id: string; id: string; status: string; span_count: unknown }[] = await this.dataSource.query(
-      `SELECT r.ingest_id, t.id, t.status, t.span_count FROM trace_receipts r
+    const rows: { ingest_id: string; id: string; status: string; span_count: unknown; dropped: string | null }[] = await this.dataSource.query(
+      `SELECT r.ingest_id, t.id, t.status, t.span_count, r.dropped FROM trace_receipts r
        JOIN traces t ON t.project_id = r.project_id AND t.id = r.trace_id
        WHERE r.project_id = ${sql.bind(ctx.projectId)} AND r.ingest_id IN (${sql.bindAll(ingestIds)})`,
       sql.params,
     );
     const reply: IngestReceiptsReply = {};
     for (const row of rows) {
-      reply[row.ingest_id] = { id: row.id, status: row.status as TraceView['status'], spanCount: Number(row.span_count) };
+      const accepted: TraceAcceptedView = { id: row.id, status: row.status as TraceView['status'], spanCount: Number(row.span_count) };
+      // Only when the limits left part of this ingest out: the usual answer keeps API.md's three fields.
+      if (row.dropped !== null) accepted.dropped = JSON.parse(row.dropped);
+      reply[row.ingest_id] = accepted;
     }
     return reply;
   }
@@ -113,11 +115,6 @@ export class TraceReadsService {
     }
     if (filters.status !== undefined && !(TRACE_STATUSES as readonly string[]).includes(filters.status)) {
       throw DomainError.validation([{ path: 'status', message: `must be one of: ${TRACE_STATUSES.join(', ')}` }]);
-    }
-    const metadata = Object.entries(filters.metadata ?? {});
-    const badKey = metadata.find(([key]) => !METADATA_KEY.test(key));
-    if (badKey) {
-      throw DomainError.validation([{ path: `args.metadata`, message: 'keys must be 1..256 characters without quotes or backslashes' }]);
     }
 
     const clauses: string[] = [];
@@ -133,13 +130,7 @@ export class TraceReadsService {
         `EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`,
       );
     }
-    for (const [key, value] of metadata) {
-      clauses.push(
-        this.dialect === 'postgres'
-          ? `(t.metadata::jsonb -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb`
-          : `(t.metadata -> ${sql.bind(`$."${key}"`)}) = json(${sql.bind(JSON.stringify(value))})`,
-      );
-    }
+    clauses.push(...metadataClauses(sql, filters.metadata ?? {}));
     return clauses;
   }
 }

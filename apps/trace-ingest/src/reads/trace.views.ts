@@ -1,7 +1,8 @@
 import type { SpanView, TraceSummaryView, TraceView } from '@cinetrace/contracts';
 import { StoredTrace, TimelineSpan } from '@cinetrace/traces';
+import { durationMs, readableTime } from './readable-time';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = (ms: number) => new Date(readableTime(ms)).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function toSummaryView(t: StoredTrace): TraceSummaryView {
@@ -12,7 +13,7 @@ export function toSummaryView(t: StoredTrace): TraceSummaryView {
     status: t.status,
     startTime: iso(t.startTime),
     endTime: isoOrNull(t.endTime),
-    durationMs: t.endTime === null ? null : t.endTime - t.startTime,
+    durationMs: durationMs(t.startTime, t.endTime),
     spanCount: t.spanCount,
     errorCount: t.errorCount,
     tags: t.tags,
@@ -21,6 +22,7 @@ export function toSummaryView(t: StoredTrace): TraceSummaryView {
     sessionId: t.sessionId,
     usage: t.usage,
     costUsd: t.costUsd,
+    dropped: t.dropped,
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
   };
@@ -30,7 +32,7 @@ export function toTraceView(t: StoredTrace, spans: TimelineSpan[]): TraceView {
   return { ...toSummaryView(t), input: t.input, output: t.output, spans: spans.map(toSpanView) };
 }
 
-function toSpanView({ span: s, depth, durationMs }: TimelineSpan): SpanView {
+function toSpanView({ span: s, depth }: TimelineSpan): SpanView {
   return {
     id: s.id,
     parentId: s.parentId,
@@ -40,7 +42,7 @@ function toSpanView({ span: s, depth, durationMs }: TimelineSpan): SpanView {
     statusMessage: s.statusMessage,
     startTime: iso(s.startTime),
     endTime: isoOrNull(s.endTime),
-    durationMs,
+    durationMs: durationMs(s.startTime, s.endTime),
     depth,
     model: s.model,
     input: s.input,

@@ -6,7 +6,8 @@ export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['project_id', 'text'], ['id', 'text'], ['name', 'text'], ['status', 'text'], ['status_explicit', 'int2'], ['start_time', 'int8'],
   ['start_explicit', 'int2'], ['end_time', 'int8'], ['input', 'text'], ['output', 'text'], ['metadata', 'text'], ['tags', 'text'],
   ['user_id', 'text'], ['session_id', 'text'], ['span_count', 'int4'], ['error_count', 'int4'], ['usage', 'text'],
-  ['cost_usd', 'float8'], ['cost_spans', 'int4'], ['created_at', 'int8'], ['updated_at', 'int8'],
+  ['cost_usd', 'float8'], ['cost_spans', 'int4'], ['created_at', 'int8'], ['updated_at', 'int8'], ['span_bytes', 'int8'],
+  ['dropped', 'text'],
 ], ['created_at']);
 
 export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
@@ -26,7 +27,7 @@ export const TAG_TABLE: UpsertTable = {
 /** One per ingest message, for `Prefer: wait`: the first store of a message is the one that counts. */
 export const RECEIPT_TABLE: UpsertTable = {
   name: 'trace_receipts',
-  columns: [['ingest_id', 'text'], ['project_id', 'text'], ['trace_id', 'text'], ['stored_at', 'int8']],
+  columns: [['ingest_id', 'text'], ['project_id', 'text'], ['trace_id', 'text'], ['stored_at', 'int8'], ['dropped', 'text']],
   key: ['ingest_id'],
   update: [],
 };
@@ -39,7 +40,7 @@ function upsertTable(name: string, key: string[], columns: UpsertTable['columns'
 
 type Row = Record<string, unknown>;
 
-const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+export const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const fromJson = (text: unknown) => (text === null || text === undefined ? null : JSON.parse(String(text)));
 /** PostgreSQL hands bigint back as a string. */
 const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -48,7 +49,8 @@ export function traceToRow(t: StoredTrace): unknown[] {
   return [
     t.projectId, t.id, t.name, t.status, t.statusExplicit ? 1 : 0, t.startTime, t.startExplicit ? 1 : 0, t.endTime,
     toJson(t.input), toJson(t.output), JSON.stringify(t.metadata), JSON.stringify(t.tags), t.userId, t.sessionId,
-    t.spanCount, t.errorCount, JSON.stringify(t.usage), t.costUsd, t.costSpans, t.createdAt, t.updatedAt,
+    t.spanCount, t.errorCount, JSON.stringify(t.usage), t.costUsd, t.costSpans, t.createdAt, t.updatedAt, t.spanBytes,
+    toJson(t.dropped),
   ];
 }
 
@@ -73,6 +75,8 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
     usage: fromJson(row.usage) ?? {},
     costUsd: toNumber(row.cost_usd),
     costSpans: Number(row.cost_spans),
+    spanBytes: Number(row.span_bytes ?? 0),
+    dropped: fromJson(row.dropped),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

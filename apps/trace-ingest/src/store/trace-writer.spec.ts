@@ -155,4 +155,139 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     expect((await reads.get({ ctx, id: 'shared' })).name).toBe('one');
     expect((await reads.get({ ctx: { ...ctx, projectId: 'proj_2' }, id: 'shared' })).name).toBe('two');
   });
+
+  describe('a row stored before times were checked', () => {
+    const FAR = 8_700_000_000_000_000;
+    const bad = { ...ctx, projectId: 'proj_bad_times' };
+
+    beforeAll(async () => {
+      await writer.store([message({ id: 'good', startTime: T0, spans: [] }, bad.projectId)]);
+      await writer.store([message({ id: 'bad', startTime: T0, endTime: T0 + 1, spans: [{ id: 's', name: 's', startTime: T0 }, { id: 'ok', name: 'ok', startTime: T0 }] }, bad.projectId)]);
+      // What the old validation let through, written as it would have been.
+      const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+      await dataSource.query(`UPDATE traces SET start_time = ${p(1)}, end_time = ${p(2)} WHERE project_id = ${p(3)} AND id = 'bad'`, [FAR, FAR + 5, bad.projectId]);
+      await dataSource.query(
+        `UPDATE spans SET start_time = ${p(1)}, end_time = ${p(2)}, events = ${p(3)} WHERE project_id = ${p(4)} AND id = 's'`,
+        [FAR, -FAR, JSON.stringify([{ name: 'e', time: FAR }]), bad.projectId],
+      );
+    });
+
+    it('is listed, with the time at the end of the range, and the rest of the list with it', async () => {
+      const page = await reads.list({ ctx: bad, filters: {}, page: { limit: 10 } });
+      expect(page.items.map((t) => t.id)).toEqual(['bad', 'good']);
+      expect(page.items[0]).toMatchObject({ startTime: '9999-12-31T23:59:59.999Z', endTime: '9999-12-31T23:59:59.999Z', durationMs: 0 });
+      const second = await reads.list({ ctx: bad, filters: {}, page: { limit: 1 } });
+      expect(second.nextKey).toEqual([FAR, 'bad']);
+      const after = await reads.list({ ctx: bad, filters: {}, page: { limit: 1, after: second.nextKey! } });
+      expect(after.items.map((t) => t.id)).toEqual(['good']);
+    });
+
+    it('is readable by id, its spans and events clamped the same way', async () => {
+      const view = await reads.get({ ctx: bad, id: 'bad' });
+      const s = view.spans.find((span) => span.id === 's')!;
+      expect(s).toMatchObject({ startTime: '9999-12-31T23:59:59.999Z', endTime: '1970-01-01T00:00:00.000Z', events: [{ name: 'e', time: '9999-12-31T23:59:59.999Z' }] });
+      expect(view.spans.find((span) => span.id === 'ok')!.startTime).toBe(new Date(T0).toISOString());
+    });
+
+    it('is repaired by sending the trace again with a valid time', async () => {
+      await writer.store([message({ id: 'bad', startTime: T0 + 1, spans: [{ id: 's', name: 's', startTime: T0 + 2 }] }, bad.projectId)]);
+      const view = await reads.get({ ctx: bad, id: 'bad' });
+      expect(view.startTime).toBe(new Date(T0 + 1).toISOString());
+      expect(view.spans.find((span) => span.id === 's')!.startTime).toBe(new Date(T0 + 2).toISOString());
+    });
+  });
+
+  describe('the metadata filter', () => {
+    const meta = { ...ctx, projectId: 'proj_metadata' };
+    const listed = async (metadata: Record<string, unknown>) =>
+      (await reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).items.map((t) => t.id).sort();
+
+    beforeAll(async () => {
+      await writer.store([
+        message({ id: 'nested', metadata: { cfg: { a: 1, b: { c: [1, { d: 'x', e: null }] } }, n: 2 }, spans: [] }, meta.projectId),
+        message({ id: 'other', metadata: { cfg: { a: 1, b: { c: [{ e: null, d: 'x' }, 1] } }, n: 2.5 }, spans: [] }, meta.projectId),
+        message({ id: 'proto', metadata: JSON.parse('{"__proto__":{"p":true},"flag":false}'), spans: [] }, meta.projectId),
+      ]);
+    });
+
+    it('matches nested objects whatever the order of their keys, and arrays in their order only', async () => {
+      expect(await listed({ cfg: { b: { c: [1, { e: null, d: 'x' }] }, a: 1 } })).toEqual(['nested']);
+      expect(await listed({ cfg: { a: 1, b: { c: [{ d: 'x', e: null }, 1] } } })).toEqual(['other']);
+      expect(await listed({ cfg: { a: 1 } })).toEqual([]);
+      expect(await listed({ cfg: { a: 1, b: { c: [1, { d: 'x', e: null }], extra: 1 } } })).toEqual([]);
+    });
+
+    it('compares scalars as JSON values: numbers by value, strings, booleans and null by type', async () => {
+      expect(await listed({ n: 2 })).toEqual(['nested']);
+      expect(await listed({ n: 2.5 })).toEqual(['other']);
+      expect(await listed({ n: '2' })).toEqual([]);
+      expect(await listed({ flag: false })).toEqual(['proto']);
+      expect(await listed({ flag: 0 })).toEqual([]);
+      expect(await listed(JSON.parse('{"__proto__":{"p":true}}'))).toEqual(['proto']);
+    });
+
+    it('still filters a project holding metadata stored before U+0000 and lone surrogates were refused', async () => {
+      const legacy = { ...ctx, projectId: 'proj_metadata_legacy' };
+      await writer.store([message({ id: 'legacy', metadata: { env: 'prod' }, spans: [] }, legacy.projectId)]);
+      const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+      // As JSON.stringify wrote them: jsonb refuses both escapes.
+      const text = JSON.stringify({ env: 'prod', nul: 'a\u0000b', lone: '\ud800', pair: '🎬', slash: '\\u0000' });
+      await dataSource.query(`UPDATE traces SET metadata = ${p(1)} WHERE project_id = ${p(2)} AND id = 'legacy'`, [text, legacy.projectId]);
+      const list = (metadata: Record<string, unknown>) =>
+        reads.list({ ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
+
+      expect(await list({ env: 'prod' })).toEqual(['legacy']);
+      expect(await list({ pair: '🎬', slash: '\\u0000' })).toEqual(['legacy']);
+      expect(await list({ env: 'dev' })).toEqual([]);
+    });
+
+    it('refuses nested keys with quotes and values nested too deep, naming args.metadata', async () => {
+      let deep: unknown = 1;
+      for (let i = 0; i < 40; i++) deep = { k: deep };
+      for (const metadata of [{ cfg: { 'a"b': 1 } }, { cfg: deep }]) {
+        await expect(reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).rejects.toMatchObject({
+          errors: [expect.objectContaining({ path: 'args.metadata' })],
+        });
+      }
+    });
+  });
+
+  describe('limits on the merged trace', () => {
+    const lim = { ...ctx, projectId: 'proj_limits' };
+
+    it('keeps 50 tags, records the rest on the trace and on the receipt of the ingest that lost them', async () => {
+      const tags = (from: number) => Array.from({ length: 50 }, (_, i) => `t${from + i}`);
+      const first = message({ id: 'tagged', tags: tags(0), spans: [] }, lim.projectId);
+      const second = message({ id: 'tagged', tags: tags(50), spans: [] }, lim.projectId);
+      const third = message({ id: 'tagged', tags: tags(100), spans: [] }, lim.projectId);
+      await writer.store([first]);
+      await writer.store([second, third]);
+
+      const view = await reads.get({ ctx: lim, id: 'tagged' });
+      expect(view.tags).toEqual(tags(0));
+      expect(view.dropped).toEqual({ tags: [...tags(50), ...tags(100)], metadataKeys: [], spanIds: [] });
+      const receipts = await reads.receipts(lim, [first.ingestId, second.ingestId, third.ingestId]);
+      expect(receipts[first.ingestId]).not.toHaveProperty('dropped');
+      expect(receipts[second.ingestId].dropped).toEqual({ tags: tags(50), metadataKeys: [], spanIds: [] });
+      expect(receipts[third.ingestId].dropped!.tags).toEqual(tags(100));
+      const [summary] = (await reads.list({ ctx: lim, filters: { tags: ['t0'] }, page: { limit: 1 } })).items;
+      expect(summary.dropped).toEqual(view.dropped);
+    });
+  });
+
+  it('gives traces stored before the span bound their span bytes when it migrates, close to what a merge counts', async () => {
+    const old = { ...ctx, projectId: 'proj_migrated' };
+    const spans = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, startTime: T0 + i, input: { prompt: 'x'.repeat(500 * i) } }));
+    await writer.store([message({ id: 'before', spans }, old.projectId)]);
+    const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+    const spanBytes = async () =>
+      Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
+    const counted = await spanBytes();
+
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    await dataSource.runMigrations({ transaction: 'each' });
+
+    expect(counted).toBeGreaterThan(3000);
+    expect(Math.abs((await spanBytes()) - counted)).toBeLessThan(counted * 0.2);
+  });
 });

@@ -1,11 +1,12 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
 import { Dialect, inTransaction, SqlBuilder } from '@cinetrace/persistence';
-import { mergeTrace, StoredSpan, StoredTrace, TraceState } from '@cinetrace/traces';
-import { Injectable } from '@nestjs/common';
+import { DroppedParts, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState } from '@cinetrace/traces';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
-import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, traceFromRow, traceToRow } from './trace-rows';
+import { TraceIngestEnv, traceLimits } from '../trace-ingest.env';
+import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
 const keyOf = (projectId: string, traceId: string) => `${projectId}/${traceId}`;
@@ -15,16 +16,20 @@ interface BatchMerge {
   states: Map<string, TraceState>;
   changedTraces: Set<string>;
   changedSpans: Map<string, Map<string, StoredSpan>>;
+  /** Per ingest id: what of its trace the limits left out. */
+  dropped: Map<string, DroppedParts>;
 }
 
 /** Merges every message in order into `states` (the stored traces it touches; absent ones are new). */
-function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>): BatchMerge {
+function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>, limits: TraceLimits): BatchMerge {
   const changedSpans = new Map<string, Map<string, StoredSpan>>();
   const changedTraces = new Set<string>();
+  const dropped = new Map<string, DroppedParts>();
   for (const message of messages) {
     const key = keyOf(message.projectId, message.trace.id);
     const state = states.get(key);
-    const merged = mergeTrace(message.projectId, state, message.trace, message.receivedAt);
+    const merged = mergeTrace(message.projectId, state, message.trace, message.receivedAt, limits);
+    if (merged.dropped) dropped.set(message.ingestId, merged.dropped);
     const spans = state?.spans ?? new Map<string, StoredSpan>();
     for (const span of merged.changedSpans) spans.set(span.id, span);
     states.set(key, { trace: merged.trace, spans });
@@ -34,7 +39,7 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
     for (const span of merged.changedSpans) spansOfTrace.set(span.id, span);
     changedSpans.set(key, spansOfTrace);
   }
-  return { states, changedTraces, changedSpans };
+  return { states, changedTraces, changedSpans, dropped };
 }
 
 /**
@@ -52,21 +57,31 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
 export class TraceWriter {
   private readonly dialect: Dialect;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  private readonly limits: TraceLimits;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, @Optional() env?: TraceIngestEnv) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.limits = traceLimits(env);
   }
 
   async store(messages: TraceIngestMessage[]): Promise<void> {
     if (!messages.length) return;
     await inTransaction(this.dataSource, async (manager) => {
-      const asNew = mergeBatch(messages, new Map());
+      const asNew = mergeBatch(messages, new Map(), this.limits);
       const inserted = await this.insertNewTraces(manager, [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace));
       const known = messages.filter((m) => !inserted.has(keyOf(m.projectId, m.trace.id)));
-      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map());
+      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map(), this.limits);
       await this.upsert(manager, TRACE_TABLE, [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)));
       const written = [...inserted].map((key) => ({ trace: asNew.states.get(key)!.trace, spans: asNew.changedSpans.get(key)! }));
       for (const key of merged.changedTraces) written.push({ trace: merged.states.get(key)!.trace, spans: merged.changedSpans.get(key)! });
-      await this.writeRest(manager, messages, written);
+      // What each message lost to the limits, from the pass that stored its trace.
+      const knownIds = new Set(known.map((m) => m.ingestId));
+      const dropped = new Map<string, DroppedParts>();
+      for (const { ingestId } of messages) {
+        const parts = (knownIds.has(ingestId) ? merged : asNew).dropped.get(ingestId);
+        if (parts) dropped.set(ingestId, parts);
+      }
+      await this.writeRest(manager, messages, written, dropped);
     });
   }
 
@@ -142,6 +157,7 @@ export class TraceWriter {
     manager: EntityManager,
     messages: TraceIngestMessage[],
     written: { trace: StoredTrace; spans: Map<string, StoredSpan> }[],
+    dropped: Map<string, DroppedParts>,
   ): Promise<void> {
     await this.upsert(manager, TAG_TABLE, written.flatMap(({ trace }) => trace.tags.map((tag) => [trace.projectId, tag, trace.id])));
     await this.upsert(
@@ -150,6 +166,6 @@ export class TraceWriter {
       written.flatMap(({ trace, spans }) => [...spans.values()].map((span) => spanToRow(trace.projectId, trace.id, span))),
     );
     const storedAt = Date.now();
-    await this.upsert(manager, RECEIPT_TABLE, messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt]));
+    await this.upsert(manager, RECEIPT_TABLE, messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt, toJson(dropped.get(m.ingestId))]));
   }
 }

@@ -9,6 +9,8 @@ export const ErrorCode = {
   Unauthenticated: 'unauthenticated',
   ProjectKeyRequired: 'project_key_required',
   InvalidProjectKey: 'invalid_project_key',
+  /** A known key used beyond its scopes: the one 403 (the caller and the resource are both theirs). */
+  InsufficientScope: 'insufficient_scope',
   ProjectMismatch: 'project_mismatch',
   NotFound: 'not_found',
   MethodNotAllowed: 'method_not_allowed',

@@ -1,11 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SPAN_KINDS, SPAN_STATUSES, SpanKind, SpanStatus, TRACE_STATUSES, TraceStatus } from './trace.types';
 
+/** What merges left out to keep a trace within its limits (see the API reference): at most 100 names per list. */
+export class DroppedPartsView {
+  @ApiProperty({ type: [String], description: 'Tags not added: the trace already had 50' }) tags: string[];
+  @ApiProperty({ type: [String], description: 'Metadata keys not set: the merged metadata would pass 64 KiB' })
+  metadataKeys: string[];
+  @ApiProperty({ type: [String], description: 'Span ids not stored or not updated: the trace held its most spans or span bytes' })
+  spanIds: string[];
+}
+
 /** The answer to an ingest: 202 describes the payload as accepted, 201 (`Prefer: wait`) the stored trace. */
 export class TraceAcceptedView {
   @ApiProperty({ example: 'tr_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
   @ApiProperty({ enum: TRACE_STATUSES }) status: TraceStatus;
   @ApiProperty() spanCount: number;
+  @ApiPropertyOptional({
+    type: DroppedPartsView,
+    description: 'With Prefer: wait (201), and only when the trace limits left part of this payload out: what they left out',
+  })
+  dropped?: DroppedPartsView;
 }
 
 export class BatchItemResult {
@@ -13,6 +27,8 @@ export class BatchItemResult {
   @ApiProperty({ type: String, nullable: true }) id: string | null;
   @ApiProperty({ enum: ['accepted', 'rejected'] }) result: 'accepted' | 'rejected';
   @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) errors?: { path: string; message: string }[];
+  @ApiPropertyOptional({ type: () => DroppedPartsView, description: 'With Prefer: wait, when the trace limits left part of this item out' })
+  dropped?: DroppedPartsView;
 }
 
 export class TraceBatchView {
@@ -38,6 +54,8 @@ export class TraceSummaryView {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'Summed over spans' })
   usage: Record<string, number>;
   @ApiProperty({ type: Number, nullable: true, description: 'Summed over spans' }) costUsd: number | null;
+  @ApiProperty({ type: DroppedPartsView, nullable: true, description: 'What merges left out to keep the trace within its limits; null when nothing' })
+  dropped: DroppedPartsView | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

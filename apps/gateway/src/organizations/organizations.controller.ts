@@ -1,0 +1,41 @@
+import { BusClient } from '@cinetrace/bus';
+import {
+  CreatedOrganizationView,
+  CreateOrganizationInput,
+  OrganizationCreateRequest,
+  OrgContext,
+  Patterns,
+  StoredOrganizationView,
+} from '@cinetrace/contracts';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { newKey } from '../api-keys/new-key';
+import { InstanceAdmin } from '../auth/access.decorators';
+import { Caller } from '../auth/caller';
+import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
+
+/** /api/v1/organizations: further organizations of this deployment, made by an instance admin. */
+@ApiTags('Organizations')
+@ApiSecurity('bearer')
+@InstanceAdmin()
+@Controller('api/v1/organizations')
+export class OrganizationsController {
+  constructor(private readonly bus: BusClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @SecretInAnswer()
+  @ApiOperation({ summary: "Create an organization; its first admin key is in this answer only" })
+  @ApiResponse({ status: 201, type: CreatedOrganizationView })
+  async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { key, credential } = newKey();
+    const stored = await this.bus.request<StoredOrganizationView>(Patterns.OrganizationCreate, {
+      ctx,
+      input,
+      credential,
+    } satisfies OrganizationCreateRequest);
+    reply.header('cache-control', 'no-store');
+    return { ...stored, apiKey: { ...stored.apiKey, key } } satisfies CreatedOrganizationView;
+  }
+}
