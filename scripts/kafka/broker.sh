@@ -68,7 +68,8 @@ controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$state/data
 num.partitions=1
-auto.create.topics.enable=true
+# The apps create their topics with the settings they need (README, "Kafka topics").
+auto.create.topics.enable=false
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=1
 transaction.state.log.replication.factor=1
