@@ -138,10 +138,12 @@ wait_until_ready() {
   die "the broker was not ready on $port after 60 s (log: $log)"
 }
 
+# The pid file names the session leader setsid started (bash, whose child is the JVM):
+# signal its whole process group, and wait until none of it is left.
 signal_and_wait() {
   local pid=$1 signal=$2
-  kill "-$signal" "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do [[ -d /proc/$pid ]] || return 0; sleep 0.1; done
+  kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid" 2>/dev/null || true
+  for _ in $(seq 1 150); do pgrep -g "$pid" >/dev/null || return 0; sleep 0.1; done
   return 1
 }
 

@@ -55,6 +55,11 @@ export interface StackOptions {
    * each on its port (see `edgeUrls`), as a cluster runs several. All-in-one: always one.
    */
   gatewayReplicas?: number;
+  /**
+   * Distributed: replicas of other apps, e.g. `{ 'trace-ingest': 2 }` runs `trace-ingest` and
+   * `trace-ingest-2` in one consumer group, each with its own HEALTH_PORT (default one each).
+   */
+  replicas?: Partial<Record<string, number>>;
 }
 
 /** How an app ended. */
@@ -143,6 +148,9 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         } else {
           // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
           apps.push({ ...app, env: { ...shared, HEALTH_PORT: String(port) } });
+          for (let replica = 2; replica <= (options.replicas?.[app.name] ?? 1); replica++) {
+            apps.push({ ...app, name: `${app.name}-${replica}`, env: { ...shared, HEALTH_PORT: String(await freePort()) } });
+          }
         }
       }
     }
