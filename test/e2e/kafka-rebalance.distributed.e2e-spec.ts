@@ -1,6 +1,7 @@
 import { aProject, api } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
+import { groupsSettled } from './support/kafka-groups';
 import { ModelEndpoints } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -15,6 +16,7 @@ describe('Two trace-ingest replicas, one SIGKILLed under load (distributed)', ()
   const ctx = useStack({ replicas: { 'trace-ingest': 2 } });
 
   it('stores every accepted trace, each span once, through the survivor', async () => {
+    await groupsSettled(ctx.stack, ['trace-ingest'], 2);
     const { api, projectId } = await inNewProject(ctx.api);
     const ingest = new SteadyIngest(api, { clients: 4 }).start();
     await ingest.acceptedMore(100);
@@ -35,6 +37,8 @@ describe('Two benchmark-service replicas, one SIGKILLed mid-run (distributed)', 
   afterAll(() => endpoints.stop());
 
   it('finishes the run with every task counted once', async () => {
+    // Both replicas share the requests (Nest's `-server` group) and the task events.
+    await groupsSettled(ctx.stack, ['benchmark-service-server', 'benchmark-service'], 2);
     const { api } = await inNewProject(ctx.api);
     const items = captionItems(30);
     const { benchmarkId } = await benchmarkOn(api, items, {
@@ -58,6 +62,7 @@ describe('Two gateway replicas answering request-reply at once (distributed)', (
   const ctx = useStack({ gatewayReplicas: 2 });
 
   it('gives each replica the replies to its own requests', async () => {
+    await groupsSettled(ctx.stack, ['gateway-client'], 2);
     const [a, b] = ctx.stack.edgeUrls.map((url) => api(url, ctx.stack.apiKey));
     // Each replica creates projects and reads back the ones both created, 40 requests at a time.
     const created = await Promise.all(

@@ -78,6 +78,8 @@ export interface Stack {
   readonly dataDir: string;
   /** Distributed: the PostgreSQL database the apps share (each in its own schema); all-in-one: null (SQLite under dataDir). */
   readonly databaseUrl: string | null;
+  /** Distributed: the Kafka bootstrap address the apps use; all-in-one: null. */
+  readonly kafkaBrokers: string | null;
   /** An authenticated client. */
   api(): Api;
   /** Output (stdout and stderr) of the apps since the last start or restart. */
@@ -113,13 +115,14 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   const apps: Array<AppSpec & { env: Record<string, string> }> = [];
   let edgePort: number;
   let databaseUrl: string | null = null;
+  let kafkaBrokers: string | null = null;
   const replicaPorts: number[] = [];
   try {
     if (mode === 'all-in-one') {
       edgePort = await freePort();
       apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort) } });
     } else {
-      const brokers = await brokerFor(options, cleanups);
+      const brokers = (kafkaBrokers = await brokerFor(options, cleanups));
       const database: TestDatabase = await createDatabase();
       cleanups.unshift(() => database.drop());
       databaseUrl = database.url;
@@ -181,6 +184,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     edgeUrls,
     dataDir,
     databaseUrl,
+    kafkaBrokers,
     get apiKey() {
       return key;
     },
