@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --port) port=${2:-}; shift 2 ;;
     --port=*) port=${1#--port=}; shift ;;
-    [0-9]*) port=$1; shift ;; # broker.sh start 19092, as the mock's script took it
+    [0-9]*) port=$1; shift ;; # broker.sh start 19092 works too
     *) echo "broker.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
