@@ -8,7 +8,7 @@
 // spans as JSON text) and commits its offsets after. GET by id and the keyset list read
 // PostgreSQL. The project is the X-Project-Key header (no lookup).
 // Env: PORT (3101), HOST (127.0.0.1), KAFKA_BROKERS, DATABASE_URL, BASELINE_TOPIC (bench-baseline-traces),
-// BASELINE_LINGER_MS (20), BASELINE_MAX_BATCH (2000), BASELINE_MAX_WAIT_MS (5), BASELINE_DEBUG (1: log batches).
+// BASELINE_LINGER_MS (20), BASELINE_MAX_BATCH (2000), BASELINE_MAX_WAIT_MS (500), BASELINE_PARTITIONS (12), BASELINE_DEBUG (1: log batches).
 const Fastify = require('fastify');
 const { traceSummary } = require('./lib/trace-summary');
 const { Kafka, logLevel } = require('kafkajs');
@@ -23,15 +23,16 @@ if (!brokers.length || !databaseUrl) {
   process.exit(1);
 }
 const topic = process.env.BASELINE_TOPIC || 'bench-baseline-traces';
-// The mock broker makes every fetch wait its whole maxWait and returns one record batch
-// per partition: a short wait lets the consumer fetch more often than producer batches come.
-const maxWaitTimeInMs = Number(process.env.BASELINE_MAX_WAIT_MS || 5);
+// As the service's stream consumers (KAFKA_STREAM_MAX_WAIT_MS): Kafka answers a fetch as soon as records arrive.
+const maxWaitTimeInMs = Number(process.env.BASELINE_MAX_WAIT_MS || 500);
+// As the service's trace.ingest (TRACE_TOPIC_PARTITIONS).
+const partitions = Number(process.env.BASELINE_PARTITIONS || 12);
 const debug = process.env.BASELINE_DEBUG === '1';
 
 const pool = new Pool({ connectionString: databaseUrl, max: 10 });
 const kafka = new Kafka({ clientId: 'bench-baseline', brokers, logLevel: logLevel.ERROR });
-const producer = kafka.producer({ allowAutoTopicCreation: true });
-const consumer = kafka.consumer({ groupId: 'bench-baseline', maxWaitTimeInMs, allowAutoTopicCreation: true });
+const producer = kafka.producer({ allowAutoTopicCreation: false });
+const consumer = kafka.consumer({ groupId: 'bench-baseline', maxWaitTimeInMs, allowAutoTopicCreation: false });
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS traces (
@@ -293,10 +294,12 @@ app.get('/readyz', async (req, reply) => (ready ? { status: 'ok' } : reply.code(
 let ready = false;
 async function main() {
   await pool.query(SCHEMA);
+  // Created on purpose, as the service creates its topics (brokers need not auto-create them).
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }] });
+  await admin.disconnect();
   await producer.connect();
-  // The mock broker creates topics on first use: a first produce makes the topic exist
-  // before the consumer subscribes. The marker record is skipped by the consumer.
-  await producer.send({ topic, acks: -1, messages: [{ key: 'marker', value: '{}' }] });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({

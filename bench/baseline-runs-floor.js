@@ -17,7 +17,7 @@
 // Prints one line `RESULT {json}`, then drops its queue.
 // Environment: REDIS_URL, KAFKA_BROKERS, DATABASE_URL (required, an empty database),
 // QUEUE_PREFIX, BASELINE_TASKS (10000), BASELINE_CONCURRENCY (16), BASELINE_LINGER_MS (5),
-// BASELINE_MAX_WAIT_MS (5), BASELINE_STORE (1; 0: the consumer reads every record but
+// BASELINE_MAX_WAIT_MS (500), BASELINE_PARTITIONS (12), BASELINE_STORE (1; 0: the consumer reads every record but
 // writes nothing, to split the floor's cost between Kafka and PostgreSQL).
 const { fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -31,7 +31,9 @@ const PREFIX = process.env.QUEUE_PREFIX || `bench-floor-${randomBytes(4).toStrin
 const TASKS = Number(process.env.BASELINE_TASKS || 10000);
 const CONCURRENCY = Number(process.env.BASELINE_CONCURRENCY || 16);
 const LINGER_MS = Number(process.env.BASELINE_LINGER_MS ?? 5);
-const MAX_WAIT_MS = Number(process.env.BASELINE_MAX_WAIT_MS ?? 5);
+// As the service's stream consumers (KAFKA_STREAM_MAX_WAIT_MS), and its topics' partitions.
+const MAX_WAIT_MS = Number(process.env.BASELINE_MAX_WAIT_MS ?? 500);
+const PARTITIONS = Number(process.env.BASELINE_PARTITIONS ?? 12);
 const STORE = process.env.BASELINE_STORE !== '0';
 const BROKERS = (process.env.KAFKA_BROKERS || '').split(',').filter(Boolean);
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -136,7 +138,7 @@ async function storeFetched(pool, events, traces) {
  */
 async function runConsumer() {
   const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
-  const consumer = kafka().consumer({ groupId: `floor-${PREFIX}`, maxWaitTimeInMs: MAX_WAIT_MS, allowAutoTopicCreation: true });
+  const consumer = kafka().consumer({ groupId: `floor-${PREFIX}`, maxWaitTimeInMs: MAX_WAIT_MS, allowAutoTopicCreation: false });
   let stored = 0;
   let next = null; // the records waiting for the next transaction: { events, traces, offsets }
   let writing = Promise.resolve();
@@ -252,6 +254,11 @@ async function main() {
   await pool.query('ANALYZE tasks');
   await pool.end();
 
+  // Both topics exist before the consumer subscribes: created on purpose, as the service's are.
+  const admin = kafka().admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [EVENTS_TOPIC, TRACES_TOPIC].map((topic) => ({ topic, numPartitions: PARTITIONS })) });
+  await admin.disconnect();
   const consumerProc = fork(__filename, ['consumer'], { env: { ...process.env, QUEUE_PREFIX: PREFIX }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let stored = 0;
   let lastAt = 0;
@@ -275,7 +282,7 @@ async function main() {
     }
   });
 
-  const producer = kafka().producer({ allowAutoTopicCreation: true });
+  const producer = kafka().producer({ allowAutoTopicCreation: false });
   await producer.connect();
   const send = lingeringProducer(producer);
   // Both topics exist before the consumer subscribes and the clock starts.

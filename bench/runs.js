@@ -14,7 +14,7 @@
 //      same Redis with the same number of jobs at once as the service executes;
 //   5. distributed mode only, the floor (bench/baseline-runs-floor.js): that baseline plus
 //      the least the design asks of each task, with bare libraries: its `finished` event
-//      and trace through Kafka (the mock broker, as the service's) and both stored in
+//      and trace through Kafka (a broker of its own, as the service's) and both stored in
 //      PostgreSQL by a consumer process. What is left between the floor and the bare
 //      baseline is the cost of the design on this machine, not of the service's code.
 // Usage: node bench/runs.js [--mode both|all-in-one|distributed] [--tasks 10000]
@@ -187,12 +187,7 @@ async function measureService(mode) {
     QUOTA_ACTIVE_RUNS: '2',
   };
   if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
-  // On the mock broker nothing on a run's path waits on a fetch (slots are refilled through
-  // Redis; four tasks per slot wait staged ahead of the events): longer waits than the ingest and
-  // read benches' (20 / 5 ms) spare the CPU the mock's idle fetches burn. They only delay
-  // the run's end being stored (≤ 50 ms) and the bench's polls (≤ 200 ms).
-  const kafkaWaits = { bus: 100, stream: 50 };
-  const target = await c.startService(mode, { log, apps: opts.apps, env, kafkaWaits });
+  const target = await c.startService(mode, { log, apps: opts.apps, env });
   const out = { kind: 'service', mode, runs: [] };
   try {
     log(`   dataset of ${opts.tasks} items and a benchmark (dataset target, exact_match, concurrency ${opts.concurrency})`);

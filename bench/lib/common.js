@@ -362,18 +362,19 @@ async function createDatabase(tag) {
   return { name, url: url.toString() };
 }
 
-/** A mock Kafka broker (scripts/kafka-mock/broker.sh) on a free port in 19700-19999. */
+/** An Apache Kafka broker (scripts/kafka/broker.sh: one KRaft node) on a free port pair in 19700-19999. */
 async function startBroker() {
-  const script = path.join(ROOT, 'scripts/kafka-mock/broker.sh');
+  const script = path.join(ROOT, 'scripts/kafka/broker.sh');
   const stateRoot = tempDir('cinetrace-bench-kafka-');
   for (let attempt = 0; attempt < 20; attempt++) {
-    const port = 19700 + Math.floor(Math.random() * 300);
-    if (port === 19092 || (await portOpen(port))) continue;
-    const env = { ...process.env, KAFKA_MOCK_STATE_DIR: path.join(stateRoot, String(port)) };
+    const port = 19700 + Math.floor(Math.random() * 299);
+    // The controller listens on the next port.
+    if (port === 19092 || (await portOpen(port)) || (await portOpen(port + 1))) continue;
+    const env = { ...process.env, KAFKA_STATE_DIR: path.join(stateRoot, String(port)) };
     const run = (cmd) =>
       new Promise((resolve, reject) =>
-        execFile('bash', [script, cmd, String(port)], { env, timeout: 60000 }, (err, stdout, stderr) =>
-          err ? reject(new Error(`broker.sh ${cmd} ${port}: ${stderr || err.message}`)) : resolve(stdout.trim()),
+        execFile('bash', [script, cmd, '--port', String(port)], { env, timeout: 180000 }, (err, stdout, stderr) =>
+          err ? reject(new Error(`broker.sh ${cmd} --port ${port}: ${stderr || err.message}`)) : resolve(stdout.trim().split('\n').pop()),
         ),
       );
     const brokers = await run('start');
@@ -381,8 +382,11 @@ async function startBroker() {
     onCleanup(() => broker.stop());
     return broker;
   }
-  throw new Error('no free port for the mock broker in 19700-19999');
+  throw new Error('no free port pair for the broker in 19700-19999');
 }
+
+/** `{ [name]: String(value) }`, or nothing when the value is unset. */
+const optional = (name, value) => (value === undefined || value === '' ? {} : { [name]: String(value) });
 
 // ---------------------------------------------------------------- the service
 
@@ -417,20 +421,13 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
   } else {
     const broker = await startBroker();
     const db = (database = await createDatabase('svc'));
-    log(`  mock broker ${broker.brokers}, database ${db.name}`);
+    log(`  Kafka broker ${broker.brokers}, database ${db.name}`);
     Object.assign(env, {
       KAFKA_BROKERS: broker.brokers,
-      // The mock broker answers a fetch only after its whole wait, one record batch per
-      // partition, so the wait bounds request-reply throughput there (Apache Kafka answers
-      // as soon as data arrives), and every idle consumer fetches once per wait: short
-      // waits cost CPU. A bench picks what its figures depend on (`kafkaWaits`);
-      // BENCH_KAFKA_MAX_WAIT_MS / BENCH_KAFKA_STREAM_MAX_WAIT_MS override; the service's own default is 500.
-      KAFKA_MAX_WAIT_MS: process.env.BENCH_KAFKA_MAX_WAIT_MS || String(kafkaWaits.bus ?? 20),
-      // Stream consumers read one producer batch per partition per fetch there: short waits.
-      KAFKA_STREAM_MAX_WAIT_MS: process.env.BENCH_KAFKA_STREAM_MAX_WAIT_MS || String(kafkaWaits.stream ?? 5),
-      // The mock keeps ~5 MB per partition (4 partitions): the gateway holds trace POSTs
-      // back well before trace-ingest's lag could outgrow that (the default is 64 MiB).
-      TRACE_INGEST_MAX_LAG_BYTES: String(8 * 1024 * 1024),
+      // The service's own fetch waits (500 ms: Kafka answers as soon as records arrive) unless a
+      // bench or BENCH_KAFKA_MAX_WAIT_MS / BENCH_KAFKA_STREAM_MAX_WAIT_MS asks for others.
+      ...optional('KAFKA_MAX_WAIT_MS', process.env.BENCH_KAFKA_MAX_WAIT_MS || kafkaWaits.bus),
+      ...optional('KAFKA_STREAM_MAX_WAIT_MS', process.env.BENCH_KAFKA_STREAM_MAX_WAIT_MS || kafkaWaits.stream),
       DATABASE_URL: db.url,
       REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
       // project-service requires the key secrets are encrypted with in this mode.
@@ -500,7 +497,7 @@ async function startBaseline(mode, { log = console.error } = {}) {
   } else {
     const broker = await startBroker();
     const db = (database = await createDatabase('base'));
-    log(`  mock broker ${broker.brokers}, database ${db.name}`);
+    log(`  Kafka broker ${broker.brokers}, database ${db.name}`);
     Object.assign(env, { KAFKA_BROKERS: broker.brokers, DATABASE_URL: db.url });
     proc = startProcess('baseline-kafka-pg', ['bench/baseline-kafka-pg.js'], env);
     cleanups.push(() => broker.stop());

@@ -20,7 +20,7 @@ describe('Trace stream poison records (distributed)', () => {
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();
-    await broker?.stop();
+    await broker?.remove();
   }, STACK_HOOK_TIMEOUT_MS);
 
   it('sets a record it cannot store aside on the dead-letter topic and goes on with its partition', async () => {

@@ -29,10 +29,7 @@ if (e2eMode() === 'distributed') {
         await ingest(api, trace);
         accepted.push(trace);
       }
-      // The mock broker keeps nothing across a restart (a real one would), so what it
-      // acknowledged is let through to the store before it is killed.
-      await expectAllStored(api, accepted, 30_000);
-
+      // Killed at once: what the broker acknowledged is on its disk and reaches the store after it is back.
       await own.broker.stop();
       const during: ApiResponse[] = [];
       const attempts: Array<() => Promise<ApiResponse>> = [

@@ -11,7 +11,7 @@ export class BenchmarkWorkerEnv {
   /** Comma-separated host:port list: task events and traces go to Kafka; required. */
   @IsOptional() @IsString() KAFKA_BROKERS?: string;
 
-  /** Longest a fetch waits for records: as StoreAndBusEnv's (mock broker: ~20). */
+  /** Longest a fetch waits for records: as StoreAndBusEnv's. */
   @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 500;
 
   /** Key prefix of the task queue in Redis; the same as benchmark-service's. */

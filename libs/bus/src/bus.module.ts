@@ -36,7 +36,7 @@ export function createBusClient(config: BusClientConfig): BusClient {
     return new BusClient(new InProcessClient(config.broker), config.timeoutMs);
   }
   const options = kafkaClientOptions(config.clientId, config.kafka);
-  const client = new OneReplyTopicClientKafka(options, `${config.clientId}.reply`);
+  const client = new OneReplyTopicClientKafka(options, `${config.clientId}.reply`, { clientId: config.clientId, connection: config.kafka });
   for (const pattern of config.patterns) client.subscribeToResponseOf(pattern);
   return new BusClient(client, config.timeoutMs, new KafkaProbe(config.clientId, config.kafka));
 }

@@ -3,6 +3,7 @@ export * from './in-process/in-process.server';
 export * from './in-process/in-process.client';
 export * from './kafka/kafka.options';
 export * from './kafka/kafka-probe';
+export * from './kafka/kafka-topics';
 export * from './kafka/consumer-group-lag';
 export * from './bus.client';
 export * from './bus.module';

@@ -18,7 +18,7 @@ export class StoreAndBusEnv {
   /**
    * Longest a consumer's fetch waits for records. Kafka answers a fetch as soon as records
    * arrive, so a long wait costs no latency there and saves idle fetches (Kafka's own
-   * default is 500 ms). librdkafka's mock broker waits out every fetch: run it with ~20.
+   * default is 500 ms).
    */
   @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 500;
 }

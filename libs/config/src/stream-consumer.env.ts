@@ -6,9 +6,7 @@ import { StoreAndBusEnv } from './store-and-bus.env';
 export class StreamConsumerEnv extends StoreAndBusEnv {
   /**
    * Longest a stream consumer's fetch waits for records. Kafka answers as soon as records
-   * arrive, so the bus's 500 ms suits it. librdkafka's mock broker answers each fetch after
-   * its whole wait with one record batch per partition, so how fast a consumer can read
-   * there is one producer batch per partition per wait: run it with ~5.
+   * arrive, so the bus's 500 ms suits it.
    */
   @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_STREAM_MAX_WAIT_MS = 500;
 }

@@ -6,36 +6,58 @@ import { repoRoot } from './repo-root';
 
 const run = promisify(execFile);
 
-/** A mock Kafka broker run by scripts/kafka-mock/broker.sh, pinned to one port. */
+/** A real Apache Kafka broker (one KRaft node) run by scripts/kafka/broker.sh, pinned to one port. */
 export interface Broker {
   /** `127.0.0.1:<port>`, the value for KAFKA_BROKERS. */
   readonly brokers: string;
   readonly port: number;
-  /** Kills the broker and waits until its port is closed: a Kafka outage. */
+  /** SIGKILLs the broker and waits until its port is closed: a Kafka outage. Its log stays on disk. */
   stop(): Promise<void>;
-  /** Starts it again at the same address (empty: the mock keeps nothing across restarts). */
+  /** Starts it again at the same address, on the log it kept: what it acknowledged is still there. */
   start(): Promise<void>;
+  /** Stops it for good and removes its data. */
+  remove(): Promise<void>;
 }
 
-async function brokerSh(command: 'start' | 'stop', port: number): Promise<string> {
-  const script = join(repoRoot(), 'scripts/kafka-mock/broker.sh');
+async function brokerSh(command: 'start' | 'stop' | 'kill', port: number): Promise<string> {
+  const script = join(repoRoot(), 'scripts/kafka/broker.sh');
   try {
-    const { stdout } = await run('bash', [script, command, String(port)], { timeout: 60_000 });
-    return stdout.trim();
+    // The first start on a machine fetches the broker's jars with Maven.
+    const { stdout } = await run('bash', [script, command, '--port', String(port)], { timeout: 180_000 });
+    return stdout.trim().split('\n').pop() ?? '';
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`broker.sh ${command} ${port} failed: ${e.stderr || e.message}`);
+    throw new Error(`scripts/kafka/broker.sh ${command} --port ${port} failed: ${e.stderr || e.message}`);
   }
 }
 
-/** Starts a broker on `port` (a free one when omitted). */
+/** Starts a broker on `port` (a free one, with a free one after it for the controller, when omitted). */
 export async function startBroker(port?: number): Promise<Broker> {
-  const pinned = port ?? (await freePort());
+  const pinned = port ?? (await freePortPair());
   const brokers = await brokerSh('start', pinned);
   return {
     brokers,
     port: pinned,
-    stop: async () => void (await brokerSh('stop', pinned)),
+    stop: async () => void (await brokerSh('kill', pinned)),
     start: async () => void (await brokerSh('start', pinned)),
+    remove: async () => void (await brokerSh('stop', pinned)),
   };
+}
+
+/** A free port whose successor (the controller's listener) is free too. */
+async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const port = await freePort();
+    if (port < 65534 && (await isFree(port + 1))) return port;
+  }
+  throw new Error('no two consecutive free ports found for a broker');
+}
+
+async function isFree(port: number): Promise<boolean> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }

@@ -55,6 +55,11 @@ export interface StackOptions {
    * each on its port (see `edgeUrls`), as a cluster runs several. All-in-one: always one.
    */
   gatewayReplicas?: number;
+  /**
+   * Distributed: replicas of other apps, e.g. `{ 'trace-ingest': 2 }` runs `trace-ingest` and
+   * `trace-ingest-2` in one consumer group, each with its own HEALTH_PORT (default one each).
+   */
+  replicas?: Partial<Record<string, number>>;
 }
 
 /** How an app ended. */
@@ -73,6 +78,8 @@ export interface Stack {
   readonly dataDir: string;
   /** Distributed: the PostgreSQL database the apps share (each in its own schema); all-in-one: null (SQLite under dataDir). */
   readonly databaseUrl: string | null;
+  /** Distributed: the Kafka bootstrap address the apps use; all-in-one: null. */
+  readonly kafkaBrokers: string | null;
   /** An authenticated client. */
   api(): Api;
   /** Output (stdout and stderr) of the apps since the last start or restart. */
@@ -115,13 +122,14 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   const apps: Array<AppSpec & { env: Record<string, string> }> = [];
   let edgePort: number;
   let databaseUrl: string | null = null;
+  let kafkaBrokers: string | null = null;
   const replicaPorts: number[] = [];
   try {
     if (mode === 'all-in-one') {
       edgePort = await freePort();
       apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort) } });
     } else {
-      const brokers = await brokerFor(options, cleanups);
+      const brokers = (kafkaBrokers = await brokerFor(options, cleanups));
       const database: TestDatabase = await createDatabase();
       cleanups.unshift(() => database.drop());
       databaseUrl = database.url;
@@ -132,9 +140,6 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const shared = {
         ...common,
         KAFKA_BROKERS: brokers,
-        KAFKA_MAX_WAIT_MS: '20',
-        // The mock broker answers a stream fetch after its whole wait, one batch per partition.
-        KAFKA_STREAM_MAX_WAIT_MS: '5',
         DATABASE_URL: database.url,
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: queuePrefix,
@@ -155,6 +160,9 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         } else {
           // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
           apps.push({ ...app, env: { ...shared, HEALTH_PORT: String(port) } });
+          for (let replica = 2; replica <= (options.replicas?.[app.name] ?? 1); replica++) {
+            apps.push({ ...app, name: `${app.name}-${replica}`, env: { ...shared, HEALTH_PORT: String(await freePort()) } });
+          }
         }
       }
     }
@@ -186,6 +194,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     edgeUrls,
     dataDir,
     databaseUrl,
+    kafkaBrokers,
     get apiKey() {
       return key;
     },
@@ -257,7 +266,7 @@ async function brokerFor(options: StackOptions, cleanups: Array<() => Promise<vo
   let brokers = options.kafkaBrokers ?? (options.ownBroker ? undefined : process.env.KAFKA_BROKERS);
   if (!brokers) {
     const broker: Broker = await startBroker();
-    cleanups.push(() => broker.stop());
+    cleanups.push(() => broker.remove());
     brokers = broker.brokers;
   }
   const address = brokers;

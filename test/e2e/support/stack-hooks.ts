@@ -54,7 +54,7 @@ export function useStackOnOwnBroker(options: StackOptions = {}): OwnBrokerContex
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();
-    await broker?.stop();
+    await broker?.remove();
   }, STACK_HOOK_TIMEOUT_MS);
   return {
     get stack() {

@@ -1,11 +1,12 @@
-import { KafkaOptions, Transport } from '@nestjs/microservices';
+import { CustomStrategy, KafkaOptions, Transport } from '@nestjs/microservices';
 import { logLevel } from 'kafkajs';
 import { JsonValueSerializer } from './json-value.serializer';
 import { kafkaLogCreator } from './kafka-log-creator';
+import { TopicCreatingServerKafka } from './topic-creating.server';
 
 export interface KafkaConnection {
   brokers: string[];
-  /** Longest a fetch waits for records: Kafka answers sooner when records arrive; the mock broker never does. */
+  /** Longest a fetch waits for records when there are none (Kafka answers as soon as records arrive). */
   maxWaitTimeInMs: number;
 }
 
@@ -31,8 +32,16 @@ export function kafkaClientConfig(clientId: string, kafka: KafkaConnection) {
  */
 export const KAFKA_GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 10000, heartbeatInterval: 1000 };
 
-/** Options for a service answering requests (Nest's ServerKafka, group `<service>-server`). */
-export function kafkaServerOptions(service: string, kafka: KafkaConnection): KafkaOptions {
+/**
+ * The transport of a service answering requests: Nest's ServerKafka (group `<service>-server`)
+ * that creates its request topics before subscribing (see TopicCreatingServerKafka).
+ */
+export function kafkaServerOptions(service: string, kafka: KafkaConnection): CustomStrategy {
+  return { strategy: new TopicCreatingServerKafka(kafkaServerSettings(service, kafka).options, service, kafka) };
+}
+
+/** Nest's ServerKafka options for `service`. */
+export function kafkaServerSettings(service: string, kafka: KafkaConnection): KafkaOptions {
   return {
     transport: Transport.KAFKA,
     options: {
@@ -40,12 +49,12 @@ export function kafkaServerOptions(service: string, kafka: KafkaConnection): Kaf
       consumer: {
         groupId: service,
         maxWaitTimeInMs: kafka.maxWaitTimeInMs,
-        allowAutoTopicCreation: true,
+        allowAutoTopicCreation: false,
         ...KAFKA_GROUP_TIMING,
         // A consumer that loses its broker keeps retrying until it comes back.
         retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
       },
-      producer: { allowAutoTopicCreation: true },
+      producer: { allowAutoTopicCreation: false },
       subscribe: { fromBeginning: false },
       run: { partitionsConsumedConcurrently: 4 },
       serializer: new JsonValueSerializer(),
@@ -60,11 +69,11 @@ export function kafkaClientOptions(clientId: string, kafka: KafkaConnection): Ka
     consumer: {
       groupId: clientId,
       maxWaitTimeInMs: kafka.maxWaitTimeInMs,
-      allowAutoTopicCreation: true,
+      allowAutoTopicCreation: false,
       ...KAFKA_GROUP_TIMING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
     },
-    producer: { allowAutoTopicCreation: true },
+    producer: { allowAutoTopicCreation: false },
     send: { acks: -1 },
     run: { partitionsConsumedConcurrently: 4 },
     serializer: new JsonValueSerializer(),

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaConnection, kafkaClientConfig, KAFKA_GROUP_TIMING } from '../kafka/kafka.options';
+import { deadLetterTopic, ensureTopics, streamTopic } from '../kafka/kafka-topics';
 import { BatchHandler, StreamRecord } from './stream.types';
 import { WriteBehind } from './write-behind';
 
@@ -35,12 +36,6 @@ interface FetchedBatch {
   messages: KafkaMessage[];
   size: number;
 }
-
-/**
- * `max.message.bytes` of the topics a consumer creates: a record carries a whole trace, and
- * the gateway takes bodies up to 5 MiB by default (Kafka's own default is 1 MB).
- */
-export const STREAM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** Records fetched and not yet stored, at most: beyond it, fetching waits for the store. */
 const MAX_BACKLOG_RECORDS = 5000;
@@ -79,9 +74,8 @@ export class KafkaStreamConsumer<T = unknown> {
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.options.groupId,
-      // The connection's: the apps give their stream consumers KAFKA_STREAM_MAX_WAIT_MS.
       maxWaitTimeInMs: this.connection.maxWaitTimeInMs,
-      allowAutoTopicCreation: true,
+      allowAutoTopicCreation: false,
       ...KAFKA_GROUP_TIMING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: Number.MAX_SAFE_INTEGER },
     });
@@ -110,25 +104,13 @@ export class KafkaStreamConsumer<T = unknown> {
     });
   }
 
-  /** Auto-created topics get the broker's defaults (often 1 partition, 1 MB records): create them on purpose. */
-  private async ensureTopics(): Promise<void> {
-    const admin = this.kafka.admin();
-    try {
-      await admin.connect();
-      const partitions = this.options.partitions ?? 12;
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [this.options.topic, this.options.deadLetterTopic].map((topic) => ({
-          topic,
-          numPartitions: partitions,
-          configEntries: [{ name: 'max.message.bytes', value: String(STREAM_MAX_MESSAGE_BYTES) }],
-        })),
-      });
-    } catch (err) {
-      this.logger.warn(`Could not create '${this.options.topic}' (${(err as Error)?.message ?? err}); relying on auto-creation`);
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
+  /** Creates the stream and its dead-letter topic on purpose: auto-created ones get the broker's defaults (often 1 partition, 1 MB records). */
+  private ensureTopics(): Promise<void> {
+    const partitions = this.options.partitions ?? 12;
+    return ensureTopics(this.options.groupId, this.connection, [
+      streamTopic(this.options.topic, partitions),
+      deadLetterTopic(this.options.deadLetterTopic, partitions),
+    ], { groupId: this.options.groupId });
   }
 
   /** Stops fetching, lets the writer store and commit what it holds, then leaves the group. */
@@ -210,7 +192,7 @@ export class KafkaStreamConsumer<T = unknown> {
   }
 
   private async deadLetter(message: KafkaMessage, reason: string): Promise<void> {
-    const producer = this.kafka.producer({ allowAutoTopicCreation: true });
+    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     try {
       await producer.send({

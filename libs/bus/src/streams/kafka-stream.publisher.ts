@@ -145,7 +145,7 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
   private connected(): Promise<Producer> {
     this.connecting ??= (async () => {
       const producer = this.kafka.producer({
-        allowAutoTopicCreation: true,
+        allowAutoTopicCreation: false,
         // Murmur2 on the key, as the Java client: a trace's records keep to one partition.
         createPartitioner: Partitioners.DefaultPartitioner,
         retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 500 },

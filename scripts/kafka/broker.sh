@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# A real Apache Kafka broker for tests, benchmarks and local runs, from Maven Central's
+# jars (no tarball, no Docker): one KRaft node acting as broker and controller.
+#
+#   broker.sh start [--port N]    fetch the jars (first time), format a store, start the
+#                                 broker, wait until it serves metadata; the last line of
+#                                 output is the bootstrap address 127.0.0.1:N
+#   broker.sh stop [--port N]     stop it (SIGTERM, then SIGKILL) and remove its data
+#   broker.sh kill [--port N]     SIGKILL it and keep its data (an outage; start resumes)
+#   broker.sh status [--port N]
+#
+# The controller listens on N+1. Needs Java 17+ and Maven (the jars are cached in
+# scripts/kafka/.cache, gitignored). Messages go to stderr; only the address to stdout.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cmd=${1:-}
+shift || true
+port=${KAFKA_PORT:-9092}
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --port) port=${2:-}; shift 2 ;;
+    --port=*) port=${1#--port=}; shift ;;
+    [0-9]*) port=$1; shift ;; # broker.sh start 19092 works too
+    *) echo "broker.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+die() { echo "broker.sh: $*" >&2; exit 1; }
+[[ $port =~ ^[0-9]+$ ]] && ((port > 0 && port < 65535)) || die "port must be a number below 65535, got '$port'"
+controller_port=$((port + 1))
+
+version=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")
+libs=$here/.cache/kafka-$version/libs
+state=${KAFKA_STATE_DIR:-/tmp/cinetrace-kafka-$port}
+pidfile=$state/broker.pid
+log=$state/broker.log
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+running_pid() {
+  [[ -f $pidfile ]] || return 1
+  local pid
+  pid=$(<"$pidfile")
+  [[ $pid =~ ^[0-9]+$ ]] && [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'kafka.Kafka' || return 1
+  echo "$pid"
+}
+
+fetch_jars() {
+  [[ -f $libs/.complete ]] && return
+  command -v mvn >/dev/null || die "Maven (mvn) is not installed: it fetches the broker's jars from Maven Central"
+  echo "broker.sh: fetching Apache Kafka $version from Maven Central into $libs" >&2
+  rm -rf "$libs"
+  mvn -B -q -f "$here/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$libs" >&2 || die "Maven could not fetch the broker's jars"
+  touch "$libs/.complete"
+}
+
+write_config() {
+  cat >"$state/server.properties" <<EOF
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=127.0.0.1:$controller_port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$state/data
+num.partitions=1
+# The apps create their topics with the settings they need (README, "Kafka topics").
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+# One node: nothing to wait for before a consumer group's first rebalance.
+group.initial.rebalance.delay.ms=0
+EOF
+  cat >"$state/log4j2.properties" <<'EOF'
+rootLogger.level=WARN
+rootLogger.appenderRef.out.ref=OUT
+appender.out.type=Console
+appender.out.name=OUT
+appender.out.layout.type=PatternLayout
+appender.out.layout.pattern=[%d] %p %m (%c)%n
+logger.server.name=kafka.server.KafkaRaftServer
+logger.server.level=INFO
+EOF
+}
+
+java_cmd() {
+  java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
+    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$state/log4j2.properties" -Dkafka.logs.dir="$state" \
+    -cp "$libs/*" "$@"
+}
+
+start() {
+  command -v java >/dev/null || die "Java 17+ is not installed"
+  local pid
+  if pid=$(running_pid); then
+    wait_until_ready "$pid"
+    echo "127.0.0.1:$port"
+    return
+  fi
+  port_open "$port" && die "port $port is already taken by another process"
+  port_open "$controller_port" && die "port $controller_port (the controller's) is already taken by another process"
+  fetch_jars
+  mkdir -p "$state"
+  write_config
+  if [[ ! -f $state/data/meta.properties ]]; then
+    local cluster_id
+    cluster_id=$(java_cmd kafka.tools.StorageTool random-uuid 2>>"$log")
+    java_cmd kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$state/server.properties" >>"$log" 2>&1 ||
+      { tail -n 20 "$log" >&2; die "formatting the broker's store failed"; }
+  fi
+  # setsid: the broker outlives this script and is not hit by signals sent to the caller's group.
+  setsid bash -c "$(declare -f java_cmd); state='$state' libs='$libs' java_cmd kafka.Kafka '$state/server.properties'" \
+    </dev/null >>"$log" 2>&1 &
+  echo $! >"$pidfile"
+  wait_until_ready $!
+  echo "127.0.0.1:$port"
+}
+
+alive() { [[ -r /proc/$1/stat ]] && [[ $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+
+# Ready once the broker logged its start and answers on its port.
+wait_until_ready() {
+  local pid=$1
+  for _ in $(seq 1 600); do
+    if grep -q 'Kafka Server started' "$log" 2>/dev/null && port_open "$port"; then return; fi
+    alive "$pid" || { tail -n 30 "$log" >&2 || true; die "the broker exited before it was ready"; }
+    sleep 0.1
+  done
+  die "the broker was not ready on $port after 60 s (log: $log)"
+}
+
+# The pid file names the session leader setsid started (bash, whose child is the JVM):
+# signal its whole process group, and wait until none of it is left.
+signal_and_wait() {
+  local pid=$1 signal=$2
+  kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid" 2>/dev/null || true
+  for _ in $(seq 1 150); do pgrep -g "$pid" >/dev/null || return 0; sleep 0.1; done
+  return 1
+}
+
+stop() {
+  local pid
+  if pid=$(running_pid); then
+    signal_and_wait "$pid" TERM || signal_and_wait "$pid" KILL || die "broker $pid did not stop"
+  fi
+  rm -rf "$state"
+  for _ in $(seq 1 100); do port_open "$port" || return 0; sleep 0.1; done
+  die "port $port still open after stop (not our process?)"
+}
+
+kill_broker() {
+  local pid
+  if pid=$(running_pid); then signal_and_wait "$pid" KILL || die "broker $pid did not die"; fi
+  # Clear the start marker so the next start waits for this run's own.
+  [[ -f $log ]] && mv "$log" "$log.$(date +%s%N)"
+  rm -f "$pidfile"
+}
+
+case $cmd in
+  start) start ;;
+  stop) stop ;;
+  kill) kill_broker ;;
+  status) if pid=$(running_pid); then echo "running pid $pid on 127.0.0.1:$port"; else echo "stopped"; exit 3; fi ;;
+  *) die "usage: broker.sh start|stop|kill|status [--port N]" ;;
+esac

@@ -1,0 +1,53 @@
+import { unique } from '@cinetrace/testing';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { useStackOnOwnBroker } from './support/stack-hooks';
+
+jest.setTimeout(120_000);
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const MAX_MESSAGE_BYTES = String(16 * 1024 * 1024);
+
+// The topics as README's "Kafka topics" table documents them. The stack's broker refuses
+// to auto-create topics, so each one exists only because an app created it on purpose.
+const DOCUMENTED = [
+  { topic: 'trace.ingest', partitions: 12, retentionMs: 7 * DAY_MS },
+  { topic: 'trace.ingest.dead-letter', partitions: 12, retentionMs: 30 * DAY_MS },
+  { topic: 'benchmark.task.events', partitions: 12, retentionMs: 7 * DAY_MS },
+  { topic: 'benchmark.task.events.dead-letter', partitions: 12, retentionMs: 30 * DAY_MS },
+  { topic: 'gateway.reply', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'benchmark-service-client.reply', partitions: 12, retentionMs: HOUR_MS },
+  // A request topic of each service (one per pattern it answers).
+  { topic: 'project.projects.create', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'prompt.prompts.get', partitions: 12, retentionMs: HOUR_MS },
+];
+
+describe('Kafka topics on a fresh broker (distributed)', () => {
+  const own = useStackOnOwnBroker();
+
+  it('are created by the apps with the partitions and retention README documents', async () => {
+    const admin = new Kafka({ clientId: unique('e2e-topics'), brokers: [own.broker.brokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const names = DOCUMENTED.map((t) => t.topic);
+      const { topics } = await admin.fetchTopicMetadata({ topics: names });
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'max.message.bytes'] })),
+      });
+      const found = names.map((topic) => {
+        const configs = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
+        const value = (name: string) => configs.find((c) => c.configName === name)?.configValue;
+        return {
+          topic,
+          partitions: topics.find((t) => t.name === topic)?.partitions.length,
+          retentionMs: Number(value('retention.ms')),
+          maxMessageBytes: value('max.message.bytes'),
+        };
+      });
+      expect(found).toEqual(DOCUMENTED.map((t) => ({ ...t, maxMessageBytes: MAX_MESSAGE_BYTES })));
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});
