@@ -1,4 +1,8 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+
+// The storage the decorators write to; the package ships its types apart from its code.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
 /**
  * A copy of a request body that class-transformer can walk whatever its keys.
