@@ -13,7 +13,7 @@ const AUTH_CACHE_TTL_MS = 1000;
 
 describe('API keys: create, list, revoke, scopes', () => {
   // Two gateway replicas in the distributed mode: a revoked key must be refused by each.
-  const ctx = useStack({ env: { AUTH_CACHE_TTL_MS: String(AUTH_CACHE_TTL_MS) }, gatewayReplicas: 2 });
+  const ctx = useStack({ env: { AUTH_CACHE_TTL_MS: String(AUTH_CACHE_TTL_MS) }, replicas: { gateway: 2 } });
   /** A client authenticated with `key` (on the first gateway, or the given replica). */
   const as = (key: string, baseUrl = ctx.stack.baseUrl): Api => api(baseUrl, key);
   let project: { id: string; key: string };

@@ -59,7 +59,7 @@ describe('Two benchmark-service replicas, one SIGKILLed mid-run (distributed)', 
 });
 
 describe('Two gateway replicas answering request-reply at once (distributed)', () => {
-  const ctx = useStack({ gatewayReplicas: 2 });
+  const ctx = useStack({ replicas: { gateway: 2 } });
 
   it('gives each replica the replies to its own requests', async () => {
     await groupsSettled(ctx.stack, ['gateway-client'], 2);

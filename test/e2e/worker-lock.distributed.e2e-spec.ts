@@ -13,13 +13,12 @@ const LOCK_MS = 1000;
 // A slow await renews it; a stalled event loop would not. Two workers and a short lock: a
 // slow target and scorers that backtrack must still run each task once, recorded once.
 describe('Tasks that outlast the worker lock (distributed)', () => {
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: String(LOCK_MS) } });
+  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: String(LOCK_MS) }, replicas: { 'benchmark-worker': 2 } });
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());
 
   it('runs each task once on one of two workers, with exact counts, one attempt and one trace each', async () => {
-    await ctx.stack.startReplica('benchmark-worker');
     const { api } = await inNewProject(ctx.api);
     const tag = `lock-${Date.now()}`;
     const items = Array.from({ length: ITEMS }, (_, i) => ({ input: { prompt: `${tag} ${i}` }, expected: 'a' }));

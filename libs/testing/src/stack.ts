@@ -51,13 +51,10 @@ export interface StackOptions {
   /** Distributed: the task queue's Redis (e.g. one the test stops); default E2E_REDIS_URL or the local one. */
   redisUrl?: string;
   /**
-   * Distributed: how many gateway replicas to run (default 1), named `gateway`, `gateway-2`, …,
-   * each on its port (see `edgeUrls`), as a cluster runs several. All-in-one: always one.
-   */
-  gatewayReplicas?: number;
-  /**
-   * Distributed: replicas of other apps, e.g. `{ 'trace-ingest': 2 }` runs `trace-ingest` and
-   * `trace-ingest-2` in one consumer group, each with its own HEALTH_PORT (default one each).
+   * Distributed: how many processes of an app to run (default one each), as a cluster runs
+   * several: `{ 'trace-ingest': 2 }` runs `trace-ingest` and `trace-ingest-2` in one consumer
+   * group, each with its own HEALTH_PORT; `{ gateway: 2 }` adds `gateway-2` on a port of its
+   * own (see `edgeUrls`). The stack is ready once every one of them is. All-in-one: always one.
    */
   replicas?: Partial<Record<string, number>>;
 }
@@ -71,7 +68,7 @@ export interface AppExit {
 export interface Stack {
   readonly mode: StackMode;
   readonly baseUrl: string;
-  /** Every gateway replica's URL, `baseUrl` first (one entry unless `gatewayReplicas` asked for more). */
+  /** Every gateway replica's URL, `baseUrl` first (one entry unless `replicas` asked for more). */
   readonly edgeUrls: string[];
   /** The key the suite authenticates with: the given one, or the one the stack bootstrapped ('' if none). */
   readonly apiKey: string;
@@ -96,13 +93,6 @@ export interface Stack {
   healthUrl(name: string): string;
   /** Starts the named app again, as it was started before (after killApp). */
   startApp(name: string): Promise<void>;
-  /**
-   * Distributed: starts one more process of the named app on a port of its own (the
-   * gateway's PORT, any other app's HEALTH_PORT) and waits until its /readyz answers 200;
-   * gives its base URL (the gateway: the replica's API; others: its health URL). Replicas
-   * stop with the stack (and a restart); their output is in output().
-   */
-  startReplica(name: string): Promise<string>;
 }
 
 // Two distributed stacks on one broker would share consumer groups and answer each
@@ -124,6 +114,8 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   let databaseUrl: string | null = null;
   let kafkaBrokers: string | null = null;
   const replicaPorts: number[] = [];
+  /** Where replicas of apps other than the gateway answer /readyz. */
+  const replicaHealthUrls: string[] = [];
   try {
     if (mode === 'all-in-one') {
       edgePort = await freePort();
@@ -152,7 +144,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         if (app.name === EDGE_APP) {
           edgePort = port;
           apps.push({ ...app, env: { ...shared, PORT: String(port) } });
-          for (let replica = 2; replica <= (options.gatewayReplicas ?? 1); replica++) {
+          for (let replica = 2; replica <= (options.replicas?.[EDGE_APP] ?? 1); replica++) {
             const replicaPort = await freePort();
             replicaPorts.push(replicaPort);
             apps.push({ ...app, name: `${EDGE_APP}-${replica}`, env: { ...shared, PORT: String(replicaPort) } });
@@ -161,7 +153,9 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
           // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
           apps.push({ ...app, env: { ...shared, HEALTH_PORT: String(port) } });
           for (let replica = 2; replica <= (options.replicas?.[app.name] ?? 1); replica++) {
-            apps.push({ ...app, name: `${app.name}-${replica}`, env: { ...shared, HEALTH_PORT: String(await freePort()) } });
+            const name = `${app.name}-${replica}`;
+            replicaHealthUrls.push(`http://127.0.0.1:${await freePort()}`);
+            apps.push({ ...app, name, env: { ...shared, HEALTH_PORT: new URL(replicaHealthUrls[replicaHealthUrls.length - 1]).port } });
           }
         }
       }
@@ -179,14 +173,14 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   let key = apiKey ?? '';
   let stopped = false;
 
-  let replicas: AppProcess[] = [];
   const launch = async () => {
     running = apps.map((app) => new AppProcess(app.name, app.entry, { ...baseEnv(), ...app.env }));
-    // Every replica must serve: each joins the gateways' reply consumer group on its own.
+    // Every replica must serve: each gateway joins the reply consumer group on its own.
     const keys = await Promise.all(edgeUrls.map((url) => waitUntilReady(url, running, apiKey ?? null, dataDir, timeoutMs)));
+    await Promise.all(replicaHealthUrls.map((url) => waitUntilServing(`${url}/readyz`, running, timeoutMs)));
     key = keys[0];
   };
-  const stopApps = () => Promise.all([...running, ...replicas.splice(0)].map((app) => app.stop()));
+  const stopApps = () => Promise.all(running.map((app) => app.stop()));
 
   const stack: Stack = {
     mode,
@@ -199,7 +193,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       return key;
     },
     api: () => api(baseUrl, key),
-    output: () => [...running, ...replicas].map((app) => app.output()).join(''),
+    output: () => running.map((app) => app.output()).join(''),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -238,17 +232,6 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const spec = apps.find((a) => a.name === name);
       if (index < 0 || !spec) throw new Error(`no app named ${name} in this stack`);
       running[index] = new AppProcess(spec.name, spec.entry, { ...baseEnv(), ...spec.env });
-    },
-    async startReplica(name) {
-      const spec = apps.find((a) => a.name === name);
-      if (mode === 'all-in-one' || !spec) throw new Error(`no app named ${name} to replicate in this ${mode} stack`);
-      const port = String(await freePort());
-      const portVariable = name === EDGE_APP ? 'PORT' : 'HEALTH_PORT';
-      const replica = new AppProcess(`${name}#${replicas.length + 2}`, spec.entry, { ...baseEnv(), ...spec.env, [portVariable]: port });
-      replicas.push(replica);
-      const url = `http://127.0.0.1:${port}`;
-      await waitUntilServing(`${url}/readyz`, replica, timeoutMs);
-      return url;
     },
   };
 
@@ -347,16 +330,17 @@ async function waitUntilReady(
   throw new Error(`Stack at ${baseUrl} not ready after ${timeoutMs} ms (last: ${last}):\n${tails(apps)}`);
 }
 
-/** Polls `url` until it answers 200; fails if `app` exits first or `timeoutMs` passes. */
-async function waitUntilServing(url: string, app: AppProcess, timeoutMs: number): Promise<void> {
+/** Polls `url` until it answers 200; fails if one of `apps` exits first or `timeoutMs` passes. */
+async function waitUntilServing(url: string, apps: AppProcess[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!app.running) throw new Error(`${app.name} exited while starting:\n${tails([app])}`);
+    const dead = apps.find((app) => !app.running);
+    if (dead) throw new Error(`${dead.name} exited while starting:\n${tails(apps)}`);
     const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
     if (status === 200) return;
     await sleep(250);
   }
-  throw new Error(`${app.name} not ready at ${url} after ${timeoutMs} ms:\n${tails([app])}`);
+  throw new Error(`not ready at ${url} after ${timeoutMs} ms:\n${tails(apps)}`);
 }
 
 function tails(apps: AppProcess[]): string {
