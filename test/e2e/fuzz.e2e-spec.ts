@@ -16,7 +16,7 @@ import { aTrace as aValidTrace, WAIT } from './support/traces';
  * every 4xx is problem+json, and nothing of the others appears. The seed is fixed (FUZZ_SEED overrides it) and the runs bounded (FUZZ_RUNS).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 
 /** Written into everything of the other project; it must never come back to this one. */
 const MARKER = `foreign-${unique('marker')}`;
