@@ -1,4 +1,5 @@
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidationOptions } from 'class-validator';
+import { itemProblemsDecorator } from './item-problems';
 
 /**
  * Each item of an array is a JSON object. class-validator's @ValidateNested looks inside an
@@ -11,15 +12,5 @@ export function IsObjectItems(message: string, options?: ValidationOptions): Pro
     Array.isArray(value)
       ? value.flatMap((item, index) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? [] : [`[${index}] ${message}`]))
       : [];
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isObjectItems',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options,
-      validator: {
-        validate: (value: unknown) => problems(value).length === 0,
-        defaultMessage: (args) => problems(args?.value).join('\n'),
-      },
-    });
+  return itemProblemsDecorator('isObjectItems', problems, options);
 }

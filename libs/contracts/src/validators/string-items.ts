@@ -1,4 +1,5 @@
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidationOptions } from 'class-validator';
+import { itemProblemsDecorator } from './item-problems';
 
 /**
  * An array of distinct strings matching `pattern`, at most `maxItems`. Each bad item is
@@ -21,15 +22,5 @@ export function IsStringItems(
     });
     return lines;
   };
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isStringItems',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options,
-      validator: {
-        validate: (value: unknown) => problems(value).length === 0,
-        defaultMessage: (args) => problems(args?.value).join('\n'),
-      },
-    });
+  return itemProblemsDecorator('isStringItems', problems, options);
 }
