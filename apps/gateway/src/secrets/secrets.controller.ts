@@ -41,6 +41,7 @@ export class SecretsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a secret (the value is stored encrypted and never returned)' })
   @ApiResponse({ status: 201, type: SecretView })
+  @ApiResponse({ status: 409, description: 'The organization has a secret of that name' })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateSecretInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<SecretView> {
     const { value, ...rest } = input;
     // The value crosses the bus sealed to project-service: never in clear in Kafka's log.
@@ -72,7 +73,8 @@ export class SecretsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a secret; 409 while a benchmark references it' })
-  @ApiResponse({ status: 204 })
+  @ApiResponse({ status: 204, description: 'Deleted' })
+  @ApiResponse({ status: 409, description: 'A benchmark of the organization references it' })
   async delete(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {
     await this.bus.request(Patterns.SecretDelete, { ctx, id } satisfies SecretRequest);
   }
