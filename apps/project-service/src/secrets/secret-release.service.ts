@@ -52,7 +52,7 @@ export class SecretReleaseService implements OnApplicationBootstrap {
       const usable = await found.get(use.name);
       if (!usable) errors.push({ path: use.path, message: `names no secret of this organization ('${use.name}')` });
       else if (!allows(usable, use.host)) {
-        errors.push({ path: use.path, message: `the secret '${use.name}' may not be sent to ${use.host} (its allowedHosts: ${allowedHostsOf(usable).join(', ')})` });
+        errors.push({ path: use.path, message: `the secret '${use.name}' ${notAllowedFor(usable, use.host)}` });
       }
     }
     return { errors };
@@ -68,7 +68,7 @@ export class SecretReleaseService implements OnApplicationBootstrap {
     const usable = await this.find(project.orgId, name);
     if (!usable) throw DomainError.notFound(`No secret named '${name}' in the benchmark's organization`);
     if (!allows(usable, host)) {
-      throw new DomainError(ErrorCode.Conflict, `The secret '${name}' may not be sent to ${host} (its allowedHosts: ${allowedHostsOf(usable).join(', ')})`);
+      throw new DomainError(ErrorCode.Conflict, `The secret '${name}' ${notAllowedFor(usable, host)}`);
     }
     const value = usable.kind === 'stored' ? this.decrypted(usable.secret) : this.envSecrets.value(usable.name);
     if (value === undefined) throw DomainError.notFound(`The secret '${name}' is offered by the operator but not set`);
@@ -93,6 +93,8 @@ export class SecretReleaseService implements OnApplicationBootstrap {
 }
 
 const allowedHostsOf = (usable: Usable): string[] => (usable.kind === 'stored' ? usable.secret.allowedHosts : usable.allowedHosts);
+
+const notAllowedFor = (usable: Usable, host: string): string => `may not be sent to ${host} (its allowedHosts: ${allowedHostsOf(usable).join(', ')})`;
 
 /** No allowedHosts: any host the outbound rules allow. */
 function allows(usable: Usable, host: string): boolean {
