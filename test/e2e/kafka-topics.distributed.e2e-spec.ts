@@ -17,9 +17,11 @@ const DOCUMENTED = [
   { topic: 'benchmark.task.events.dead-letter', partitions: 12, retentionMs: 30 * DAY_MS },
   { topic: 'gateway.reply', partitions: 12, retentionMs: HOUR_MS },
   { topic: 'benchmark-service-client.reply', partitions: 12, retentionMs: HOUR_MS },
-  // A request topic of each service (one per pattern it answers).
-  { topic: 'project.projects.create', partitions: 12, retentionMs: HOUR_MS },
-  { topic: 'prompt.prompts.get', partitions: 12, retentionMs: HOUR_MS },
+  // The request topic of each service (every pattern it answers).
+  { topic: 'project-service.requests', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'prompt-service.requests', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'trace-ingest.requests', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'benchmark-service.requests', partitions: 12, retentionMs: HOUR_MS },
 ];
 
 describe('Kafka topics on a fresh broker (distributed)', () => {
@@ -46,6 +48,9 @@ describe('Kafka topics on a fresh broker (distributed)', () => {
         };
       });
       expect(found).toEqual(DOCUMENTED.map((t) => ({ ...t, maxMessageBytes: MAX_MESSAGE_BYTES })));
+      // No topic per pattern any more: every topic there is one of the table's (or Kafka's own).
+      const all = (await admin.listTopics()).filter((t) => !t.startsWith('__'));
+      expect(all.filter((t) => !names.includes(t) && !t.endsWith('.reply')).sort()).toEqual([]);
     } finally {
       await admin.disconnect();
     }

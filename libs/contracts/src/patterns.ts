@@ -1,6 +1,7 @@
 /**
- * Request-reply message patterns. Each is also a Kafka topic name in the distributed mode
- * (replies come back on the caller's `<client>.reply`): never rename one, only add new ones.
+ * Request-reply message patterns. In the distributed mode each travels in a header of a
+ * record on its service's request topic (`<service>.requests`; replies come back on the
+ * caller's `<client>.reply`): never rename one, only add new ones.
  */
 export const Patterns = {
   AuthResolve: 'project.auth.resolve',
@@ -114,3 +115,14 @@ export const ServicePings = {
   'trace-ingest': Patterns.TracePing,
   'benchmark-service': Patterns.BenchmarkPing,
 } as const satisfies Record<keyof typeof ServicePatterns, Pattern>;
+
+export type ServiceName = keyof typeof ServicePatterns;
+
+const serviceByPattern = new Map<string, ServiceName>(
+  (Object.entries(ServicePatterns) as Array<[ServiceName, readonly Pattern[]]>).flatMap(([service, patterns]) => patterns.map((p) => [p, service] as const)),
+);
+
+/** The service that answers `pattern`, or undefined for a pattern no service answers. */
+export function serviceAnswering(pattern: string): ServiceName | undefined {
+  return serviceByPattern.get(pattern);
+}

@@ -1,4 +1,5 @@
 import { KafkaHeaders } from '@nestjs/microservices';
+import { PATTERN_HEADER } from './kafka-topics';
 import { OneReplyTopicClientKafka } from './one-reply-topic.client';
 
 describe('OneReplyTopicClientKafka', () => {
@@ -8,6 +9,30 @@ describe('OneReplyTopicClientKafka', () => {
     const c = client();
     for (const pattern of ['project.auth.resolve', 'trace.traces.get', 'prompt.prompts.list']) c.subscribeToResponseOf(pattern);
     expect((c as unknown as { responsePatterns: string[] }).responsePatterns).toEqual(['gateway.reply']);
+  });
+
+  it('sends each request to its service\'s request topic, naming the pattern in a header', async () => {
+    const c = client();
+    const sent: Array<{ topic: string; messages: Array<{ headers: Record<string, unknown>; value: string }> }> = [];
+    Object.assign(c, {
+      consumerAssignments: { 'gateway.reply': 0 },
+      _producer: { send: async (message: (typeof sent)[number]) => void sent.push(message) },
+    });
+    c['publish']({ pattern: 'prompt.prompts.get', data: { slug: 's' } }, () => undefined);
+    c['publish']({ pattern: 'project.auth.resolve', data: { key: 'k' } }, () => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((m) => [m.topic, m.messages[0].headers[PATTERN_HEADER], m.messages[0].value])).toEqual([
+      ['prompt-service.requests', 'prompt.prompts.get', '{"slug":"s"}'],
+      ['project-service.requests', 'project.auth.resolve', '{"key":"k"}'],
+    ]);
+  });
+
+  it('answers a request for a pattern no service answers with an error at once', () => {
+    const c = client();
+    Object.assign(c, { consumerAssignments: { 'gateway.reply': 0 }, _producer: { send: async () => undefined } });
+    const answers: unknown[] = [];
+    c['publish']({ pattern: 'nobody.answers', data: {} }, (packet) => void answers.push(packet.err));
+    expect(String(answers[0])).toMatch(/no service answers the pattern 'nobody.answers'/);
   });
 
   it('asks for every reply on that topic, at the partition its consumer was assigned', async () => {
@@ -21,7 +46,7 @@ describe('OneReplyTopicClientKafka', () => {
     c['publish']({ pattern: 'trace.traces.get', data: { id: 't' } }, () => undefined);
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toHaveLength(1);
-    expect(sent[0].topic).toBe('trace.traces.get');
+    expect(sent[0].topic).toBe('trace-ingest.requests');
     expect(sent[0].messages[0].headers[KafkaHeaders.REPLY_TOPIC]).toBe('gateway.reply');
     expect(sent[0].messages[0].headers[KafkaHeaders.REPLY_PARTITION]).toBe('3');
   });

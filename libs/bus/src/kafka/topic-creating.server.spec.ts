@@ -1,7 +1,43 @@
 import { KafkaContext } from '@nestjs/microservices';
+import { PATTERN_HEADER } from './kafka-topics';
 import { TopicCreatingServerKafka } from './topic-creating.server';
 
 describe('TopicCreatingServerKafka', () => {
+  const server = () =>
+    new TopicCreatingServerKafka({ client: { clientId: 'svc', brokers: ['127.0.0.1:1'] } }, 'prompt-service', { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 });
+
+  it('reads the service\'s one request topic', () => {
+    expect(server().requestTopic).toBe('prompt-service.requests');
+  });
+
+  it('hands a record to the handler of the pattern its header names, and replies to the caller', async () => {
+    const s = server();
+    const seen: unknown[] = [];
+    s.addHandler('prompt.prompts.get', async (data: unknown) => (seen.push(data), { slug: 'found' }), false);
+    s.addHandler('prompt.prompts.list', async () => ({ data: [] }), false);
+    const replies: Array<{ topic: string; messages: Array<{ value: string; headers: Record<string, string> }> }> = [];
+    Object.assign(s, { producer: { send: async (m: (typeof replies)[number]) => (replies.push(m), []) } });
+    await s.handleMessage({
+      topic: 'prompt-service.requests',
+      partition: 0,
+      heartbeat: async () => undefined,
+      pause: () => () => undefined,
+      message: {
+        key: null,
+        value: Buffer.from('{"slug":"s"}'),
+        timestamp: '0',
+        attributes: 0,
+        offset: '0',
+        headers: { [PATTERN_HEADER]: Buffer.from('prompt.prompts.get'), kafka_correlationId: Buffer.from('c-1'), kafka_replyTopic: Buffer.from('gateway.reply'), kafka_replyPartition: Buffer.from('2') },
+      },
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([{ slug: 's' }]);
+    expect(replies).toHaveLength(1);
+    expect(replies[0].topic).toBe('gateway.reply');
+    expect(JSON.parse(replies[0].messages[0].value)).toEqual({ slug: 'found' });
+  });
+
   it('logs a reply it cannot send instead of rejecting (which would crash the service as unhandled)', async () => {
     const server = new TopicCreatingServerKafka({ client: { clientId: 'svc', brokers: ['127.0.0.1:1'] } }, 'svc', {
       brokers: ['127.0.0.1:1'],

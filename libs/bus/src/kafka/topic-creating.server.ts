@@ -1,15 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { KafkaContext, KafkaOptions, OutgoingResponse, ServerKafka } from '@nestjs/microservices';
-import type { RecordMetadata } from 'kafkajs';
+import type { EachMessagePayload, RecordMetadata } from 'kafkajs';
 import type { Consumer } from '@nestjs/microservices/external/kafka.interface';
 import type { KafkaConnection } from './kafka.options';
-import { ensureTopics, requestTopic } from './kafka-topics';
+import { ensureTopics, PATTERN_HEADER, requestTopic, serviceRequestTopic } from './kafka-topics';
 
 /**
- * Nest's Kafka server that creates its request topics (one per pattern it answers) with
- * the documented settings before it subscribes to them, instead of relying on the broker
- * auto-creating them as the first request or subscription arrives. A reply it cannot send
- * (the broker down) is logged and dropped: its caller times out with a 503, and the
+ * Nest's Kafka server on the service's one request topic (`<service>.requests`, see
+ * serviceRequestTopic), which it creates with the documented settings before it subscribes
+ * instead of relying on the broker auto-creating it. Each record names its pattern in a
+ * header, and is handled as Nest handles a record on a topic of that name. A reply it cannot
+ * send (the broker down) is logged and dropped: its caller times out with a 503, and the
  * service stays up instead of dying of an unhandled rejection.
  */
 export class TopicCreatingServerKafka extends ServerKafka {
@@ -23,9 +24,22 @@ export class TopicCreatingServerKafka extends ServerKafka {
     super(options ?? {});
   }
 
+  /** The request topic this server reads. */
+  get requestTopic(): string {
+    return serviceRequestTopic(this.service);
+  }
+
   override async bindEvents(consumer: Consumer): Promise<void> {
-    await ensureTopics(this.service, this.connection, [...this.messageHandlers.keys()].map(requestTopic), { groupId: this.groupId });
-    await super.bindEvents(consumer);
+    await ensureTopics(this.service, this.connection, [requestTopic(this.requestTopic)], { groupId: this.groupId });
+    await consumer.subscribe({ ...this.options.subscribe, topics: [this.requestTopic] });
+    await consumer.run({ ...this.options.run, eachMessage: this.getMessageHandler() });
+  }
+
+  /** A record without a pattern is handled as one on the request topic itself: no handler, so its caller hears so. */
+  override async handleMessage(payload: EachMessagePayload): Promise<unknown> {
+    const header = payload.message.headers?.[PATTERN_HEADER];
+    const pattern = Buffer.isBuffer(header) ? header.toString() : typeof header === 'string' ? header : undefined;
+    return super.handleMessage({ ...payload, topic: pattern ?? payload.topic });
   }
 
   override sendMessage(
