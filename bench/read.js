@@ -15,6 +15,7 @@
 //          [--apps a,b,gateway]   (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const c = require('./lib/common');
+const { startCpu, formatCpu } = require('./lib/cpu');
 
 const opts = c.parseArgs(process.argv.slice(2), {
   mode: 'all-in-one',
@@ -158,7 +159,9 @@ async function runOne(kind) {
   try {
     await c.waitTracesReady(target);
     log(`   seeding ${opts.traces} traces of ${opts['seed-spans']} span(s), ${opts.batch} per batch call, ${opts['seed-clients']} clients`);
+    const seedCpu = startCpu();
     const seeded = await seed(target, run);
+    out.seedCpu = seedCpu.stop();
     Object.assign(out, { seeded: seeded.accepted, seedRate: seeded.rate, seedSeconds: seeded.seconds });
     log(`   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
       `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`);
@@ -197,13 +200,16 @@ async function runOne(kind) {
     };
     const getOk = checked((j) => j.spans?.length === BIG_SPANS);
     const pageOk = () => checked((j) => j.data?.length === opts['page-size']);
-    const measure = (path, check) =>
-      c.measureLatency(() => c.request(target.baseUrl, 'GET', path, { headers: target.headers }), {
+    const measure = async (path, check) => {
+      const cpu = startCpu();
+      const m = await c.measureLatency(() => c.request(target.baseUrl, 'GET', path, { headers: target.headers }), {
         concurrency: opts['read-connections'],
         durationMs: opts['read-duration'] * 1000,
         warmupMs: 1000,
         check,
       });
+      return { ...m, cpu: cpu.stop() };
+    };
 
     log(`   GET of the ${BIG_SPANS}-span trace (${big.length} bytes in)`);
     out.get = await measure(`/api/v1/traces/${bigId}`, getOk);
@@ -233,7 +239,7 @@ async function runOne(kind) {
     out.deep = await measure(listPath(cursor), pageOk());
     for (const [name, m] of [['get', out.get], ['first page', out.first], ['deep page', out.deep]]) {
       log(`   ${name}: p50 ${c.fmt(m.p50, 2)} ms, p99 ${c.fmt(m.p99, 2)} ms, ${m.rate.toFixed(0)} req/s, ${m.n} requests, errors ${m.errors}` +
-        (m.firstError ? ` (first: ${m.firstError})` : ''));
+        (m.firstError ? ` (first: ${m.firstError})` : '') + `; CPU ${formatCpu(m.cpu)}`);
     }
   } catch (e) {
     out.failed = e.message;
@@ -290,6 +296,11 @@ async function main() {
   if (s.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
   if (b.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
   c.printTable(`Results (${new Date().toISOString()})`, rows);
+  console.log('\nCPU while measured (% of one core):');
+  for (const [kind, r] of [['service', s], ['baseline', b]]) {
+    if (r.seedCpu) console.log(`  ${kind}, seeding: ${formatCpu(r.seedCpu)}`);
+    for (const k of ['get', 'first', 'deep']) if (r[k]?.cpu) console.log(`  ${kind}, ${k}: ${formatCpu(r[k].cpu)}`);
+  }
   console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, traces: opts.traces, service: s, baseline: b })}`);
 }
 

@@ -24,6 +24,7 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const c = require('./lib/common');
+const { startCpu, formatCpu } = require('./lib/cpu');
 const { runItem, RUN_SCORERS } = require('./lib/run-items');
 
 const opts = c.parseArgs(process.argv.slice(2), {
@@ -44,7 +45,7 @@ if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('
 if (!opts['worker-concurrency']) opts['worker-concurrency'] = workerDefaultConcurrency();
 /** The service is measured (and judged) unless --only picks a baseline. */
 const MEASURES_SERVICE = opts.only === '' || opts.only === 'service';
-const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1000, ratio: 0.5 } };
+const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1500, ratio: 0.5, floorRatio: 0.7 } };
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const ITEMS_PER_REQUEST = 1000;
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -200,7 +201,9 @@ async function measureService(mode) {
       log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s (${w.run?.status})`);
     }
     for (let i = 0; i < opts.runs; i++) {
+      const cpu = startCpu();
       const r = await timeRun(target, benchmarkId, opts.tasks);
+      const cpuUsed = cpu.stop();
       const run = r.run ?? { counts: {}, scores: {} };
       const counted = await countCompleted(target, benchmarkId, run.id);
       const serverSeconds = (ms(run.finishedAt) - ms(run.createdAt)) / 1000;
@@ -219,6 +222,7 @@ async function measureService(mode) {
         listedCompleted: counted.listed,
         pollErrors: r.pollErrors,
         timedOut: !!r.timedOut,
+        cpu: cpuUsed,
       };
       one.ok =
         run.status === 'completed' &&
@@ -234,6 +238,7 @@ async function measureService(mode) {
           `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
       );
       log(`     tasks ended per second: ${perSecond(r.samples).join(' ')}`);
+      log(`     CPU (% of one core): ${formatCpu(cpuUsed)}`);
       log(`     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`);
     }
   } catch (e) {
@@ -269,7 +274,9 @@ async function measureBaseline(mode) {
   const out = { kind: 'baseline', mode, concurrency, runs: [] };
   try {
     for (let i = 0; i < opts.runs; i++) {
+      const cpu = startCpu();
       const r = await runBaselineScript('baseline-bullmq.js', { QUEUE_PREFIX: prefix, BASELINE_CONCURRENCY: String(concurrency) });
+      r.cpu = cpu.stop();
       r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
       out.runs.push(r);
       log(`   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`);
@@ -294,12 +301,14 @@ async function measureFloor() {
       const db = await c.createDatabase('floor');
       const runPrefix = `${prefix}-${i}`;
       c.onCleanup(() => dropRedisPrefix(runPrefix));
+      const cpu = startCpu();
       const r = await runBaselineScript('baseline-runs-floor.js', {
         KAFKA_BROKERS: broker.brokers,
         DATABASE_URL: db.url,
         QUEUE_PREFIX: runPrefix,
         BASELINE_CONCURRENCY: String(concurrency),
       });
+      r.cpu = cpu.stop();
       r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
       out.runs.push(r);
       log(`   run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
@@ -358,7 +367,14 @@ function report(mode, s, b, f) {
     const fOk = fRuns.length > 0 && fRuns.every((r) => r.ok);
     rows.push(
       { figure: 'floor tasks/s (bare BullMQ + Kafka + PostgreSQL; ratio = floor / baseline)', service: fRate, baseline: bRate, target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)') },
-      { figure: 'service tasks/s beside the floor (ratio = service / floor)', service: sRate, baseline: fRate },
+      {
+        figure: 'service tasks/s beside the floor (ratio = service / floor)',
+        service: sRate,
+        baseline: fRate,
+        ratio: sRate !== null && fRate ? sRate / fRate : null,
+        target: t.floorRatio ? `>= ${t.floorRatio}` : '-',
+        pass: MEASURES_SERVICE && t.floorRatio && fRate ? sRate !== null && sRate / fRate >= t.floorRatio && okAll : null,
+      },
     );
   }
   console.log(
@@ -376,7 +392,12 @@ function report(mode, s, b, f) {
   for (const [i, r] of fRuns.entries()) {
     console.log(`floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
   }
-  return c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
+  const table = c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
+  console.log(`\nCPU during each run, ${mode} (% of one core):`);
+  for (const [kind, runs] of [['service', sRuns], ['baseline', bRuns], ['floor', fRuns]]) {
+    for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpu(r.cpu)}`);
+  }
+  return table;
 }
 
 async function main() {

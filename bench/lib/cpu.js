@@ -1,0 +1,87 @@
+'use strict';
+// CPU per process kind while a figure is measured, from /proc (Linux): each hop's cost, as
+// percent of one core. Processes are told apart by their command line: an app of this
+// repository, a bench baseline, the Kafka broker, PostgreSQL, Redis, and this load generator.
+const fs = require('node:fs');
+
+const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
+
+function labelOf(pid, cmdline, comm) {
+  if (pid === process.pid) return 'load generator';
+  const app = /apps\/([\w-]+)\/dist\/main\.js/.exec(cmdline);
+  if (app) return app[1];
+  const baseline = /bench\/(baseline-[\w-]+)\.js/.exec(cmdline);
+  if (baseline) return baseline[1];
+  if (cmdline.includes('kafka.Kafka')) return 'Kafka broker';
+  if (comm === 'postgres' || comm.startsWith('postgres')) return 'PostgreSQL';
+  if (comm.startsWith('redis-server')) return 'Redis';
+  return null;
+}
+
+function readFile(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null; // the process is gone
+  }
+}
+
+/** Ticks (user + system) per pid, for the processes of interest. */
+function snapshot() {
+  const byPid = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    const stat = readFile(`/proc/${pid}/stat`);
+    if (!stat) continue;
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const label = labelOf(pid, (readFile(`/proc/${pid}/cmdline`) ?? '').replace(/\0/g, ' '), comm);
+    if (!label) continue;
+    const fields = stat.slice(close + 2).split(' '); // fields[0] is the state (field 3)
+    byPid.set(pid, { label, ticks: Number(fields[11]) + Number(fields[12]) }); // utime, stime
+  }
+  return byPid;
+}
+
+function machineTicks() {
+  const cpu = readFile('/proc/stat').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = cpu[3] + cpu[4];
+  return { busy: cpu.reduce((a, b) => a + b, 0) - idle };
+}
+
+/** Starts counting; `stop()` answers `{ label: percent of one core }` plus `machine` (all cores). */
+function startCpu() {
+  const before = snapshot();
+  const machineBefore = machineTicks();
+  const t0 = process.hrtime.bigint();
+  return {
+    stop() {
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const after = snapshot();
+      const used = {};
+      for (const [pid, { label, ticks }] of after) {
+        // A process started during the window counts from zero.
+        used[label] = (used[label] ?? 0) + ticks - (before.get(pid)?.ticks ?? 0);
+      }
+      const percent = {};
+      for (const [label, ticks] of Object.entries(used).sort((a, b) => b[1] - a[1])) {
+        percent[label] = (100 * ticks) / TICKS_PER_SECOND / seconds;
+      }
+      percent.machine = (100 * (machineTicks().busy - machineBefore.busy)) / TICKS_PER_SECOND / seconds;
+      return percent;
+    },
+  };
+}
+
+/** "gateway 67%, PostgreSQL 45%, … (machine 190% of 200%)". */
+function formatCpu(percent) {
+  if (!percent) return 'n/a';
+  const { machine, ...rest } = percent;
+  const parts = Object.entries(rest)
+    .filter(([, p]) => p >= 0.5)
+    .map(([label, p]) => `${label} ${p.toFixed(0)}%`);
+  return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${require('node:os').availableParallelism() * 100}%)`;
+}
+
+module.exports = { startCpu, formatCpu };
