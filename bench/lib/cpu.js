@@ -40,6 +40,8 @@ function snapshot() {
     if (!label) continue;
     const fields = stat.slice(close + 2).split(' '); // fields[0] is the state (field 3)
     byPid.set(pid, { label, ticks: Number(fields[11]) + Number(fields[12]) }); // utime, stime
+    // A baseline script this process ran and reaped is gone from /proc; its time is here.
+    if (pid === process.pid) byPid.set(`${pid}:children`, { label: 'bench child (exited)', ticks: Number(fields[13]) + Number(fields[14]) }); // cutime, cstime
   }
   return byPid;
 }
