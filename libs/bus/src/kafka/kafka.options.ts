@@ -33,14 +33,23 @@ export function kafkaClientConfig(clientId: string, kafka: KafkaConnection) {
 export const KAFKA_GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 10000, heartbeatInterval: 1000 };
 
 /**
- * How request and reply consumers run. Offsets are committed once a second (as Kafka's own
- * clients do every 5 s), not after every batch: an OffsetCommit takes ~7 ms on Apache Kafka 4
- * (its group coordinator lingers on appends) and the next fetch waited for it, so a request-reply
- * cost two of them (kafkajs ping-pong p50 10.8 → 3.4 ms; patches/kafkajs+2.2.4.patch makes
- * kafkajs honour the interval at a batch's end). A replica that dies leaves up to a second of
- * requests to be read again by the next owner, whose replies nobody is waiting for.
+ * How a service's request consumer runs. It commits after every batch (kafkajs' default):
+ * a request whose offset is not committed is read again after a restart or a rebalance and
+ * executed a second time, and most requests write (an e2e restart test saw a project
+ * created twice when requests were committed once a second).
  */
-export const KAFKA_REQUEST_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, autoCommitInterval: 1000 };
+export const KAFKA_REQUEST_CONSUMER_RUN = { partitionsConsumedConcurrently: 4 };
+
+/**
+ * How a caller's reply consumer runs. It commits once a second (as Kafka's own clients do
+ * every 5 s), not after every batch: an OffsetCommit takes ~7 ms on Apache Kafka 4 (its group
+ * coordinator lingers on appends) and kafkajs waited for it before its next fetch, so every
+ * reply waited for the previous one's commit (patches/kafkajs+2.2.4.patch makes kafkajs
+ * honour the interval at a batch's end). A reply read again after a restart finds nobody
+ * waiting for it and is dropped.
+ */
+export const KAFKA_REPLY_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, autoCommitInterval: 1000 };
+
 
 /**
  * The transport of a service answering requests: Nest's ServerKafka (group `<service>-server`)
@@ -85,7 +94,7 @@ export function kafkaClientOptions(clientId: string, kafka: KafkaConnection): Ka
     },
     producer: { allowAutoTopicCreation: false },
     send: { acks: -1 },
-    run: { ...KAFKA_REQUEST_CONSUMER_RUN }, // a copy: Nest assigns its handler into it
+    run: { ...KAFKA_REPLY_CONSUMER_RUN }, // a copy: Nest assigns its handler into it
     serializer: new JsonValueSerializer(),
   };
 }
