@@ -3,6 +3,7 @@
 // percent of one core. Processes are told apart by their command line: an app of this
 // repository, a bench baseline, the Kafka broker, PostgreSQL, Redis, and this load generator.
 const fs = require('node:fs');
+const os = require('node:os');
 
 const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
 
@@ -83,7 +84,7 @@ function formatCpu(percent) {
   const parts = Object.entries(rest)
     .filter(([, p]) => p >= 0.5)
     .map(([label, p]) => `${label} ${p.toFixed(0)}%`);
-  return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${require('node:os').availableParallelism() * 100}%)`;
+  return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${os.availableParallelism() * 100}%)`;
 }
 
 module.exports = { startCpu, formatCpu };

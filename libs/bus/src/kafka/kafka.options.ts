@@ -50,10 +50,9 @@ export const KAFKA_REQUEST_CONSUMER_RUN = { partitionsConsumedConcurrently: 4 };
  */
 export const KAFKA_REPLY_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, autoCommitInterval: 1000 };
 
-
 /**
  * The transport of a service answering requests: Nest's ServerKafka (group `<service>-server`)
- * that creates its request topics before subscribing (see TopicCreatingServerKafka).
+ * on the service's one request topic, which it creates before subscribing (see TopicCreatingServerKafka).
  */
 export function kafkaServerOptions(service: string, kafka: KafkaConnection): CustomStrategy {
   return { strategy: new TopicCreatingServerKafka(kafkaServerSettings(service, kafka).options, service, kafka) };

@@ -16,6 +16,7 @@ import { JsonValueSerializer } from './json-value.serializer';
  */
 export class OneReplyTopicClientKafka extends ClientKafka {
   private readonly sentPatterns: string[] = [];
+  /** Its own, not the options' serializer: Nest's default would take a payload with a `key` for a raw Kafka message. */
   private readonly valueSerializer = new JsonValueSerializer();
 
   constructor(
