@@ -78,6 +78,9 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 # One node: nothing to wait for before a consumer group's first rebalance.
 group.initial.rebalance.delay.ms=0
+# Offset commits are written at once: the group coordinator's default 5 ms linger held every
+# request's OffsetCommit, and with it the consumer's next fetch (docs/deploy.md).
+group.coordinator.append.linger.ms=0
 EOF
   cat >"$state/log4j2.properties" <<'EOF'
 rootLogger.level=WARN
