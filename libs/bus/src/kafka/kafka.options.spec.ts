@@ -3,10 +3,9 @@ import { kafkaClientOptions, kafkaServerSettings } from './kafka.options';
 describe('Kafka consumer commits', () => {
   const connection = { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 };
 
-  it('a service commits its requests after every batch: one read again after a restart would run twice', () => {
+  it('a service commits its requests once a second at a batch\'s end (writes commit themselves: topic-creating.server.spec)', () => {
     const run = kafkaServerSettings('project-service', connection).options?.run as Record<string, unknown>;
-    expect(run.autoCommitInterval).toBeUndefined();
-    expect(run.autoCommitThreshold).toBeUndefined();
+    expect(run.autoCommitInterval).toBe(1000);
     expect(run.autoCommit).not.toBe(false);
   });
 

@@ -38,6 +38,56 @@ describe('TopicCreatingServerKafka', () => {
     expect(JSON.parse(replies[0].messages[0].value)).toEqual({ slug: 'found' });
   });
 
+  describe('commits', () => {
+    /** A server with handlers for a read and a write, a producer that records, and a consumer that records its commits. */
+    const withConsumer = (commit: (offsets: unknown) => Promise<void>) => {
+      const s = server();
+      const order: string[] = [];
+      s.addHandler('prompt.prompts.get', async () => (order.push('handled'), { slug: 'found' }), false);
+      s.addHandler('prompt.prompts.create', async () => (order.push('handled'), { slug: 'made' }), false);
+      const commits: unknown[] = [];
+      Object.assign(s, {
+        producer: { send: async () => [] },
+        consumer: { commitOffsets: async (offsets: unknown) => (order.push('committed'), commits.push(offsets), commit(offsets)) },
+      });
+      return { s, commits, order };
+    };
+    const record = (pattern: string, offset: string) => ({
+      topic: 'prompt-service.requests',
+      partition: 3,
+      heartbeat: async () => undefined,
+      pause: () => () => undefined,
+      message: {
+        key: null,
+        value: Buffer.from('{}'),
+        timestamp: '0',
+        attributes: 0,
+        offset,
+        headers: { [PATTERN_HEADER]: Buffer.from(pattern), kafka_correlationId: Buffer.from('c-1'), kafka_replyTopic: Buffer.from('gateway.reply') },
+      },
+    });
+
+    it('commits a request that may write before the partition\'s next record: read again after a restart, it would run twice', async () => {
+      const { s, commits, order } = withConsumer(async () => undefined);
+      await s.handleMessage(record('prompt.prompts.create', '41'));
+      expect(order).toEqual(['handled', 'committed']);
+      expect(commits).toEqual([[{ topic: 'prompt-service.requests', partition: 3, offset: '42' }]]);
+    });
+
+    it('leaves a read to the periodic commit: answering it again changes nothing', async () => {
+      const { s, commits, order } = withConsumer(async () => undefined);
+      await s.handleMessage(record('prompt.prompts.get', '7'));
+      expect(order).toEqual(['handled']);
+      expect(commits).toEqual([]);
+    });
+
+    it('a failed commit does not fail the record (which would run the write again)', async () => {
+      const { s, commits } = withConsumer(async () => Promise.reject(new Error('The coordinator is not available')));
+      await expect(s.handleMessage(record('prompt.prompts.create', '9'))).resolves.not.toThrow();
+      expect(commits).toHaveLength(1);
+    });
+  });
+
   it('logs a reply it cannot send instead of rejecting (which would crash the service as unhandled)', async () => {
     const server = new TopicCreatingServerKafka({ client: { clientId: 'svc', brokers: ['127.0.0.1:1'] } }, 'svc', {
       brokers: ['127.0.0.1:1'],

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { KafkaContext, KafkaOptions, OutgoingResponse, ServerKafka } from '@nestjs/microservices';
 import type { EachMessagePayload, RecordMetadata } from 'kafkajs';
 import type { Consumer } from '@nestjs/microservices/external/kafka.interface';
+import { READ_ONLY_PATTERNS, type Pattern } from '@cinetrace/contracts';
 import type { KafkaConnection } from './kafka.options';
 import { ensureTopics, PATTERN_HEADER, requestTopic, serviceRequestTopic } from './kafka-topics';
 
@@ -35,11 +36,29 @@ export class TopicCreatingServerKafka extends ServerKafka {
     await consumer.run({ ...this.options.run, eachMessage: this.getMessageHandler() });
   }
 
-  /** A record without a pattern is handled as one on the request topic itself: no handler, so its caller hears so. */
+  /**
+   * A record without a pattern is handled as one on the request topic itself: no handler, so
+   * its caller hears so. Once handled, a request that may have written is committed before
+   * the partition's next record (see READ_ONLY_PATTERNS); reads wait for the periodic commit.
+   */
   override async handleMessage(payload: EachMessagePayload): Promise<unknown> {
     const header = payload.message.headers?.[PATTERN_HEADER];
     const pattern = Buffer.isBuffer(header) ? header.toString() : typeof header === 'string' ? header : undefined;
-    return super.handleMessage({ ...payload, topic: pattern ?? payload.topic });
+    const answered = await super.handleMessage({ ...payload, topic: pattern ?? payload.topic });
+    if (!READ_ONLY_PATTERNS.has(pattern as Pattern)) await this.commitThrough(payload);
+    return answered;
+  }
+
+  /**
+   * Commits the offset after this record. A failed commit is only logged: the request has
+   * run, and failing the record would run it again; the next commit covers it.
+   */
+  private async commitThrough({ topic, partition, message }: EachMessagePayload): Promise<void> {
+    try {
+      await this.consumer?.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+    } catch (err) {
+      this.replyLogger.warn(`Could not commit request offset ${message.offset} of ${topic}[${partition}] (${(err as Error)?.message ?? err}); the next commit covers it`);
+    }
   }
 
   override sendMessage(
