@@ -11,6 +11,8 @@
 #
 # The controller listens on N+1. Needs Java 17+ and Maven (the jars are cached in
 # scripts/kafka/.cache, gitignored). Messages go to stderr; only the address to stdout.
+# KAFKA_REQUEST_LOG=<file>: the broker logs every request it completes there (a diagnostic:
+# it costs the broker CPU; bench/broker-requests.js counts them by client and API).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -92,6 +94,19 @@ appender.out.layout.pattern=[%d] %p %m (%c)%n
 logger.server.name=kafka.server.KafkaRaftServer
 logger.server.level=INFO
 EOF
+  if [[ -n ${KAFKA_REQUEST_LOG:-} ]]; then
+    cat >>"$state/log4j2.properties" <<EOF
+appender.requests.type=File
+appender.requests.name=REQUESTS
+appender.requests.fileName=$KAFKA_REQUEST_LOG
+appender.requests.layout.type=PatternLayout
+appender.requests.layout.pattern=%d{ISO8601} %m%n
+logger.requests.name=kafka.request.logger
+logger.requests.level=DEBUG
+logger.requests.additivity=false
+logger.requests.appenderRef.requests.ref=REQUESTS
+EOF
+  fi
 }
 
 java_cmd() {
