@@ -56,7 +56,6 @@ export function otlpToTraces(request: unknown): OtlpMapping {
   const resourceSpans = (request as { resourceSpans?: unknown }).resourceSpans ?? [];
   if (!Array.isArray(resourceSpans)) throw new OtlpValueError('resourceSpans must be an array');
   const byTrace = new Map<string, Array<Record<string, unknown>>>();
-  const roots = new Map<string, Record<string, unknown>>();
   const rejected: OtlpMapping['rejected'] = [];
 
   for (const rs of resourceSpans) {
@@ -81,11 +80,10 @@ export function otlpToTraces(request: unknown): OtlpMapping {
       }
       for (const raw of spans) {
         try {
-          const { traceId, span, isRoot } = toSpan(raw, resource, scope);
+          const { traceId, span } = toSpan(raw, resource, scope);
           const list = byTrace.get(traceId) ?? [];
           list.push(span);
           byTrace.set(traceId, list);
-          if (isRoot) roots.set(traceId, span);
         } catch (err) {
           const r = raw as { traceId?: unknown; spanId?: unknown } | null;
           rejected.push({ traceId: str(r?.traceId), spanId: str(r?.spanId), message: message(err) });
@@ -97,11 +95,7 @@ export function otlpToTraces(request: unknown): OtlpMapping {
   const payloads: OtlpTracePayload[] = [];
   for (const [id, spans] of byTrace) {
     for (let at = 0; at < spans.length; at += MAX_SPANS_PER_TRACE) {
-      const trace: OtlpTracePayload['trace'] = { id, spans: spans.slice(at, at + MAX_SPANS_PER_TRACE) };
-      const root = roots.get(id);
-      // The root span, once it arrives, names and times the trace and says how it ended.
-      if (root && trace.spans.includes(root)) Object.assign(trace, traceFieldsFromRoot(root));
-      payloads.push({ trace });
+      payloads.push({ trace: withRootFields({ id, spans: spans.slice(at, at + MAX_SPANS_PER_TRACE) }) });
     }
   }
   return { payloads, rejected };
@@ -148,7 +142,7 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   const events = s.events ?? [];
   if (!Array.isArray(events)) throw new OtlpValueError('events must be an array');
   if (events.length) span.events = events.map(toEvent);
-  return { traceId, span, isRoot: !parentId };
+  return { traceId, span };
 }
 
 /** kind, model, usage, input and output from GenAI, OpenInference and cinetrace.video attributes. */
@@ -218,13 +212,22 @@ function payloadValue(value: unknown, mimeType: unknown): unknown {
   }
 }
 
-function traceFieldsFromRoot(root: Record<string, unknown>): Record<string, unknown> {
-  const fields: Record<string, unknown> = { name: root.name, startTime: root.startTime };
-  if (root.endTime !== undefined) {
-    fields.endTime = root.endTime;
-    fields.status = root.status === 'error' ? 'error' : 'ok';
-  }
-  return fields;
+/** Trace fields taken from a root span. */
+export const ROOT_TRACE_FIELDS = ['name', 'startTime', 'endTime', 'status'] as const;
+
+/**
+ * The payload with its trace fields taken from its first root span (no parent), if it has
+ * one: the root, once it arrives, names and times the trace and says how it ended.
+ * Without one the trace keeps what it has. Call again after spans were taken out.
+ */
+export function withRootFields(trace: OtlpTracePayload['trace']): OtlpTracePayload['trace'] {
+  const payload: OtlpTracePayload['trace'] = { ...trace };
+  for (const field of ROOT_TRACE_FIELDS) delete payload[field];
+  const root = payload.spans.find((span) => span.parentId === null);
+  if (!root) return payload;
+  Object.assign(payload, { name: root.name, startTime: root.startTime });
+  if (root.endTime !== undefined) Object.assign(payload, { endTime: root.endTime, status: root.status === 'error' ? 'error' : 'ok' });
+  return payload;
 }
 
 function toEvent(raw: unknown): Record<string, unknown> {
