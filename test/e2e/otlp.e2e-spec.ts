@@ -75,7 +75,10 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(stored.endTime).toBe(hrIso(root.endTime));
     expect(stored.usage).toEqual({ inputTokens: 120, outputTokens: 30 });
 
-    const [storedRoot, storedLlm] = stored.spans;
+    // Spans come in startTime order; these two may start within one millisecond, so they are found by id.
+    const byId = (id: string) => stored.spans.find((s: any) => s.id === id);
+    const storedRoot = byId(root.spanContext().spanId);
+    const storedLlm = byId(llm.spanContext().spanId);
     expect(storedRoot.id).toBe(root.spanContext().spanId);
     expect(storedRoot.parentId).toBeNull();
     expect(storedRoot.depth).toBe(0);
@@ -165,7 +168,8 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(merged.name).toBe('pipeline');
     expect(merged.status).toBe('ok');
     expect(merged.usage).toEqual({ videoSeconds: 4 });
-    expect(merged.spans.map((s: any) => [s.id, s.parentId, s.depth])).toEqual([
+    const byDepth = [...merged.spans].sort((x: any, y: any) => x.depth - y.depth);
+    expect(byDepth.map((s: any) => [s.id, s.parentId, s.depth])).toEqual([
       [root.spanContext().spanId, null, 0],
       [child.spanContext().spanId, root.spanContext().spanId, 1],
     ]);

@@ -17,7 +17,8 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
 export class OtlpController {
   constructor(private readonly otlp: OtlpIngest) {}
 
-  @Post(OTLP_TRACE_ROUTES.map((route) => route.slice(1)))
+  // One handler per route, so the OpenAPI document gets two plain operation ids (an array of paths gave `export[0]`).
+  @Post(OTLP_TRACE_ROUTES[0].slice(1))
   @HttpCode(200)
   @RequiresScope('ingest')
   @ApiOperation({
@@ -30,7 +31,23 @@ export class OtlpController {
   @ApiProduces('application/x-protobuf', 'application/json')
   @ApiBody({ description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)', schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' } })
   @ApiResponse({ status: 200, description: 'ExportTraceServiceResponse' })
-  async export(@Caller() ctx: ProjectContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | string> {
+  export(@Caller() ctx: ProjectContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | string> {
+    return this.answer(ctx, body, reply);
+  }
+
+  @Post(OTLP_TRACE_ROUTES[1].slice(1))
+  @HttpCode(200)
+  @RequiresScope('ingest')
+  @ApiOperation({ summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)' })
+  @ApiConsumes('application/x-protobuf', 'application/json')
+  @ApiProduces('application/x-protobuf', 'application/json')
+  @ApiBody({ description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)', schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' } })
+  @ApiResponse({ status: 200, description: 'ExportTraceServiceResponse' })
+  exportUnderApi(@Caller() ctx: ProjectContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | string> {
+    return this.answer(ctx, body, reply);
+  }
+
+  private async answer(ctx: ProjectContext, body: unknown, reply: FastifyReply): Promise<Buffer | string> {
     if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');
     const partial = await this.otlp.export(ctx, body);
     const answer = encodeExportResponse(body.encoding, partial);
