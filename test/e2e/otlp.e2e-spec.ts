@@ -189,6 +189,15 @@ describe('OTLP/HTTP trace ingest', () => {
     const stored = await readEventually(project.rest, traceId);
     expect(stored.spans.map((s: any) => s.name)).toEqual(['kept']);
 
+    // Sent again, even with an Idempotency-Key (ignored here): the same answer, the same trace.
+    for (let i = 0; i < 2; i++) {
+      const again = await postOtlp(ctx.stack, JSON.stringify(body), otlpHeaders(ctx.stack.apiKey, project.key, JSON_TYPE, { 'idempotency-key': 'export-1' }));
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBeNull();
+      expect(again.json).toEqual(answer.json);
+    }
+    expect((await readEventually(project.rest, traceId)).spans.map((s: any) => s.name)).toEqual(['kept']);
+
     // The same in protobuf: the answer is a protobuf ExportTraceServiceResponse.
     const spans = recordSpans(({ start }) => start('x'.repeat(300)).end());
     const proto = await postOtlp(ctx.stack, Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!), otlpHeaders(ctx.stack.apiKey, project.key, PROTOBUF_TYPE));
