@@ -38,6 +38,10 @@ module.exports = {
       // Suites about what only the distributed mode has (a Kafka topic others can write to).
       testPathIgnorePatterns: process.env.E2E_MODE === 'distributed' ? [] : ['\\.distributed\\.e2e-spec\\.ts$'],
       testTimeout: 120000,
+      // The OpenTelemetry exporters load http with a dynamic import(), which jest's module
+      // sandbox refuses without --experimental-vm-modules; swc makes it a require().
+      transform: { ...transform, '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': transform['^.+\\.ts$'] },
+      transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
     },
   ],
 };

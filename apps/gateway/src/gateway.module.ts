@@ -1,5 +1,4 @@
 import { BusClientConfig, BusModule, StreamPublisher } from '@cinetrace/bus';
-import { ProblemDetailsFilter } from '@cinetrace/http-problem';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { createValidationPipe } from '@cinetrace/validation';
@@ -22,6 +21,9 @@ import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
+import { GatewayExceptionFilter } from './otlp/otlp-exception.filter';
+import { OtlpController } from './otlp/otlp.controller';
+import { OtlpIngest } from './otlp/otlp-ingest';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { PromptsController } from './prompts/prompts.controller';
@@ -54,6 +56,7 @@ export class GatewayModule {
         OrganizationsController,
         PromptsController,
         TracesController,
+        OtlpController,
         DatasetsController,
         BenchmarksController,
         OperationsController,
@@ -62,6 +65,7 @@ export class GatewayModule {
         { provide: GatewayEnv, useValue: env },
         { provide: StreamPublisher, useValue: streams },
         TraceIngestor,
+        OtlpIngest,
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
         {
           provide: CursorCodec,
@@ -76,7 +80,7 @@ export class GatewayModule {
         // Before idempotency: a request refused for its query claims no Idempotency-Key.
         { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

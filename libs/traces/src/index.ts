@@ -6,3 +6,4 @@ export * from './merge-trace';
 export * from './span-timeline';
 export * from './json-values';
 export * from './trace-limits';
+export * from './otlp';

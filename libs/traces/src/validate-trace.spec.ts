@@ -54,6 +54,11 @@ describe('validateTrace', () => {
     expect(checkSpanParents(validTrace({ spans: [span({ parentId: 'stored' })] }), new Map([['stored', null]]))).toEqual([]);
   });
 
+  it('allows a parent not (yet) stored when asked to (OTLP), still refusing self-parents and cycles', () => {
+    const trace = validTrace({ spans: [span({ id: 'a', parentId: 'b' }), span({ id: 'b', parentId: 'a' }), span({ id: 'c', parentId: 'c' }), span({ id: 'd', parentId: 'zz' })] });
+    expect(checkSpanParents(trace, new Map(), '', { allowUnknownParents: true }).map((e) => e.path)).toEqual(['spans[2].parentId', 'spans[0].parentId']);
+  });
+
   it('finds a cycle closed through stored spans', () => {
     // Stored: b's parent is a. The payload makes a a child of b.
     const trace = validTrace({ spans: [span({ id: 'a', parentId: 'b' })] });

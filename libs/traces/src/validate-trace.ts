@@ -101,15 +101,26 @@ export function foreignParentIds(trace: TraceInput): string[] {
   return [...foreign];
 }
 
+export interface SpanParentRules {
+  /**
+   * Whether a parentId may name a span not (yet) stored. OTLP exporters send a child
+   * before its parent (a child ends first) and a parent may live in another service, so
+   * OTLP ingest allows it; reads then count such a span as a root until its parent arrives.
+   */
+  allowUnknownParents?: boolean;
+}
+
 /**
- * A parentId names a span of this payload or one already stored, and no span becomes its
- * own ancestor, counting the stored links (`storedParents`: span id → its stored parent,
- * for the spans on the stored ancestor chains of the foreign parents) under the payload's.
+ * A parentId names a span of this payload or one already stored (unless `rules` allow an
+ * unknown one), and no span becomes its own ancestor, counting the stored links
+ * (`storedParents`: span id → its stored parent, for the spans on the stored ancestor
+ * chains of the foreign parents) under the payload's.
  */
 export function checkSpanParents(
   trace: TraceInput,
   storedParents: ReadonlyMap<string, string | null> = new Map(),
   prefix = '',
+  rules: SpanParentRules = {},
 ): FieldError[] {
   const errors: FieldError[] = [];
   const spans = trace.spans;
@@ -122,7 +133,7 @@ export function checkSpanParents(
     const parent = span.parentId;
     if (parent === undefined || parent === null) return;
     if (parent === span.id) errors.push({ path: `spans[${i}].parentId`, message: 'must not name the span itself' });
-    else if (!parentOf.has(parent)) {
+    else if (!parentOf.has(parent) && !rules.allowUnknownParents) {
       errors.push({ path: `spans[${i}].parentId`, message: `names no span of this trace ('${parent}')` });
     }
   });

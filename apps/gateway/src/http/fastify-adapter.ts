@@ -3,6 +3,7 @@ import type { GatewayEnv } from '../gateway.env';
 import { answerClientError, answerFrameworkError } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
 import { refuseEarly } from './early-refusals';
+import { registerProtobufBodyParser } from '../otlp/otlp-body';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFor } from './request-id';
 
@@ -14,7 +15,7 @@ export type HttpLimits = Pick<
 /**
  * Fastify as the gateway needs it: the body limit, time limits on slow clients, request
  * ids (echoed on every answer, errors included), JSON as the only body type (anything
- * else is a 415), and every refusal as problem+json, down to what Node's parser refuses.
+ * else is a 415; protobuf only on the OTLP routes), and every refusal as problem+json, down to what Node's parser refuses.
  */
 export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -41,7 +42,8 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);
-  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH });
+  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH, maxBodyBytes: limits.MAX_BODY_BYTES });
+  registerProtobufBodyParser(fastify, limits.MAX_BODY_BYTES);
   drainRejectedBodies(fastify);
   refuseEarly(fastify);
   return adapter;

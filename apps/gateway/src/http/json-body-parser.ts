@@ -2,6 +2,8 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { excessiveNestingError } from '@cinetrace/validation';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { readOtlpBody } from '../otlp/otlp-body';
+import { isOtlpRoute } from '../otlp/otlp-routes';
 import { prototypeKeyPath } from './prototype-key-path';
 
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 throws instead of turning into U+FFFD. A leading BOM is dropped. */
@@ -17,9 +19,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * Fastify's default parser does: the two shapes through which a naive merge of the body
  * would reach an object's prototype. Any other key, `constructor` included, is data.
  */
-export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth }: { maxDepth: number }): void {
+export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth, maxBodyBytes }: { maxDepth: number; maxBodyBytes: number }): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // OTLP/JSON may come gzipped; the OTLP route decodes it after decompression (same JSON rules).
+    if (isOtlpRoute(request)) {
+      readOtlpBody(request, body as Buffer, 'json', maxBodyBytes).then(
+        (read) => done(null, read),
+        (err: Error) => done(err, undefined),
+      );
+      return;
+    }
     let text: string;
     try {
       text = UTF8.decode(body as Buffer);
@@ -36,22 +46,37 @@ export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth }: {
       done(new DomainError(ErrorCode.InvalidJson, 'The body is empty; send a JSON document'), undefined);
       return;
     }
-    const tooDeep = excessiveNestingError(text, maxDepth);
-    if (tooDeep) {
-      done(DomainError.validation([tooDeep]), undefined);
-      return;
-    }
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseJsonText(text, maxDepth));
     } catch (err) {
-      const poisoned = /forbidden (prototype|constructor) property/.test((err as Error).message);
-      if (!poisoned) {
-        done(new DomainError(ErrorCode.InvalidJson, 'The body is not valid JSON'), undefined);
-        return;
-      }
-      const path = prototypeKeyPath(JSON.parse(text)) ?? '__proto__';
-      done(DomainError.validation([{ path, message: 'is a key that could reach a prototype (__proto__, constructor.prototype)' }]), undefined);
+      done(err as Error, undefined);
     }
   });
 }
 
+
+/**
+ * A JSON document's text as a value, under the gateway's JSON rules (depth checked before
+ * parsing, prototype-reaching keys refused); throws the DomainError the client is told.
+ */
+export function parseJsonText(text: string, maxDepth: number): unknown {
+  const tooDeep = excessiveNestingError(text, maxDepth);
+  if (tooDeep) throw DomainError.validation([tooDeep]);
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    const poisoned = /forbidden (prototype|constructor) property/.test((err as Error).message);
+    if (!poisoned) throw new DomainError(ErrorCode.InvalidJson, 'The body is not valid JSON');
+    const path = prototypeKeyPath(JSON.parse(text)) ?? '__proto__';
+    throw DomainError.validation([{ path, message: 'is a key that could reach a prototype (__proto__, constructor.prototype)' }]);
+  }
+}
+
+/** Strict UTF-8 text of a body, or the InvalidJson DomainError. */
+export function utf8Text(body: Buffer): string {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw new DomainError(ErrorCode.InvalidJson, 'The body is not valid UTF-8 (JSON is sent as UTF-8)');
+  }
+}

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/caller';
 import { canonicalJson } from '../http/canonical-json';
+import { isOtlpRoute } from '../otlp/otlp-routes';
 import { IdempotencyStore } from './idempotency.store';
 import { SECRET_IN_ANSWER_METADATA } from './secret-in-answer.decorator';
 
@@ -29,6 +30,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined) return next.handle();
+    // OTLP exports are idempotent by their span ids already, and their bodies are bytes (protobuf): the header is ignored there.
+    if (isOtlpRoute(request)) return next.handle();
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw DomainError.validation([{ path: 'Idempotency-Key', message: 'must be 1..255 visible ASCII characters' }]);
     }

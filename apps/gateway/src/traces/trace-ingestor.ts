@@ -13,7 +13,7 @@ import {
   Topics,
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/persistence';
-import { checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
+import { SpanParentRules, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -37,7 +37,7 @@ export class TraceIngestor {
     private readonly bus: BusClient,
   ) {}
 
-  async check(ctx: ProjectContext, raw: unknown, path?: string): Promise<CheckedTrace> {
+  async check(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace> {
     const checked = validateTrace(raw, { path });
     if (!checked.ok) return checked;
     const foreign = foreignParentIds(checked.trace);
@@ -46,7 +46,7 @@ export class TraceIngestor {
       const request: SpanParentsRequest = { ctx, traceId: checked.trace.id, spanIds: foreign };
       stored = new Map(Object.entries(await this.bus.request<SpanParentsReply>(Patterns.SpanParents, request)));
     }
-    const errors = checkSpanParents(checked.trace, stored, path);
+    const errors = checkSpanParents(checked.trace, stored, path, parentRules);
     return errors.length ? { ok: false, errors } : checked;
   }
 

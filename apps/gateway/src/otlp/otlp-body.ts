@@ -1,0 +1,61 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import type { OtlpEncoding } from '@cinetrace/traces';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { isOtlpRoute } from './otlp-routes';
+
+const gunzipAsync = promisify(gunzip);
+
+/** An OTLP request body as read off the wire: its bytes, decompressed, and how they are encoded. */
+export interface OtlpBody {
+  encoding: OtlpEncoding;
+  bytes: Buffer;
+}
+
+export const PROTOBUF_CONTENT_TYPES = ['application/x-protobuf', 'application/protobuf'];
+
+/**
+ * Takes protobuf bodies, for the OTLP routes only (any other route refuses them, 415, as it
+ * refuses every type but JSON).
+ */
+export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyBytes: number): void {
+  fastify.addContentTypeParser(PROTOBUF_CONTENT_TYPES, { parseAs: 'buffer' }, (request, body, done) => {
+    if (!isOtlpRoute(request)) {
+      done(new DomainError(ErrorCode.UnsupportedMediaType, 'Send the body as application/json'), undefined);
+      return;
+    }
+    readOtlpBody(request, body as Buffer, 'protobuf', maxBodyBytes).then(
+      (read) => done(null, read),
+      (err: Error) => done(err, undefined),
+    );
+  });
+}
+
+/**
+ * The body's bytes, gunzipped when Content-Encoding says gzip (the one compression OTLP/HTTP
+ * names). The compressed body is already within the body limit (Fastify counted it); its
+ * decompression is bounded by the same limit (zlib stops at maxOutputLength, so a gzip bomb
+ * costs at most that much memory) and runs on libuv's thread pool, not the event loop.
+ */
+export async function readOtlpBody(request: FastifyRequest, body: Buffer, encoding: OtlpEncoding, maxBodyBytes: number): Promise<OtlpBody> {
+  const contentEncoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (contentEncoding === 'identity' || contentEncoding === '') return { encoding, bytes: body };
+  if (contentEncoding !== 'gzip') {
+    throw new DomainError(ErrorCode.UnsupportedMediaType, `Content-Encoding ${contentEncoding.slice(0, 32)} is not supported; send gzip or none`);
+  }
+  try {
+    return { encoding, bytes: await gunzipAsync(body, { maxOutputLength: maxBodyBytes }) };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new DomainError(ErrorCode.PayloadTooLarge, `The body is larger than the limit (${maxBodyBytes} bytes) once decompressed`);
+    }
+    throw new DomainError(ErrorCode.MalformedRequest, 'The body is not valid gzip');
+  }
+}
+
+/** The encoding an OTLP request asked for, so its answer (errors included) goes out in it; JSON when unknown. */
+export function requestEncoding(request: FastifyRequest): OtlpEncoding {
+  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return PROTOBUF_CONTENT_TYPES.includes(type) ? 'protobuf' : 'json';
+}

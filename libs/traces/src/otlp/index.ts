@@ -1,0 +1,4 @@
+export * from './otlp-conventions';
+export * from './otlp-values';
+export * from './otlp-codec';
+export * from './otlp-to-traces';

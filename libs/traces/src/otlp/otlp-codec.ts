@@ -1,0 +1,79 @@
+import * as protobuf from 'protobufjs';
+import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
+import { OtlpValueError } from './otlp-values';
+
+/** The two OTLP/HTTP encodings: the response goes out in the request's. */
+export type OtlpEncoding = 'protobuf' | 'json';
+
+const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR);
+const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+const ExportResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+
+/**
+ * google.rpc.Status, the body of an OTLP/HTTP error answer (the OTLP specification,
+ * "Failures"). Its `details` (Any) are never sent, so the three fields are all it needs.
+ */
+const Status = protobuf.Type.fromJSON('Status', {
+  fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 } },
+});
+new protobuf.Root().define('google.rpc').add(Status);
+
+/** Fields holding trace or span ids: bytes in protobuf, hex in OTLP/JSON (not base64 as the proto3 JSON mapping would have). */
+const ID_FIELDS = ['traceId', 'spanId', 'parentSpanId'];
+
+/**
+ * A protobuf ExportTraceServiceRequest in the OTLP/JSON shape the mapping reads: field
+ * names in lowerCamelCase, int64s as decimal strings, bytes values in base64, ids in hex.
+ */
+export function decodeOtlpProtobuf(body: Uint8Array): unknown {
+  let message: protobuf.Message;
+  try {
+    message = ExportRequest.decode(body);
+  } catch {
+    throw new OtlpValueError('the body is not a protobuf ExportTraceServiceRequest');
+  }
+  const object = ExportRequest.toObject(message, { longs: String, bytes: String, enums: Number, defaults: false });
+  for (const rs of object.resourceSpans ?? []) {
+    for (const ss of rs.scopeSpans ?? []) {
+      for (const span of ss.spans ?? []) {
+        idsToHex(span);
+        for (const link of span.links ?? []) idsToHex(link);
+      }
+    }
+  }
+  return object;
+}
+
+function idsToHex(object: Record<string, unknown>): void {
+  for (const field of ID_FIELDS) {
+    if (typeof object[field] === 'string') object[field] = Buffer.from(object[field] as string, 'base64').toString('hex');
+  }
+}
+
+export interface PartialSuccess {
+  rejectedSpans: number;
+  errorMessage: string;
+}
+
+/** An ExportTraceServiceResponse: empty when every span was taken, else with partial_success. */
+export function encodeExportResponse(encoding: OtlpEncoding, partial?: PartialSuccess): { contentType: string; body: Buffer | string } {
+  const response = partial && partial.rejectedSpans > 0 ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {};
+  if (encoding === 'json') return { contentType: 'application/json', body: JSON.stringify(response) };
+  return { contentType: 'application/x-protobuf', body: Buffer.from(ExportResponse.encode(ExportResponse.fromObject(response)).finish()) };
+}
+
+/** A google.rpc.Status body (gRPC's code, our message). */
+export function encodeStatus(encoding: OtlpEncoding, code: number, message: string): { contentType: string; body: Buffer | string } {
+  if (encoding === 'json') return { contentType: 'application/json', body: JSON.stringify({ code, message }) };
+  return { contentType: 'application/x-protobuf', body: Buffer.from(Status.encode(Status.fromObject({ code, message })).finish()) };
+}
+
+/** Decodes an ExportTraceServiceResponse (for tests and tools that read our answers). */
+export function decodeExportResponse(body: Uint8Array): Record<string, unknown> {
+  return ExportResponse.toObject(ExportResponse.decode(body), { longs: Number, defaults: false });
+}
+
+/** Decodes a google.rpc.Status body. */
+export function decodeStatus(body: Uint8Array): { code?: number; message?: string } {
+  return Status.toObject(Status.decode(body), { defaults: false });
+}

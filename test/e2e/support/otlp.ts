@@ -1,0 +1,94 @@
+import { Stack } from '@cinetrace/testing';
+import { Attributes, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ExportResult, ExportResultCode } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, InMemorySpanExporter, RandomIdGenerator, ReadableSpan, SimpleSpanProcessor, SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+export { SpanKind, SpanStatusCode };
+
+/** The OTLP route exporters reach when OTEL_EXPORTER_OTLP_ENDPOINT is the stack's base URL. */
+export const OTLP_TRACES = '/v1/traces';
+export const OTLP_TRACES_UNDER_API = '/api/v1/otel/v1/traces';
+
+export type Encoding = 'json' | 'protobuf';
+
+export interface ExporterOptions {
+  encoding: Encoding;
+  /** The project key sent as x-project-key (as OTEL_EXPORTER_OTLP_HEADERS would). */
+  projectKey: string;
+  apiKey: string;
+  gzip?: boolean;
+  path?: string;
+}
+
+/** A real OpenTelemetry SDK OTLP/HTTP exporter pointed at the stack, authenticated as a user would configure it. */
+export function otlpExporter(stack: Stack, options: ExporterOptions): SpanExporter {
+  const config = {
+    url: `${stack.baseUrl}${options.path ?? OTLP_TRACES}`,
+    headers: { authorization: `Bearer ${options.apiKey}`, 'x-project-key': options.projectKey },
+    compression: (options.gzip ? 'gzip' : 'none') as any,
+    timeoutMillis: 20_000,
+  };
+  return options.encoding === 'json' ? new JsonExporter(config) : new ProtobufExporter(config);
+}
+
+/** Exports spans through an exporter and gives its result (SUCCESS, or FAILED with the error). */
+export function exportSpans(exporter: SpanExporter, spans: ReadableSpan[]): Promise<ExportResult> {
+  return new Promise((resolve) => exporter.export(spans, resolve));
+}
+
+export const succeeded = (result: ExportResult) => result.code === ExportResultCode.SUCCESS;
+
+/**
+ * Records spans with the real SDK (a tracer provider with an in-memory exporter), so a test
+ * decides which finished spans go into which export.
+ */
+export function recordSpans(
+  build: (tools: { start: (name: string, attributes?: Attributes, parent?: Span, kind?: SpanKind) => Span }) => void,
+  options: { traceId?: string } = {},
+): ReadableSpan[] {
+  const memory = new InMemorySpanExporter();
+  const ids = new RandomIdGenerator();
+  const provider = new BasicTracerProvider({
+    // A fixed trace id lets a test claim a trace id someone else uses.
+    idGenerator: options.traceId ? { generateTraceId: () => options.traceId!, generateSpanId: () => ids.generateSpanId() } : ids,
+    resource: resourceFromAttributes({ 'service.name': 'video-pipeline', 'deployment.environment': 'e2e' }),
+    spanProcessors: [new SimpleSpanProcessor(memory)],
+  });
+  const tracer = provider.getTracer('cinetrace-e2e', '1.0.0');
+  build({
+    // No context manager is registered: a parent is passed explicitly.
+    start: (name, attributes, parent, kind) => tracer.startSpan(name, { attributes, kind }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT),
+  });
+  return memory.getFinishedSpans();
+}
+
+/** Epoch milliseconds of an SDK span time ([seconds, nanos]), as the trace model stores it. */
+export const hrMs = ([seconds, nanos]: [number, number]): number => seconds * 1000 + Math.floor(nanos / 1e6);
+export const hrIso = (time: [number, number]): string => new Date(hrMs(time)).toISOString();
+
+export interface OtlpAnswer {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+  /** The body as JSON when the answer is JSON. */
+  json: any;
+}
+
+/** POSTs a body to an OTLP route as-is (bytes kept: a protobuf answer is not text). */
+export async function postOtlp(stack: Stack, body: string | Buffer, headers: Record<string, string>, path = OTLP_TRACES): Promise<OtlpAnswer> {
+  const response = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json') && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
+  return { status: response.status, headers: response.headers, bytes, json };
+}
+
+/** The two auth headers of a project, as OTEL_EXPORTER_OTLP_HEADERS would send them. */
+export const otlpHeaders = (apiKey: string, projectKey: string, contentType: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${apiKey}`,
+  'x-project-key': projectKey,
+  'content-type': contentType,
+  ...extra,
+});
