@@ -96,9 +96,28 @@ describe('otlpToTraces', () => {
       input: [{ role: 'user', parts: [{ type: 'text', content: 'a fox' }] }],
       output: 'plain text answer',
     });
-    // Everything but the messages (now input and output) stays an attribute.
-    expect(mapped.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o' });
-    expect(mapped.attributes).not.toHaveProperty(['gen_ai.input.messages']);
+    // Every original attribute stays one (API.md), the messages included.
+    expect(mapped.attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4o',
+      'gen_ai.input.messages': messages,
+      'gen_ai.output.messages': 'plain text answer',
+    });
+  });
+
+  it('keeps a prompt too big for attributes as the span\'s input only, with a note of where it went', () => {
+    const prompt = 'a fox in the snow, '.repeat(5000); // ~95 KB: over the 64 KiB of attributes, within input's 1 MiB
+    const { payloads } = otlpToTraces(
+      request([span({ attributes: [str('gen_ai.request.model', 'veo-3'), str('gen_ai.prompt', prompt), str('output.value', 'done')] })]),
+    );
+    const mapped = payloads[0].trace.spans[0];
+    expect(mapped.input).toBe(prompt);
+    expect(mapped.output).toBe('done');
+    const attributes = mapped.attributes as Record<string, unknown>;
+    expect(attributes['gen_ai.request.model']).toBe('veo-3');
+    expect(attributes['gen_ai.prompt']).toMatch(/moved to the span's input/);
+    expect(attributes['output.value']).toMatch(/moved to the span's output/);
+    expect(Buffer.byteLength(JSON.stringify(attributes))).toBeLessThan(64 * 1024);
   });
 
   it.each([

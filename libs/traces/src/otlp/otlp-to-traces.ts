@@ -1,5 +1,6 @@
 import { SpanKind } from '@cinetrace/contracts';
 import { MAX_SPANS_PER_TRACE } from '../trace.schema';
+import { METADATA_MAX_BYTES } from '../validate-trace';
 import { CINETRACE_VIDEO_PREFIX, CinetraceVideo, GenAi, OpenInference, OtelExtras } from './otlp-conventions';
 import { OtlpValueError, keyValuesToObject, spanIdHex, traceIdHex, unixNanosToMs } from './otlp-values';
 
@@ -42,8 +43,13 @@ const GEN_AI_OPERATION_KINDS: Record<string, SpanKind> = {
   create_agent: 'agent',
 };
 
-/** Attributes whose value becomes the span's input or output; moved there, not copied (attributes hold 64 KiB, input and output 1 MiB each). */
-const PAYLOAD_ATTRIBUTES = new Set<string>([GenAi.InputMessages, GenAi.OutputMessages, GenAi.Prompt, GenAi.Completion, OpenInference.InputValue, OpenInference.OutputValue]);
+/**
+ * Attributes whose value becomes the span's input or output. They stay in `attributes` too
+ * (API.md: every original attribute is kept), unless that would take `attributes` past its
+ * 64 KiB: then each keeps a note of where its value went (input and output hold 1 MiB each).
+ */
+const OUTPUT_ATTRIBUTES = new Set<string>([GenAi.OutputMessages, GenAi.Completion, OpenInference.OutputValue]);
+const PAYLOAD_ATTRIBUTES = new Set<string>([GenAi.InputMessages, GenAi.Prompt, OpenInference.InputValue, ...OUTPUT_ATTRIBUTES]);
 
 /**
  * Maps an ExportTraceServiceRequest (OTLP/JSON shape, ids as hex) to trace payloads, one
@@ -126,9 +132,7 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   Object.assign(span, semantic);
 
   const attributes: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(own)) {
-    if (!PAYLOAD_ATTRIBUTES.has(key)) Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  for (const [key, value] of Object.entries(own)) Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true });
   const kind = OTEL_SPAN_KINDS[Number(s.kind ?? 0)];
   if (kind && kind !== 'UNSPECIFIED') attributes[OtelExtras.SpanKind] = kind;
   if (Object.keys(resource).length) attributes[OtelExtras.Resource] = resource;
@@ -137,6 +141,9 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   const links = s.links ?? [];
   if (!Array.isArray(links)) throw new OtlpValueError('links must be an array');
   if (links.length) attributes[OtelExtras.Links] = links.map(toLink);
+  if (jsonBytes(attributes) > METADATA_MAX_BYTES) {
+    for (const key of Object.keys(own)) if (PAYLOAD_ATTRIBUTES.has(key)) attributes[key] = movedNote(key);
+  }
   if (Object.keys(attributes).length) span.attributes = attributes;
 
   const events = s.events ?? [];
@@ -144,6 +151,11 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   if (events.length) span.events = events.map(toEvent);
   return { traceId, span };
 }
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/** What a payload attribute says in `attributes` when its value only fits in the span's input or output. */
+const movedNote = (key: string) => `(moved to the span's ${OUTPUT_ATTRIBUTES.has(key) ? 'output' : 'input'}: attributes hold 64 KiB)`;
 
 /** kind, model, usage, input and output from GenAI, OpenInference and cinetrace.video attributes. */
 function semanticFields(a: Record<string, unknown>): Record<string, unknown> {
