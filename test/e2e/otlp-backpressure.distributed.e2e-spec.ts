@@ -1,9 +1,9 @@
 import { ApiResponse, aProject } from '@cinetrace/testing';
-import { decodeStatus } from '@cinetrace/traces';
+import { decodeGrpcStatusDetails, decodeStatus } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OTLP_TRACES, otlpHeaders, postOtlp, recordSpans } from './support/otlp';
+import { OTLP_TRACES, callGrpcExport, grpcMetadata, otlpHeaders, postOtlp, recordSpans } from './support/otlp';
 import { useStack } from './support/stack-hooks';
 import { readEventually } from './support/traces';
 
@@ -21,7 +21,7 @@ const MAX_LAG_BYTES = EXPORTS_BEHIND * JSON.stringify(anExport().body).length;
 describe('OTLP ingest backpressure (distributed)', () => {
   const ctx = useStack({ env: { TRACE_INGEST_MAX_LAG_BYTES: String(MAX_LAG_BYTES) } });
 
-  it('answers 503 with Retry-After and a google.rpc.Status while trace-ingest is too far behind, so exporters retry', async () => {
+  it('answers 503 with Retry-After and a google.rpc.Status (gRPC: UNAVAILABLE with a RetryInfo) while trace-ingest is too far behind, so exporters retry', async () => {
     const project = await ctx.api.post('/api/v1/projects', aProject());
     const api = ctx.api.withProjectKey(project.body.key);
     const first = anExport();
@@ -49,6 +49,13 @@ describe('OTLP ingest backpressure (distributed)', () => {
     expect(proto.status).toBe(503);
     expect(proto.headers.get('retry-after')).not.toBeNull();
     expect(decodeStatus(proto.bytes).code).toBe(14);
+
+    // Over gRPC: UNAVAILABLE, with a RetryInfo saying when to come back.
+    const overGrpc = await callGrpcExport(ctx.stack, Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!), grpcMetadata(ctx.stack.apiKey, project.body.key));
+    expect(overGrpc.code).toBe(14);
+    const details = decodeGrpcStatusDetails(overGrpc.metadata!.get('grpc-status-details-bin')[0] as Buffer);
+    expect(details).toMatchObject({ code: 14, message: expect.any(String) });
+    expect(details.retryAfterSeconds).toBeGreaterThanOrEqual(1);
 
     // trace-ingest back: exports are taken again, and every accepted one is stored.
     await ctx.stack.startApp('trace-ingest');

@@ -8,6 +8,12 @@ export class GatewayEnv extends StoreAndBusEnv {
   @ToInt() @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
 
+  /**
+   * OTLP/gRPC trace export listens here (4317: where collectors and SDKs export by default);
+   * 0 turns it off. On HOST, beside the HTTP port.
+   */
+  @ToInt() @IsInt() @Min(0) @Max(65535) OTLP_GRPC_PORT = 4317;
+
   /** How long a request waits for a service's reply before answering 503. */
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
 

@@ -23,6 +23,7 @@ import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
 import { GatewayExceptionFilter } from './otlp/otlp-exception.filter';
 import { OtlpController } from './otlp/otlp.controller';
+import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
 import { OtlpIngest } from './otlp/otlp-ingest';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
@@ -66,6 +67,7 @@ export class GatewayModule {
         { provide: StreamPublisher, useValue: streams },
         TraceIngestor,
         OtlpIngest,
+        OtlpGrpcServer,
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
         {
           provide: CursorCodec,
@@ -76,7 +78,8 @@ export class GatewayModule {
         SecretSealer,
         IdempotencyStore,
         HttpMetrics,
-        { provide: APP_GUARD, useClass: AuthGuard },
+        AuthGuard,
+        { provide: APP_GUARD, useExisting: AuthGuard },
         // Before idempotency: a request refused for its query claims no Idempotency-Key.
         { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

@@ -70,6 +70,8 @@ export interface Stack {
   readonly baseUrl: string;
   /** Every gateway replica's URL, `baseUrl` first (one entry unless `replicas` asked for more). */
   readonly edgeUrls: string[];
+  /** Where the (first) edge takes OTLP/gRPC exports: `127.0.0.1:<OTLP_GRPC_PORT>`. */
+  readonly otlpGrpcAddress: string;
   /** The key the suite authenticates with: the given one, or the one the stack bootstrapped ('' if none). */
   readonly apiKey: string;
   readonly dataDir: string;
@@ -114,12 +116,15 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
   let databaseUrl: string | null = null;
   let kafkaBrokers: string | null = null;
   const replicaPorts: number[] = [];
+  /** Each edge's OTLP/gRPC port (OTLP_GRPC_PORT), in the order of edgeUrls. */
+  const grpcPorts: number[] = [];
   /** Where replicas of apps other than the gateway answer /readyz. */
   const replicaHealthUrls: string[] = [];
   try {
     if (mode === 'all-in-one') {
       edgePort = await freePort();
-      apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort) } });
+      grpcPorts.push(await freePort());
+      apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort), OTLP_GRPC_PORT: String(grpcPorts[0]) } });
     } else {
       const brokers = (kafkaBrokers = await brokerFor(options, cleanups));
       const database: TestDatabase = await createDatabase();
@@ -143,11 +148,13 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         const port = await freePort();
         if (app.name === EDGE_APP) {
           edgePort = port;
-          apps.push({ ...app, env: { ...shared, PORT: String(port) } });
+          grpcPorts.push(await freePort());
+          apps.push({ ...app, env: { ...shared, PORT: String(port), OTLP_GRPC_PORT: String(grpcPorts[0]) } });
           for (let replica = 2; replica <= (options.replicas?.[EDGE_APP] ?? 1); replica++) {
             const replicaPort = await freePort();
             replicaPorts.push(replicaPort);
-            apps.push({ ...app, name: `${EDGE_APP}-${replica}`, env: { ...shared, PORT: String(replicaPort) } });
+            grpcPorts.push(await freePort());
+            apps.push({ ...app, name: `${EDGE_APP}-${replica}`, env: { ...shared, PORT: String(replicaPort), OTLP_GRPC_PORT: String(grpcPorts[grpcPorts.length - 1]) } });
           }
         } else {
           // The others serve no API: their probes answer on a port of their own, as in Kubernetes.
@@ -186,6 +193,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     mode,
     baseUrl,
     edgeUrls,
+    otlpGrpcAddress: `127.0.0.1:${grpcPorts[0]}`,
     dataDir,
     databaseUrl,
     kafkaBrokers,

@@ -1,6 +1,8 @@
 import { Stack } from '@cinetrace/testing';
 import { Attributes, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ExportResult, ExportResultCode } from '@opentelemetry/core';
+import * as grpc from '@grpc/grpc-js';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -12,7 +14,8 @@ export { SpanKind, SpanStatusCode };
 export const OTLP_TRACES = '/v1/traces';
 export const OTLP_TRACES_UNDER_API = '/api/v1/otel/v1/traces';
 
-export type Encoding = 'json' | 'protobuf';
+/** OTLP/HTTP with JSON or protobuf bodies, or OTLP/gRPC. */
+export type Encoding = 'json' | 'protobuf' | 'grpc';
 
 export interface ExporterOptions {
   encoding: Encoding;
@@ -23,8 +26,16 @@ export interface ExporterOptions {
   path?: string;
 }
 
-/** A real OpenTelemetry SDK OTLP/HTTP exporter pointed at the stack, authenticated as a user would configure it. */
+/** A real OpenTelemetry SDK OTLP exporter pointed at the stack, authenticated as a user would configure it. */
 export function otlpExporter(stack: Stack, options: ExporterOptions): SpanExporter {
+  if (options.encoding === 'grpc') {
+    return new GrpcExporter({
+      url: `http://${stack.otlpGrpcAddress}`,
+      metadata: grpcMetadata(options.apiKey, options.projectKey),
+      compression: (options.gzip ? 'gzip' : 'none') as any,
+      timeoutMillis: 20_000,
+    });
+  }
   const config = {
     url: `${stack.baseUrl}${options.path ?? OTLP_TRACES}`,
     headers: { authorization: `Bearer ${options.apiKey}`, 'x-project-key': options.projectKey },
@@ -92,3 +103,41 @@ export const otlpHeaders = (apiKey: string, projectKey: string, contentType: str
   'content-type': contentType,
   ...extra,
 });
+
+/** The two auth headers as gRPC metadata (OTEL_EXPORTER_OTLP_HEADERS sends them so to a gRPC endpoint). */
+export function grpcMetadata(apiKey: string, projectKey: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  if (apiKey) metadata.set('authorization', `Bearer ${apiKey}`);
+  if (projectKey) metadata.set('x-project-key', projectKey);
+  return metadata;
+}
+
+export interface GrpcAnswer {
+  /** The gRPC status code (0: OK). */
+  code: number;
+  details: string;
+  /** The ExportTraceServiceResponse's bytes (OK only). */
+  bytes?: Buffer;
+  /** Trailing metadata of a failed call (grpc-status-details-bin …). */
+  metadata?: grpc.Metadata;
+}
+
+/** Calls TraceService/Export with these request bytes as they are, to read the exact status an exporter gets. */
+export function callGrpcExport(stack: Stack, bytes: Buffer, metadata: grpc.Metadata): Promise<GrpcAnswer> {
+  const client = new grpc.Client(stack.otlpGrpcAddress, grpc.credentials.createInsecure());
+  const identity = (b: Buffer) => b;
+  return new Promise<GrpcAnswer>((resolve) => {
+    client.makeUnaryRequest(
+      '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+      identity,
+      identity,
+      bytes,
+      metadata,
+      { deadline: Date.now() + 30_000 },
+      (err: grpc.ServiceError | null, response?: Buffer) => {
+        client.close();
+        resolve(err ? { code: err.code, details: err.details, metadata: err.metadata } : { code: 0, details: '', bytes: response });
+      },
+    );
+  });
+}

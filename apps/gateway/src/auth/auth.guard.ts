@@ -11,10 +11,16 @@ import {
   WHOLE_ORGANIZATION_METADATA,
 } from './access.decorators';
 import { AuthCache } from './auth-cache';
-import type { AuthenticatedRequest } from './caller';
+import type { AuthenticatedRequest, ResolvedAuth } from './caller';
 import { checkScope, RouteRequirement, scopeForMethod } from './scope-rules';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The two auth headers' values, however they arrived (HTTP headers, gRPC metadata). */
+export interface Credentials {
+  authorization?: string;
+  projectKey?: string;
+}
 
 /**
  * Authenticates every route that is not @Public: the org API key, then (by default)
@@ -33,25 +39,34 @@ export class AuthGuard implements CanActivate {
     const access = this.reflector.getAllAndOverride<Access>(ACCESS_METADATA, targets) ?? 'project';
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-
-    const apiKey = BEARER.exec(header(request, 'authorization') ?? '')?.[1];
-    if (!apiKey) {
-      throw new DomainError(ErrorCode.Unauthenticated, 'Send your organization API key as "Authorization: Bearer <key>"');
-    }
-    let projectKey: string | undefined;
-    if (access === 'project') {
-      projectKey = header(request, 'x-project-key')?.trim();
-      if (!projectKey) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as X-Project-Key');
-    }
-    const auth = await this.resolve({ apiKeyHash: hashApiKey(apiKey), projectKey });
     const route: RouteRequirement = {
       scope: this.reflector.getAllAndOverride(REQUIRED_SCOPE_METADATA, targets) ?? scopeForMethod(request.method),
       wholeOrganization: this.reflector.getAllAndOverride<boolean>(WHOLE_ORGANIZATION_METADATA, targets) ?? false,
       instanceAdmin: this.reflector.getAllAndOverride<boolean>(INSTANCE_ADMIN_METADATA, targets) ?? false,
     };
-    checkScope(auth, route);
-    request.auth = auth;
+    const credentials = { authorization: header(request, 'authorization'), projectKey: header(request, 'x-project-key') };
+    request.auth = await this.authenticate(credentials, access, route);
     return true;
+  }
+
+  /**
+   * The caller behind these credentials, if they may do what `route` asks: the org API key,
+   * then (for project access) the project key, then the key's scopes. Also what callers
+   * outside HTTP use (the OTLP gRPC service).
+   */
+  async authenticate(credentials: Credentials, access: Exclude<Access, 'public'>, route: RouteRequirement): Promise<ResolvedAuth> {
+    const apiKey = BEARER.exec(credentials.authorization ?? '')?.[1];
+    if (!apiKey) {
+      throw new DomainError(ErrorCode.Unauthenticated, 'Send your organization API key as "Authorization: Bearer <key>"');
+    }
+    let projectKey: string | undefined;
+    if (access === 'project') {
+      projectKey = credentials.projectKey?.trim();
+      if (!projectKey) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as X-Project-Key');
+    }
+    const auth = await this.resolve({ apiKeyHash: hashApiKey(apiKey), projectKey });
+    checkScope(auth, route);
+    return auth;
   }
 
   private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {

@@ -4,7 +4,15 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import * as protobuf from 'protobufjs';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
-import { decodeExportResponse, decodeOtlpProtobuf, decodeStatus, encodeExportResponse, encodeStatus } from './otlp-codec';
+import {
+  decodeExportResponse,
+  decodeGrpcStatusDetails,
+  decodeOtlpProtobuf,
+  decodeStatus,
+  encodeExportResponse,
+  encodeGrpcStatusDetails,
+  encodeStatus,
+} from './otlp-codec';
 import { otlpToTraces } from './otlp-to-traces';
 
 /** Spans made by the real OpenTelemetry SDK, serialised by its own OTLP serialisers. */
@@ -76,5 +84,15 @@ describe('OTLP answers', () => {
   it('encode a google.rpc.Status', () => {
     expect(decodeStatus(encodeStatus('protobuf', 3, 'bad body').body as Buffer)).toEqual({ code: 3, message: 'bad body' });
     expect(JSON.parse(encodeStatus('json', 14, 'later').body as string)).toEqual({ code: 14, message: 'later' });
+  });
+
+  it('encode gRPC status details: a RetryInfo when the exporter should come back later, none otherwise', () => {
+    expect(decodeGrpcStatusDetails(encodeGrpcStatusDetails(14, 'trace-ingest is behind', 3))).toEqual({ code: 14, message: 'trace-ingest is behind', retryAfterSeconds: 3 });
+    expect(decodeGrpcStatusDetails(encodeGrpcStatusDetails(3, 'bad body'))).toEqual({ code: 3, message: 'bad body', retryAfterSeconds: undefined });
+    // google.rpc.Status as a generic decoder reads it: the RetryInfo is an Any of its well-known type.
+    const decoded = protobuf.Root.fromJSON({
+      nested: { Status: { fields: { code: { type: 'int32', id: 1 }, details: { rule: 'repeated', type: 'Any', id: 3 } } }, Any: { fields: { type_url: { type: 'string', id: 1 } } } },
+    }).lookupType('Status');
+    expect(decoded.toObject(decoded.decode(encodeGrpcStatusDetails(14, 'later', 1)))).toEqual({ code: 14, details: [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo' }] });
   });
 });

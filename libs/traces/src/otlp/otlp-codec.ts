@@ -18,6 +18,33 @@ const Status = protobuf.Type.fromJSON('Status', {
 });
 new protobuf.Root().define('google.rpc').add(Status);
 
+/**
+ * google.rpc.Status with its details, and the RetryInfo an OTLP/gRPC server puts there to
+ * say when to retry (the OTLP specification, "Throttling"): what `grpc-status-details-bin` carries.
+ */
+const rpc = protobuf.Root.fromJSON({
+  nested: {
+    google: {
+      nested: {
+        protobuf: {
+          nested: {
+            Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
+            Duration: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
+          },
+        },
+        rpc: {
+          nested: {
+            Status: { fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 }, details: { rule: 'repeated', type: 'google.protobuf.Any', id: 3 } } },
+            RetryInfo: { fields: { retry_delay: { type: 'google.protobuf.Duration', id: 1 } } },
+          },
+        },
+      },
+    },
+  },
+});
+const DetailedStatus = rpc.lookupType('google.rpc.Status');
+const RetryInfo = rpc.lookupType('google.rpc.RetryInfo');
+
 /** Fields holding trace or span ids: bytes in protobuf, hex in OTLP/JSON (not base64 as the proto3 JSON mapping would have). */
 const ID_FIELDS = ['traceId', 'spanId', 'parentSpanId'];
 
@@ -76,4 +103,25 @@ export function decodeExportResponse(body: Uint8Array): Record<string, unknown> 
 /** Decodes a google.rpc.Status body. */
 export function decodeStatus(body: Uint8Array): { code?: number; message?: string } {
   return Status.toObject(Status.decode(body), { defaults: false });
+}
+
+/** A gRPC error's `grpc-status-details-bin`: google.rpc.Status, with a RetryInfo when the client should come back after `retryAfterSeconds`. */
+export function encodeGrpcStatusDetails(code: number, message: string, retryAfterSeconds?: number): Buffer {
+  const details =
+    retryAfterSeconds === undefined
+      ? []
+      : [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo', value: RetryInfo.encode(RetryInfo.fromObject({ retry_delay: { seconds: retryAfterSeconds } })).finish() }];
+  return Buffer.from(DetailedStatus.encode(DetailedStatus.fromObject({ code, message, details })).finish());
+}
+
+/** Reads `grpc-status-details-bin` back: the code, the message and the RetryInfo's delay in seconds (for tests and tools). */
+export function decodeGrpcStatusDetails(bytes: Uint8Array): { code?: number; message?: string; retryAfterSeconds?: number } {
+  const status = DetailedStatus.toObject(DetailedStatus.decode(bytes), { longs: Number, defaults: false }) as {
+    code?: number;
+    message?: string;
+    details?: Array<{ type_url: string; value: Uint8Array }>;
+  };
+  const retry = status.details?.find((d) => d.type_url.endsWith('/google.rpc.RetryInfo'));
+  const delay = retry ? (RetryInfo.toObject(RetryInfo.decode(retry.value), { longs: Number }) as { retry_delay?: { seconds?: number } }).retry_delay : undefined;
+  return { code: status.code, message: status.message, retryAfterSeconds: delay?.seconds };
 }
