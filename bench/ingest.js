@@ -10,13 +10,17 @@
 //   3. ingest-to-readable delay: a background load at half the service's measured rate,
 //      plus probe traces sent at --probe-rate per second, each polled with GET from its 202
 //      until all its spans are visible.
+//   With --format otlp, the service's throughput phase runs twice, the JSON route and then
+//   OTLP/HTTP protobuf (POST /v1/traces, the same traces as an SDK exports them: bench/lib/otlp-body.js),
+//   each counted back; OTLP's spans/s must reach the JSON route's.
 // Usage: node bench/ingest.js [--mode all-in-one|distributed] [--duration 60] [--connections 32|64] [--rate 0]
-//          [--delay-duration 20] [--probe-rate 50|10] [--only service|baseline] [--apps a,b,gateway]
+//          [--delay-duration 20] [--probe-rate 50|10] [--only service|baseline] [--apps a,b,gateway] [--format json|otlp]
 // (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const c = require('./lib/common');
 const { startCpu, formatCpu } = require('./lib/cpu');
+const { otlpBodyFactory } = require('./lib/otlp-body');
 
 const opts = c.parseArgs(process.argv.slice(2), {
   mode: 'all-in-one',
@@ -36,8 +40,10 @@ const opts = c.parseArgs(process.argv.slice(2), {
   // rate shows it sustained: unbounded, the load runs past trace-ingest's pace and the lag bound
   // answers 503 (backpressure); the default run measures that ceiling.
   rate: 0,
+  format: 'json', // otlp: the service's throughput also over OTLP/HTTP protobuf, beside the JSON route
 });
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
+if (!['json', 'otlp'].includes(opts.format)) throw new Error('--format is json or otlp');
 if (!opts.connections) opts.connections = opts.mode === 'distributed' ? 64 : 32;
 const pollMs = opts['poll-ms'] || (opts.mode === 'distributed' ? 10 : 2);
 if (!opts['probe-rate']) opts['probe-rate'] = opts.mode === 'distributed' ? 10 : 50;
@@ -49,8 +55,23 @@ const SPANS = opts.spans;
 const makeBody = c.traceBodyFactory({ spans: SPANS });
 const log = (...a) => console.error(...a);
 
-/** autocannon POSTing unique traces; answers the result plus the acknowledged ids and statuses. */
-async function load(target, { duration, connections, overallRate, prefix }) {
+/** How each route takes a trace: its path, body type, a new body (with its trace id), and the status that acknowledges it. */
+const ROUTES = {
+  json: {
+    path: '/api/v1/traces',
+    contentType: 'application/json',
+    acknowledged: 202,
+    next: (prefix, n) => {
+      const id = `${prefix}-${n.toString(36)}`;
+      return { id, body: makeBody(id, Date.now()) };
+    },
+  },
+  otlp: { path: '/v1/traces', contentType: 'application/x-protobuf', acknowledged: 200, next: ((make) => () => make())(otlpBodyFactory({ spans: SPANS })) },
+};
+
+/** autocannon POSTing unique traces to `route`; answers the result plus the acknowledged ids and statuses. */
+async function load(target, { duration, connections, overallRate, prefix, route = 'json' }) {
+  const { path, contentType, acknowledged, next } = ROUTES[route];
   const acked = [];
   const statuses = {};
   let n = 0;
@@ -64,23 +85,27 @@ async function load(target, { duration, connections, overallRate, prefix }) {
     requests: [
       {
         method: 'POST',
-        path: '/api/v1/traces',
-        headers: { ...target.headers, 'content-type': 'application/json' },
+        path,
+        headers: { ...target.headers, 'content-type': contentType },
         setupRequest(req, context) {
-          const id = `${prefix}-${(n++).toString(36)}`;
+          const { id, body } = next(prefix, n++);
           context.id = id;
-          req.body = makeBody(id, Date.now());
+          req.body = body;
           return req;
         },
         onResponse(status, body, context) {
           statuses[status] = (statuses[status] || 0) + 1;
-          if (status === 202) acked.push(context.id);
+          if (status === acknowledged) acked.push(context.id);
         },
       },
     ],
   });
-  return { result, acked, statuses };
+  return { result, acked, statuses: relabel(statuses, acknowledged) };
 }
+
+/** Statuses with the acknowledging one counted as 202, so both routes' counts read alike. */
+const relabel = (statuses, acknowledged) =>
+  Object.fromEntries(Object.entries(statuses).map(([status, count]) => [status === String(acknowledged) ? '202' : status, count]));
 
 const non202Of = (statuses) => Object.entries(statuses).reduce((k, [s, v]) => k + (s === '202' ? 0 : v), 0);
 
@@ -182,6 +207,29 @@ async function probeDelays(target, { rate, durationMs, prefix }) {
   return { ...c.summarize(delays), errors, neverVisible, firstError };
 }
 
+/** The throughput phase over OTLP/HTTP protobuf, then every acknowledged span counted back. */
+async function otlpThroughput(target) {
+  log(`   OTLP throughput: ${opts.duration} s, ${opts.connections} connections, POST /v1/traces, ${SPANS}-span exports of ${ROUTES.otlp.next().body.length} bytes`);
+  const cpu = startCpu();
+  const { result, acked, statuses } = await load(target, { duration: opts.duration, connections: opts.connections, overallRate: opts.rate || undefined, route: 'otlp' });
+  const otlp = {
+    cpu: cpu.stop(),
+    tracesPerSec: acked.length / result.duration,
+    spansPerSec: (acked.length * SPANS) / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + non202Of(statuses),
+    statuses,
+    acknowledgedSpans: acked.length * SPANS,
+  };
+  log(`   OTLP: ${otlp.tracesPerSec.toFixed(0)} traces/s, ${otlp.spansPerSec.toFixed(0)} spans/s, p50 ${otlp.p50} ms, p99 ${otlp.p99} ms, errors ${otlp.errors} ` +
+    `(statuses ${JSON.stringify(statuses)}); CPU ${formatCpu(otlp.cpu)}`);
+  const counted = await countStored(target, acked, { settleMs: opts.mode === 'distributed' ? 30000 : 5000 });
+  otlp.storedSpans = counted.stored;
+  log(`   OTLP: stored ${counted.stored} of ${otlp.acknowledgedSpans} acknowledged spans (readable after ${counted.catchUpMs} ms)`);
+  return otlp;
+}
+
 async function runOne(kind, halfRateFrom) {
   const label = `${kind} (${opts.mode})`;
   log(`\n== ${label}: starting`);
@@ -190,9 +238,11 @@ async function runOne(kind, halfRateFrom) {
   const out = { kind };
   try {
     await c.waitTracesReady(target);
+    const otlpToo = kind === 'service' && opts.format === 'otlp';
     if (opts.warmup > 0) {
-      log(`   warm-up ${opts.warmup} s`);
+      log(`   warm-up ${opts.warmup} s${otlpToo ? ' per route' : ''}`);
       await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), prefix: `warm-${run}` });
+      if (otlpToo) await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), route: 'otlp' });
     }
     log(`   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes` +
       (opts.rate ? `, ${opts.rate} traces/s offered` : ''));
@@ -230,6 +280,8 @@ async function runOne(kind, halfRateFrom) {
       const hints = target.proc.output().split('\n').filter((l) => /out of range|dead.letter|lost|error/i.test(l));
       if (hints.length) log(`   the ${kind}'s log says (${hints.length} such lines; first 3):\n     ` + hints.slice(0, 3).map((l) => l.slice(0, 300)).join('\n     '));
     }
+    if (otlpToo) out.otlp = await otlpThroughput(target);
+
     const fullRate = halfRateFrom ?? out.tracesPerSec;
     const half = Math.max(1, Math.floor(fullRate / 2));
     const probeRate = Math.min(opts['probe-rate'], half);
@@ -327,6 +379,24 @@ async function main() {
     },
     { figure: 'delay phase errors / never visible', service: num(s.delayErrors), baseline: num(b.delayErrors), target: '0', pass: has(s) ? s.delayErrors === 0 : false },
   ];
+  if (opts.format === 'otlp') {
+    const o = s.otlp || {};
+    const otlpRatio = num(o.spansPerSec) !== null && s.spansPerSec ? o.spansPerSec / s.spansPerSec : null;
+    rows.push(
+      { figure: `OTLP protobuf spans/s (${opts.duration} s, same run)`, service: num(o.spansPerSec), baseline: null },
+      { figure: 'OTLP spans/s / JSON route spans/s', service: otlpRatio, baseline: null, ratio: otlpRatio, target: '>= 1.0', pass: otlpRatio === null ? false : otlpRatio >= 1 },
+      { figure: 'OTLP latency p50 (ms)', service: num(o.p50), baseline: null },
+      { figure: 'OTLP latency p99 (ms)', service: num(o.p99), baseline: null },
+      { figure: 'OTLP errors', service: num(o.errors), baseline: null, target: '0', pass: num(o.errors) === 0 },
+      {
+        figure: 'OTLP acknowledged spans not stored',
+        service: num(o.acknowledgedSpans) !== null ? o.acknowledgedSpans - o.storedSpans : null,
+        baseline: null,
+        target: '0',
+        pass: num(o.acknowledgedSpans) !== null && o.acknowledgedSpans === o.storedSpans,
+      },
+    );
+  }
   if (opts.only === 'baseline') for (const r of rows) r.pass = null;
   console.log(`\nTrace ingest, ${opts.mode}: ${SPANS}-span traces of ~${makeBody('x'.repeat(16), 0).length} bytes, ` +
     `${opts.duration} s, ${opts.connections} connections, load generator on this machine (autocannon); ` +
@@ -336,6 +406,7 @@ async function main() {
   c.printTable(`Results (${new Date().toISOString()})`, rows);
   console.log('\nCPU during the throughput run (% of one core):');
   if (s.cpu) console.log(`  service:  ${formatCpu(s.cpu)}`);
+  if (s.otlp?.cpu) console.log(`  service, OTLP: ${formatCpu(s.otlp.cpu)}`);
   if (b.cpu) console.log(`  baseline: ${formatCpu(b.cpu)}`);
   console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, duration: opts.duration, connections: opts.connections, service: s, baseline: b })}`);
 }

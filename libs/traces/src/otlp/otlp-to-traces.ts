@@ -132,7 +132,8 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   Object.assign(span, semantic);
 
   const attributes: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(own)) Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true });
+  // `own` has no __proto__ key (keyValuesToObject skips it): plain assignment is safe.
+  for (const [key, value] of Object.entries(own)) attributes[key] = value;
   const kind = OTEL_SPAN_KINDS[Number(s.kind ?? 0)];
   if (kind && kind !== 'UNSPECIFIED') attributes[OtelExtras.SpanKind] = kind;
   if (Object.keys(resource).length) attributes[OtelExtras.Resource] = resource;
@@ -141,7 +142,7 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   const links = s.links ?? [];
   if (!Array.isArray(links)) throw new OtlpValueError('links must be an array');
   if (links.length) attributes[OtelExtras.Links] = links.map(toLink);
-  if (jsonBytes(attributes) > METADATA_MAX_BYTES) {
+  if (payloadChars(own) >= PAYLOAD_CHARS_WORTH_MEASURING && jsonBytes(attributes) > METADATA_MAX_BYTES) {
     for (const key of Object.keys(own)) if (PAYLOAD_ATTRIBUTES.has(key)) attributes[key] = movedNote(key);
   }
   if (Object.keys(attributes).length) span.attributes = attributes;
@@ -153,6 +154,23 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
 }
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * Below this many characters of payload attributes, attributes are not measured (a
+ * JSON.stringify per span was a tenth of an export's mapping): replacing so little could
+ * only rescue a span within 8 KiB of the limit, which validation then refuses as it would any.
+ */
+const PAYLOAD_CHARS_WORTH_MEASURING = 8 * 1024;
+
+function payloadChars(own: Record<string, unknown>): number {
+  let chars = 0;
+  for (const key of PAYLOAD_ATTRIBUTES) {
+    const value = own[key];
+    if (typeof value === 'string') chars += value.length;
+    else if (value !== undefined) chars += PAYLOAD_CHARS_WORTH_MEASURING; // structured: measure it
+  }
+  return chars;
+}
 
 /** What a payload attribute says in `attributes` when its value only fits in the span's input or output. */
 const movedNote = (key: string) => `(moved to the span's ${OUTPUT_ATTRIBUTES.has(key) ? 'output' : 'input'}: attributes hold 64 KiB)`;

@@ -44,8 +44,9 @@ export function keyValuesToObject(list: unknown, depth = 0): { [key: string]: Js
   for (const pair of list) {
     const key = (pair as { key?: unknown } | null)?.key;
     if (typeof key !== 'string') throw new OtlpValueError('an attribute has no string key');
+    // Skipped, so plain assignment below cannot reach the prototype (and keeps the object fast).
     if (key === '__proto__') continue;
-    Object.defineProperty(object, key, { value: anyValueToJson((pair as { value?: unknown }).value, depth), enumerable: true, writable: true, configurable: true });
+    object[key] = anyValueToJson((pair as { value?: unknown }).value, depth);
   }
   return object;
 }
