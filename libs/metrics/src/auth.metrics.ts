@@ -11,7 +11,11 @@ const lookups = new Counter({
   labelNames: ['result'] as const,
   registers: [metricsRegistry],
 });
-for (const result of AUTH_CACHE_RESULTS) lookups.inc({ result }, 0);
+
+/** Called by the auth cache's owner at start: both series at 0 from then on (see startIngestSeries). */
+export function startAuthCacheSeries(): void {
+  for (const result of AUTH_CACHE_RESULTS) lookups.inc({ result }, 0);
+}
 
 export function countAuthCacheLookup(result: AuthCacheResult): void {
   lookups.inc({ result });

@@ -1,5 +1,6 @@
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { oneOf } from './labels';
+import { registerOptionalGauge } from './optional-gauge';
 import { metricsRegistry } from './registry';
 
 /**
@@ -32,10 +33,18 @@ const spansRejected = new Counter({
   labelNames: ['reason'] as const,
   registers: [metricsRegistry],
 });
-for (const reason of TRACE_REJECT_REASONS) {
-  // Zero from the start, so rate() sees the first rejection rather than a series appearing.
-  tracesRejected.inc({ reason }, 0);
-  spansRejected.inc({ reason }, 0);
+
+/**
+ * Called by the ingesting app (the gateway) at start: its series exist at 0 from then on,
+ * so rate() sees the first rejection rather than a series appearing. Other apps leave them out.
+ */
+export function startIngestSeries(): void {
+  tracesAccepted.inc(0);
+  spansAccepted.inc(0);
+  for (const reason of TRACE_REJECT_REASONS) {
+    tracesRejected.inc({ reason }, 0);
+    spansRejected.inc({ reason }, 0);
+  }
 }
 
 export function countTracesAccepted(traces: number, spans: number): void {
@@ -63,23 +72,13 @@ export function reportIngestLagFrom(reading: IngestLagReading): void {
 }
 
 // Read at scrape time: no timer of its own, and a process that cannot tell exports no sample.
-new Gauge({
-  name: 'cinetrace_ingest_lag_records',
-  help: 'Trace records published to the trace stream and not yet stored by trace-ingest',
-  registers: [metricsRegistry],
-  collect() {
-    this.reset();
-    const value = lagReading?.records();
-    if (value !== undefined) this.set(value);
-  },
-});
-new Gauge({
-  name: 'cinetrace_ingest_lag_bytes',
-  help: 'Bytes of trace records published to the trace stream and not yet stored by trace-ingest',
-  registers: [metricsRegistry],
-  collect() {
-    this.reset();
-    const value = lagReading?.bytes();
-    if (value !== undefined) this.set(value);
-  },
-});
+registerOptionalGauge(
+  'cinetrace_ingest_lag_records',
+  'Trace records published to the trace stream and not yet stored by trace-ingest',
+  () => lagReading?.records(),
+);
+registerOptionalGauge(
+  'cinetrace_ingest_lag_bytes',
+  'Bytes of trace records published to the trace stream and not yet stored by trace-ingest',
+  () => lagReading?.bytes(),
+);

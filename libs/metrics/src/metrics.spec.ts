@@ -12,6 +12,9 @@ import {
   OUTBOUND_TARGET_TYPES,
   oneOf,
   RUN_STATUSES,
+  startAuthCacheSeries,
+  startBenchmarkSeries,
+  startIngestSeries,
   TASK_QUEUE_STATES,
   TASK_STATUSES,
   TRACE_REJECT_REASONS,
@@ -45,6 +48,7 @@ describe('the metrics of the work', () => {
   });
 
   it('count a rejected trace under its reason, from the fixed set only', async () => {
+    startIngestSeries();
     countTracesRejected('invalid', 1, 3);
     countTracesRejected('made up' as never, 1, 0);
     expect(await labelValues('cinetrace_ingest_traces_rejected_total', 'reason')).toEqual(new Set([...TRACE_REJECT_REASONS, 'other']));
@@ -69,7 +73,10 @@ describe('the metrics of the work', () => {
     for (const type of types) expect([...OUTBOUND_TARGET_TYPES, 'other']).toContain(type);
   });
 
-  it('start the fixed label sets at zero, so a first event is a rate and not a new series', async () => {
+  it('start the fixed label sets at zero when their app starts them, so a first event is a rate and not a new series', async () => {
+    startAuthCacheSeries();
+    startBenchmarkSeries();
+    startIngestSeries();
     expect(await labelValues('cinetrace_auth_cache_lookups_total', 'result')).toEqual(new Set(AUTH_CACHE_RESULTS));
     expect(await labelValues('cinetrace_benchmark_runs_total', 'status')).toEqual(new Set(RUN_STATUSES));
     expect(await labelValues('cinetrace_benchmark_tasks_total', 'status')).toEqual(new Set(TASK_STATUSES));
@@ -97,5 +104,20 @@ describe('the process metrics', () => {
     const metrics = await metricsRegistry.getMetricsAsJSON();
     expect(metrics.map((m) => m.name)).toContain('cinetrace_test_app_nodejs_active_handles');
     for (const metric of metrics) if (metric.type !== 'counter') expect(metric.name).not.toMatch(/_total$/);
+  });
+});
+
+describe('a gauge whose value is unknown', () => {
+  it('has no sample (not a misleading 0), and one once the value is known', async () => {
+    const { reportIngestLagFrom, metricsText } = await import('./index');
+    let bytes: number | undefined;
+    reportIngestLagFrom({ records: () => 4, bytes: () => bytes });
+    let text = await metricsText();
+    expect(text).toMatch(/^cinetrace_ingest_lag_records 4$/m);
+    expect(text).toContain('# TYPE cinetrace_ingest_lag_bytes gauge');
+    expect(text).not.toMatch(/^cinetrace_ingest_lag_bytes /m);
+    bytes = 2048;
+    text = await metricsText();
+    expect(text).toMatch(/^cinetrace_ingest_lag_bytes 2048$/m);
   });
 });

@@ -1,4 +1,5 @@
 import { Gauge } from 'prom-client';
+import { registerOptionalGauge } from './optional-gauge';
 import { metricsRegistry } from './registry';
 
 /** BullMQ's own states: `waiting` to be taken, `active` being run, `delayed` in a retry's backoff. */
@@ -29,13 +30,8 @@ new Gauge({
     if (jobs) for (const state of TASK_QUEUE_STATES) this.set({ state }, jobs[state] ?? 0);
   },
 });
-new Gauge({
-  name: 'cinetrace_task_queue_workers',
-  help: 'Workers taking tasks from the task queue (benchmark-worker processes; 1 for the in-process runner)',
-  registers: [metricsRegistry],
-  async collect() {
-    this.reset();
-    const workers = await reading?.workers().catch(() => undefined);
-    if (workers !== undefined) this.set(workers);
-  },
-});
+registerOptionalGauge(
+  'cinetrace_task_queue_workers',
+  'Workers taking tasks from the task queue (benchmark-worker processes; 1 for the in-process runner)',
+  () => reading?.workers(),
+);

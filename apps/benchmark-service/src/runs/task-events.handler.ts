@@ -1,6 +1,6 @@
 import type { StreamRecord } from '@cinetrace/bus';
 import type { TaskEvent } from '@cinetrace/contracts';
-import { countRunsEntered, countTasksEntered, observeTaskDuration } from '@cinetrace/metrics';
+import { countRunsEntered, countTasksEntered, observeTaskDuration, startBenchmarkSeries } from '@cinetrace/metrics';
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -32,7 +32,9 @@ export class TaskEventsHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dispatcher: TaskDispatcher,
-  ) {}
+  ) {
+    startBenchmarkSeries();
+  }
 
   readonly handle = async (records: StreamRecord<TaskEvent>[]): Promise<void> => {
     const byRun = new Map<string, TaskEvent[]>();

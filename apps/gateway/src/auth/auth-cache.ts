@@ -1,4 +1,4 @@
-import { countAuthCacheLookup } from '@cinetrace/metrics';
+import { countAuthCacheLookup, startAuthCacheSeries } from '@cinetrace/metrics';
 import type { ResolvedAuth } from './caller';
 
 /** Share of an entry's lifetime after which a request refreshes it in the background. */
@@ -27,7 +27,9 @@ export class AuthCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    startAuthCacheSeries();
+  }
 
   /** The cached answer for `key`, else `load`'s (one load at a time per key). */
   async resolve(key: string, load: () => Promise<ResolvedAuth>): Promise<ResolvedAuth> {

@@ -12,7 +12,7 @@ import {
   TraceInput,
   Topics,
 } from '@cinetrace/contracts';
-import { countTracesAccepted, countTracesRejected, type TraceRejectReason } from '@cinetrace/metrics';
+import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
 import { newId } from '@cinetrace/persistence';
 import { checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
@@ -36,7 +36,9 @@ export class TraceIngestor {
   constructor(
     private readonly streams: StreamPublisher,
     private readonly bus: BusClient,
-  ) {}
+  ) {
+    startIngestSeries();
+  }
 
   async check(ctx: ProjectContext, raw: unknown, path?: string): Promise<CheckedTrace> {
     const checked = validateTrace(raw, { path });
