@@ -10,6 +10,8 @@ import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-servi
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
 import { ScoringThreads } from '@cinetrace/scorers';
 import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
+import { reportIngestLagFrom, reportTaskQueueFrom } from '@cinetrace/metrics';
+import { Topics } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 
 /**
@@ -26,6 +28,15 @@ async function main(): Promise<void> {
   const broker = new InProcessBroker();
   const streams = new InProcessStreams();
   setLogProcessName('all-in-one');
+  // The in-process stream's queue is the lag: records published and not stored yet. Their bytes are
+  // never measured (records are handed over as objects, not serialized), so no bytes gauge here.
+  reportIngestLagFrom({ records: () => streams.pendingRecords(Topics.TraceIngest), bytes: () => undefined });
+
+  // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
+  // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
+  const taskQueue = new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })), scoring: new ScoringThreads() }), streams);
+  // The in-process runner is the one worker; its tasks are the queue.
+  reportTaskQueueFrom({ jobs: async () => taskQueue.jobCounts(), workers: async () => 1 });
 
   const services = [
     await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: projectEnv.BUS_TIMEOUT_MS }),
@@ -35,9 +46,7 @@ async function main(): Promise<void> {
       benchmarkEnv,
       { strategy: new InProcessServer(broker) },
       {
-        // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
-        // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
-        queue: new InProcessTaskQueue(new TaskProcessor({ outbound: outboundClientFromEnv(), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })), scoring: new ScoringThreads() }), streams),
+        queue: taskQueue,
         events: { kind: 'in-process', streams },
         bus: { transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS },
       },

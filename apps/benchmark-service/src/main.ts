@@ -2,6 +2,7 @@ import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
+import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Patterns } from '@cinetrace/contracts';
@@ -13,6 +14,8 @@ import { startBenchmarkService } from './start-benchmark-service';
 async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'], 'in the distributed mode');
   const env = validateEnv(BenchmarkServiceEnv);
+  // Served on HEALTH_PORT's /metrics with the work metrics of this app.
+  collectProcessMetrics(BENCHMARK_SERVICE);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
   const queue = new BullMqTaskQueue(env.REDIS_URL!, env.QUEUE_PREFIX);
   const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {

@@ -1,6 +1,7 @@
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { SHUTDOWN_DEADLINE_MS, superviseProcess } from '@cinetrace/health';
 import { bootLogger } from '@cinetrace/logging';
+import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 import { BENCHMARK_WORKER, startBenchmarkWorker } from './start-benchmark-worker';
@@ -11,6 +12,8 @@ const HANDOVER_AND_CLOSE_MS = 3500;
 async function main(): Promise<void> {
   requireVariables(['REDIS_URL', 'KAFKA_BROKERS'], 'in the distributed mode');
   const env = validateEnv(BenchmarkWorkerEnv);
+  // Served on HEALTH_PORT's /metrics with the work metrics of this app.
+  collectProcessMetrics(BENCHMARK_WORKER);
   // Every Nest Logger of the process (worker, Kafka publisher) writes the apps' JSON lines, without stack traces.
   Logger.overrideLogger(bootLogger(BENCHMARK_WORKER, env.LOG_LEVEL));
   const worker = await startBenchmarkWorker(env);

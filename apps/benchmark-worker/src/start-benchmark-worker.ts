@@ -2,6 +2,7 @@ import { BullTaskWorker, BusSecretSource, SecretSource, TaskAttemptRunner, TaskP
 import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { requireVariables } from '@cinetrace/config';
+import { reportTaskQueueFrom } from '@cinetrace/metrics';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ScoringThreads } from '@cinetrace/scorers';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
@@ -64,6 +65,8 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
     await release();
     throw err;
   }
+  // Every worker reports the whole queue's depth: dashboards take the max over the workers, not the sum.
+  reportTaskQueueFrom({ jobs: async () => (await worker.queueCounts()).jobs, workers: async () => (await worker.queueCounts()).workers });
   let closing: Promise<void> | undefined;
   return {
     close: () => (closing ??= release()),

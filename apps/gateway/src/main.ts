@@ -1,6 +1,7 @@
 import { KafkaStreamPublisher } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
+import { reportIngestLagFrom } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { ConsumerGroups, Patterns, Topics } from '@cinetrace/contracts';
 import { GatewayEnv } from './gateway.env';
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
     ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLagBytes: env.TRACE_INGEST_MAX_LAG_BYTES }]
     : [];
   const streams = new KafkaStreamPublisher(GATEWAY, kafka, { lagBounds });
+  // The lag gate already reads trace-ingest's lag for backpressure: its last reading is the metric (none while unbounded).
+  reportIngestLagFrom({ records: () => streams.lagOf(Topics.TraceIngest).records, bytes: () => streams.lagOf(Topics.TraceIngest).bytes });
   const app = await startGateway(
     env,
     { transport: 'kafka', clientId: GATEWAY, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: Object.values(Patterns) },

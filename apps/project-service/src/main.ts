@@ -2,6 +2,7 @@ import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
+import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { Patterns } from '@cinetrace/contracts';
 import { DataSource } from 'typeorm';
@@ -12,6 +13,8 @@ import { startProjectService } from './start-project-service';
 async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL', 'SECRETS_KEY'], 'in the distributed mode');
   const env = validateEnv(ProjectServiceEnv);
+  // Served on HEALTH_PORT's /metrics with the work metrics of this app.
+  collectProcessMetrics(PROJECT_SERVICE);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
   const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka), {
     transport: 'kafka',

@@ -2,6 +2,7 @@ import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
+import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PromptServiceEnv } from './prompt-service.env';
@@ -11,6 +12,8 @@ import { startPromptService } from './start-prompt-service';
 async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
   const env = validateEnv(PromptServiceEnv);
+  // Served on HEALTH_PORT's /metrics with the work metrics of this app.
+  collectProcessMetrics(PROMPT_SERVICE);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
   const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka));
   const kafkaProbe = new KafkaProbe(PROMPT_SERVICE, kafka);

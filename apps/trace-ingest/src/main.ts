@@ -2,6 +2,7 @@ import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
+import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { startTraceIngest } from './start-trace-ingest';
@@ -11,6 +12,8 @@ import { TRACE_INGEST } from './trace-ingest.module';
 async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
   const env = validateEnv(TraceIngestEnv);
+  // Served on HEALTH_PORT's /metrics with the work metrics of this app.
+  collectProcessMetrics(TRACE_INGEST);
   const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
   const app = await startTraceIngest(env, kafkaServerOptions(TRACE_INGEST, kafka), {
     kind: 'kafka',

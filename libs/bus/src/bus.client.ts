@@ -1,3 +1,5 @@
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { observeBusRequest } from '@cinetrace/metrics';
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
@@ -29,11 +31,16 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   async request<TReply>(pattern: string, payload: unknown): Promise<TReply> {
+    const started = performance.now();
     try {
       await withTimeout(this.ensureConnected(), this.timeoutMs);
-      return await firstValueFrom(this.proxy.send<TReply>(pattern, payload).pipe(timeout(this.timeoutMs)));
+      const reply = await firstValueFrom(this.proxy.send<TReply>(pattern, payload).pipe(timeout(this.timeoutMs)));
+      observeBusRequest(pattern, 'ok', (performance.now() - started) / 1000);
+      return reply;
     } catch (err) {
-      throw toDomainError(err);
+      const error = toDomainError(err);
+      observeBusRequest(pattern, busOutcome(error), (performance.now() - started) / 1000);
+      throw error;
     }
   }
 
@@ -73,6 +80,11 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     );
     return this.connecting;
   }
+}
+
+/** A service's own refusal (a domain error) is an answer; no answer at all is `unavailable`. */
+function busOutcome(error: unknown): 'error' | 'unavailable' {
+  return error instanceof DomainError && error.code !== ErrorCode.Unavailable ? 'error' : 'unavailable';
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

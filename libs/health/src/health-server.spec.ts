@@ -51,8 +51,18 @@ describe('HealthServer', () => {
     expect((await get(`${base}/healthz`)).status).toBe(200);
   });
 
+  it("answers /metrics with the process's registry in Prometheus text", async () => {
+    const base = await started({});
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toContain('# TYPE cinetrace_bus_request_duration_seconds histogram');
+    expect(text).toContain('# TYPE cinetrace_ingest_traces_accepted_total counter');
+  });
+
   it('answers 404 elsewhere', async () => {
     const base = await started({});
-    expect((await get(`${base}/metrics`)).status).toBe(404);
+    expect((await get(`${base}/nothing`)).status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { METRICS_CONTENT_TYPE, metricsText } from '@cinetrace/metrics';
 import { CHECK_DEADLINE_MS, checkReadiness, type DependencyChecks } from './readiness';
 
 export interface HealthServerOptions {
@@ -13,7 +14,9 @@ export interface HealthServerOptions {
 /**
  * The probes of a process that serves no HTTP API of its own (a bus service, the worker):
  * `GET /healthz` answers while the process runs; `GET /readyz` answers 200 when every
- * dependency is reachable, and 503 naming those that are not, or once the process drains.
+ * dependency is reachable, and 503 naming those that are not, or once the process drains;
+ * `GET /metrics` answers the process's Prometheus metrics (unauthenticated, as the
+ * gateway's own /metrics: they hold counts and latencies, never ids, keys or messages).
  */
 export class HealthServer {
   private readonly server: Server;
@@ -50,6 +53,7 @@ export class HealthServer {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { status: 'method_not_allowed' });
     if (path === '/healthz') return send(res, 200, { status: 'ok' });
+    if (path === '/metrics') return sendMetrics(res);
     if (path !== '/readyz') return send(res, 404, { status: 'not_found' });
     if (this.draining) return send(res, 503, { status: 'draining' });
     const report = await checkReadiness(this.options.checks, this.options.checkDeadlineMs ?? CHECK_DEADLINE_MS);
@@ -59,6 +63,16 @@ export class HealthServer {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+}
+
+async function sendMetrics(res: ServerResponse): Promise<void> {
+  try {
+    const text = await metricsText();
+    res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }).end(text);
+  } catch {
+    // A collector failed (its dependency is down): say so without the error's text.
+    send(res, 500, { status: 'metrics_unavailable' });
+  }
 }
 
 /** The probes on `port`, when the environment names one; none otherwise (local runs, tests). */

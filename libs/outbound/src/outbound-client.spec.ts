@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { OutboundClient, outboundClientFromEnv } from './outbound-client';
 import { OutboundError } from './outbound-error';
+import { metricsRegistry } from '@cinetrace/metrics';
 
 interface TestServer {
   port: number;
@@ -209,5 +210,30 @@ describe('outboundClientFromEnv', () => {
     clients.push(allowed, refused);
     await expect(allowed.getJson(`${server.url}/`, { timeoutMs: 2000 })).resolves.toEqual({ status: 200, body: { ok: true } });
     expect(await failure(refused.getJson(`${server.url}/`, { timeoutMs: 2000 }))).toMatchObject({ reason: 'refused_address' });
+  });
+});
+
+describe('OutboundClient metrics', () => {
+  /** Calls observed for a target type and outcome (the histogram's count). */
+  async function calls(targetType: string, outcome: string): Promise<number> {
+    const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'cinetrace_outbound_request_duration_seconds');
+    const sample = metric?.values.find(
+      (v) => (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.target_type === targetType && v.labels.outcome === outcome,
+    );
+    return sample?.value ?? 0;
+  }
+
+  it('times each call by target type and outcome, never by URL', async () => {
+    const server = await serve((_req, res) => json(res, 200, { ok: true }));
+    const failing = await serve((_req, res) => json(res, 500, {}));
+    const outbound = client({ allowPrivate: true });
+    const [ok, failed, unnamed] = [await calls('openai_chat', 'ok'), await calls('scorer', 'http_status'), await calls('other', 'ok')];
+    await outbound.postJson(`${server.url}/v1/chat?key=secret`, {}, { timeoutMs: 2000, targetType: 'openai_chat' });
+    await failure(outbound.postJson(failing.url, {}, { timeoutMs: 2000, targetType: 'scorer' }));
+    await outbound.getJson(server.url, { timeoutMs: 2000 });
+    expect(await calls('openai_chat', 'ok')).toBe(ok + 1);
+    expect(await calls('scorer', 'http_status')).toBe(failed + 1);
+    expect(await calls('other', 'ok')).toBe(unnamed + 1);
+    expect(await metricsRegistry.metrics()).not.toContain('127.0.0.1');
   });
 });

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { observeOutboundCall } from '@cinetrace/metrics';
 import { Agent, request } from 'undici';
 import { OutboundError } from './outbound-error';
 import { publicOnlyLookup, type ResolveHost } from './public-lookup';
@@ -21,6 +22,8 @@ export interface OutboundRequestOptions {
   timeoutMs: number;
   /** Ends the exchange at once (the caller gave up on it): the connection is dropped. */
   signal?: AbortSignal;
+  /** Who the call is for (a target's type, or `scorer`): the only thing about it the metrics name, never the URL. */
+  targetType?: string;
 }
 
 export interface OutboundResponse {
@@ -48,16 +51,28 @@ export class OutboundClient {
   }
 
   postJson(url: string, body: unknown, options: OutboundRequestOptions): Promise<OutboundResponse> {
-    return this.send('POST', url, JSON.stringify(body), options);
+    return this.timed(options.targetType, () => this.send('POST', url, JSON.stringify(body), options));
   }
 
   getJson(url: string, options: OutboundRequestOptions): Promise<OutboundResponse> {
-    return this.send('GET', url, undefined, options);
+    return this.timed(options.targetType, () => this.send('GET', url, undefined, options));
   }
 
   /** Closes pooled connections (shutdown, end of tests). */
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  private async timed(targetType: string | undefined, call: () => Promise<OutboundResponse>): Promise<OutboundResponse> {
+    const started = performance.now();
+    try {
+      const response = await call();
+      observeOutboundCall(targetType, 'ok', (performance.now() - started) / 1000);
+      return response;
+    } catch (error) {
+      observeOutboundCall(targetType, error instanceof OutboundError ? error.reason : 'network', (performance.now() - started) / 1000);
+      throw error;
+    }
   }
 
   private async send(method: 'GET' | 'POST', raw: string, body: string | undefined, options: OutboundRequestOptions): Promise<OutboundResponse> {

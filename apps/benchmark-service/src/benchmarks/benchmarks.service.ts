@@ -34,6 +34,7 @@ import { Benchmark } from './benchmark.entity';
 import { credentialUses } from './credential-uses';
 import { TaskQueue } from '../execution/task-queue';
 import { cancelActiveRun } from '../runs/run-cancellation';
+import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { Run } from '../runs/run.entity';
 import { toRunView } from '../runs/run.views';
 import { lockBenchmark } from './lock-benchmark';
@@ -132,6 +133,8 @@ export class BenchmarksService {
       return run;
     });
     if (cancelled) {
+      countRunsEntered('cancelled');
+      countTasksEntered('cancelled', cancelled.tasksCancelled);
       await this.queue.cancel(cancelled.runId, cancelled.handedOver).catch((err) => {
         // The tasks are cancelled either way: results that still arrive for them are ignored.
         this.logger.warn(`Run ${cancelled.runId}: executors not told to stop: ${(err as Error).message}`);

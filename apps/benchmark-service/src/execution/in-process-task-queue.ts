@@ -15,6 +15,8 @@ interface ActiveTask {
   controller: AbortController;
   /** The attempt running, once its `started` is stored. */
   attempt?: number;
+  /** Between attempts, waiting out the backoff (BullMQ's `delayed`). */
+  delayed?: boolean;
 }
 
 /**
@@ -75,6 +77,17 @@ export class InProcessTaskQueue extends TaskQueue {
     }
   }
 
+  /** In BullMQ's terms for the metrics: attempts running are `active`, backoffs `delayed`, the rest `waiting` to start. */
+  jobCounts(): { waiting: number; active: number; delayed: number } {
+    const counts = { waiting: 0, active: 0, delayed: 0 };
+    for (const task of this.active.values()) {
+      if (task.delayed) counts.delayed += 1;
+      else if (task.attempt !== undefined) counts.active += 1;
+      else counts.waiting += 1;
+    }
+    return counts;
+  }
+
   override attemptsStoppedByClose(): StoppedAttempt[] {
     return [...this.stoppedByClose];
   }
@@ -107,7 +120,9 @@ export class InProcessTaskQueue extends TaskQueue {
           await this.publish(finishedEvent(job, attempt, { error, startedAt, finishedAt: Date.now() }), signal);
           return;
         }
+        task.delayed = true;
         await sleep(this.backoffMs * 2 ** (attempt - 1), undefined, { signal }).catch(() => undefined);
+        task.delayed = false;
       }
     }
   }

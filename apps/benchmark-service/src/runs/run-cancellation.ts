@@ -11,6 +11,8 @@ import { Run } from './run.entity';
 export interface CancelledRun {
   runId: string;
   handedOver: string[];
+  /** Tasks the cancellation ended (pending or running until then). */
+  tasksCancelled: number;
 }
 
 /**
@@ -30,10 +32,11 @@ export async function cancelActiveRun(tx: EntityManager, benchmarkId: string, no
     .set({ status: 'cancelled', finishedAt: now, durationMs: () => `CASE WHEN started_at IS NULL THEN NULL ELSE ${Number(now)} - started_at END` })
     .where('run_id = :runId AND status IN (:...open)', { runId: run.id, open: ['pending', 'running'] })
     .execute();
+  const tasksCancelled = run.pending + run.running;
   cancelRun(run, now);
   await tx.update(Run, { id: run.id }, runCounters(run));
   await tx.update(Benchmark, { id: benchmarkId, lastRunId: run.id }, { status: 'cancelled', updatedAt: now });
-  return { runId: run.id, handedOver: handedOver.map((task) => task.id) };
+  return { runId: run.id, handedOver: handedOver.map((task) => task.id), tasksCancelled };
 }
 
 /** The columns of a run that task events and cancellation move. */

@@ -28,6 +28,7 @@ import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
 import { Run, RunPlan } from './run.entity';
 import { toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
+import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { insertRunTasks } from './insert-run-tasks';
 import { selectItems } from './select-items';
 import { Task } from './task.entity';
@@ -68,6 +69,8 @@ export class RunsService {
       if (isUniqueViolation(err)) throw new DomainError(ErrorCode.RunInProgress, 'A run of this benchmark is already queued or running');
       throw err;
     }
+    countRunsEntered('queued');
+    countTasksEntered('pending', run.total);
     await this.dispatcher.fill(run.id).catch((err) => this.logger.warn(`Run ${run.id}: first tasks not handed over yet: ${(err as Error).message}`));
     return toRunStartedView(run);
   }

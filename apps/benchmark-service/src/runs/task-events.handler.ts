@@ -1,5 +1,6 @@
 import type { StreamRecord } from '@cinetrace/bus';
 import type { TaskEvent } from '@cinetrace/contracts';
+import { countRunsEntered, countTasksEntered, observeTaskDuration, startBenchmarkSeries } from '@cinetrace/metrics';
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -31,7 +32,9 @@ export class TaskEventsHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dispatcher: TaskDispatcher,
-  ) {}
+  ) {
+    startBenchmarkSeries();
+  }
 
   readonly handle = async (records: StreamRecord<TaskEvent>[]): Promise<void> => {
     const byRun = new Map<string, TaskEvent[]>();
@@ -39,7 +42,10 @@ export class TaskEventsHandler {
       if (!byRun.has(value.runId)) byRun.set(value.runId, []);
       byRun.get(value.runId)!.push(value);
     }
+    // Counted once the transaction committed: a batch that is retried must not count twice.
+    let transitions: Transitions = new Transitions();
     const refill = await inTransaction(this.dataSource, async (tx) => {
+      transitions = new Transitions();
       const moreToHandOver: Array<{ runId: string; concurrency: number }> = [];
       const now = Date.now();
       for (const [runId, events] of byRun) {
@@ -53,13 +59,17 @@ export class TaskEventsHandler {
         let anEnd = false;
         for (const event of events) {
           const task = byId.get(event.taskId);
+          const taskBefore = task?.status;
           if (!task || !applyTaskEvent(run, task, event)) continue;
           changed.add(task);
+          transitions.task(taskBefore, task);
           if (event.kind === 'finished') anEnd = true;
         }
         if (changed.size === 0) continue;
         await storeTaskResults(tx, [...changed]);
+        const statusApplied = run.status;
         const settled = settleRun(run, now);
+        transitions.run(statusBefore, statusApplied, run.status);
         await tx.update(Run, { id: run.id }, runCounters(run));
         if (run.status !== statusBefore) {
           await tx.update(Benchmark, { id: run.benchmarkId, lastRunId: run.id }, { status: run.status, updatedAt: now });
@@ -68,9 +78,35 @@ export class TaskEventsHandler {
       }
       return moreToHandOver;
     });
+    transitions.count();
     // Not awaited: the next batch of events need not wait for the queue (the dispatcher takes the fills of a run in turn, and its sweep retries a failed one).
     for (const { runId, concurrency } of refill) {
       this.dispatcher.tasksEnded(runId, concurrency).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));
     }
   };
+}
+
+/** The statuses runs and tasks entered while one batch of events was applied. */
+class Transitions {
+  private readonly runs: string[] = [];
+  private readonly tasks: Array<{ status: string; durationMs: number | null }> = [];
+
+  task(before: string | undefined, task: Pick<Task, 'status' | 'durationMs'>): void {
+    if (task.status !== before) this.tasks.push({ status: task.status, durationMs: task.durationMs });
+  }
+
+  /** Events may move a run (queued → running), then settling it may end it. */
+  run(before: string, applied: string, settled: string): void {
+    if (applied !== before) this.runs.push(applied);
+    if (settled !== applied) this.runs.push(settled);
+  }
+
+  count(): void {
+    for (const status of this.runs) countRunsEntered(status);
+    for (const { status, durationMs } of this.tasks) {
+      countTasksEntered(status);
+      // Ended tasks have a duration (from their last attempt's start); a running one does not yet.
+      if (status !== 'running' && durationMs !== null && durationMs !== undefined) observeTaskDuration(status, durationMs / 1000);
+    }
+  }
 }

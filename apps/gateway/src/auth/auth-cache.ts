@@ -1,3 +1,4 @@
+import { countAuthCacheLookup, startAuthCacheSeries } from '@cinetrace/metrics';
 import type { ResolvedAuth } from './caller';
 
 /** Share of an entry's lifetime after which a request refreshes it in the background. */
@@ -26,14 +27,20 @@ export class AuthCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    startAuthCacheSeries();
+  }
 
   /** The cached answer for `key`, else `load`'s (one load at a time per key). */
   async resolve(key: string, load: () => Promise<ResolvedAuth>): Promise<ResolvedAuth> {
-    if (this.ttlMs <= 0) return load();
+    if (this.ttlMs <= 0) {
+      countAuthCacheLookup('miss');
+      return load();
+    }
     const now = Date.now();
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > now) {
+      countAuthCacheLookup('hit');
       if (entry.refreshAt <= now && !this.lookups.has(key)) {
         // Served until it expires; the refresh replaces it (or, failing, drops it).
         this.lookup(key, load).catch(() => undefined);
@@ -41,6 +48,7 @@ export class AuthCache {
       return entry.value;
     }
     if (entry) this.entries.delete(key);
+    countAuthCacheLookup('miss');
     return this.lookups.get(key) ?? this.lookup(key, load);
   }
 

@@ -1,7 +1,6 @@
 import { BusClient } from '@cinetrace/bus';
 import { DomainError, ServicePings } from '@cinetrace/contracts';
 import { DataSource } from 'typeorm';
-import { HttpMetrics } from './http-metrics';
 import { OperationsController } from './operations.controller';
 
 function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boolean; silent?: string[] } = {}) {
@@ -19,7 +18,7 @@ function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boo
       return [{ '?column?': 1 }];
     },
   } as unknown as DataSource;
-  return new OperationsController(bus, dataSource, {} as HttpMetrics);
+  return new OperationsController(bus, dataSource);
 }
 
 describe('OperationsController /readyz', () => {

@@ -1,11 +1,11 @@
 import { BusClient, type PingAnswer } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
+import { METRICS_CONTENT_TYPE, metricsText } from '@cinetrace/metrics';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
-import { HttpMetrics } from './http-metrics';
 
 /** How long /readyz waits for each service's answer. */
 const SERVICE_PING_MS = 2000;
@@ -18,7 +18,6 @@ export class OperationsController {
   constructor(
     private readonly bus: BusClient,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly metrics: HttpMetrics,
   ) {}
 
   @Get('healthz')
@@ -54,8 +53,9 @@ export class OperationsController {
   }
 
   @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  @Header('content-type', METRICS_CONTENT_TYPE)
   metricsText(): Promise<string> {
-    return this.metrics.registry.metrics();
+    // The whole process's registry: the gateway's own metrics, and in all-in-one every service's.
+    return metricsText();
   }
 }

@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode, FieldError, ProjectContext, TraceInput } from '@cinetrace/contracts';
 import { OtlpValueError, PartialSuccess, ROOT_TRACE_FIELDS, decodeOtlpProtobuf, otlpToTraces, withRootFields } from '@cinetrace/traces';
+import { countTracesRejected } from '@cinetrace/metrics';
 import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '../gateway.env';
 import { parseJsonText, utf8Text } from '../http/json-body-parser';
@@ -34,6 +35,8 @@ export class OtlpIngest {
       refusals.push(...result.messages);
       if (result.trace) valid.push(result.trace);
     }
+    // Spans refused here, and traces none of whose spans were kept (what reaches the stream counts as accepted).
+    if (rejectedSpans) countTracesRejected('invalid', checked.length - valid.length, rejectedSpans);
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
     if (valid.length) await this.ingestor.publish(ctx, valid);
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
@@ -64,7 +67,7 @@ export class OtlpIngest {
     let rejected = 0;
     let payload = raw;
     for (let round = 0; round < 4 && payload.spans.length; round++) {
-      const checked = await this.ingestor.check(ctx, payload, undefined, { allowUnknownParents: true });
+      const checked = await this.ingestor.checkUncounted(ctx, payload, undefined, { allowUnknownParents: true });
       if (checked.ok) return { trace: checked.trace, rejected, messages };
       const refused = spansNamed(checked.errors);
       if (refused.size === 0) {

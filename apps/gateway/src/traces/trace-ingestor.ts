@@ -12,6 +12,7 @@ import {
   TraceInput,
   Topics,
 } from '@cinetrace/contracts';
+import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
 import { newId } from '@cinetrace/persistence';
 import { SpanParentRules, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
@@ -35,11 +36,26 @@ export class TraceIngestor {
   constructor(
     private readonly streams: StreamPublisher,
     private readonly bus: BusClient,
-  ) {}
+  ) {
+    startIngestSeries();
+  }
 
+  /** Validates a trace as POST /traces takes it; a refusal is counted in the ingest metrics. */
   async check(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace> {
+    const checked = await this.checkUncounted(ctx, raw, path, parentRules);
+    if (!checked.ok) countRejected(checked.reason, raw);
+    return checked.ok ? checked : { ok: false, errors: checked.errors };
+  }
+
+  /** The same check, uncounted: for a caller that refuses spans rather than traces (OTLP) and counts them itself. */
+  async checkUncounted(
+    ctx: ProjectContext,
+    raw: unknown,
+    path?: string,
+    parentRules?: SpanParentRules,
+  ): Promise<CheckedTrace | { ok: false; errors: FieldError[]; reason: TraceRejectReason }> {
     const checked = validateTrace(raw, { path });
-    if (!checked.ok) return checked;
+    if (!checked.ok) return { ...checked, reason: 'invalid' };
     const foreign = foreignParentIds(checked.trace);
     let stored = new Map<string, string | null>();
     if (foreign.length) {
@@ -47,20 +63,28 @@ export class TraceIngestor {
       stored = new Map(Object.entries(await this.bus.request<SpanParentsReply>(Patterns.SpanParents, request)));
     }
     const errors = checkSpanParents(checked.trace, stored, path, parentRules);
-    return errors.length ? { ok: false, errors } : checked;
+    return errors.length ? { ok: false, errors, reason: 'unknown_parent' } : checked;
   }
 
   /** Resolves once the stream holds every trace durably (or rejects: then none counts as accepted). */
   async publish(ctx: ProjectContext, traces: TraceInput[]): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
-    await this.streams.publish<TraceIngestMessage>(
-      Topics.TraceIngest,
-      accepted.map(({ ingestId, trace }) => ({
-        key: `${ctx.projectId}/${trace.id}`,
-        value: { ingestId, projectId: ctx.projectId, receivedAt, trace },
-      })),
-    );
+    const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
+    try {
+      await this.streams.publish<TraceIngestMessage>(
+        Topics.TraceIngest,
+        accepted.map(({ ingestId, trace }) => ({
+          key: `${ctx.projectId}/${trace.id}`,
+          value: { ingestId, projectId: ctx.projectId, receivedAt, trace },
+        })),
+      );
+    } catch (err) {
+      // Held back (the consumers lag) or the stream failed: the client is told to retry.
+      countTracesRejected('unavailable', traces.length, spans);
+      throw err;
+    }
+    countTracesAccepted(traces.length, spans);
     return accepted;
   }
 
@@ -85,6 +109,12 @@ export class TraceIngestor {
       await sleep(pause);
     }
   }
+}
+
+/** Counts a trace refused at the check, its spans as far as the raw payload has a span list. */
+function countRejected(reason: TraceRejectReason, raw: unknown): void {
+  const spans = (raw as { spans?: unknown } | null)?.spans;
+  countTracesRejected(reason, 1, Array.isArray(spans) ? spans.length : 0);
 }
 
 /** The 202 answer: the trace as sent, with the status it has by default. */

@@ -1,5 +1,6 @@
 import { StreamRecord } from '@cinetrace/bus';
 import { TraceIngestMessage } from '@cinetrace/contracts';
+import { timeTraceBatchWrite } from '@cinetrace/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { TraceWriter } from '../store/trace-writer';
 
@@ -19,7 +20,7 @@ export class TraceIngestHandler {
     const malformed = messages.findIndex((m) => !isIngestMessage(m));
     if (malformed >= 0) throw new Error(`record ${records[malformed].key} is not a trace ingest message`);
     const started = Date.now();
-    await this.writer.store(messages);
+    await timeTraceBatchWrite(messages.length, () => this.writer.store(messages));
     this.logger.debug(
       `stored ${messages.length} trace(s) in ${Date.now() - started} ms, ${started - Math.min(...messages.map((m) => m.receivedAt))} ms after the oldest was received`,
     );

@@ -115,6 +115,17 @@ export class BullTaskWorker {
   }
 
   /** For readiness: taking jobs, and Redis answers a ping within a second (on the cancel subscriber's connection). */
+  /**
+   * The queue's jobs by state and the workers connected to it, for the metrics (a few Redis
+   * commands per scrape). Tasks still staged for their run's window are not jobs yet.
+   */
+  async queueCounts(): Promise<{ jobs: { waiting: number; active: number; delayed: number }; workers: number }> {
+    const queue = this.staging?.queue;
+    if (!queue) throw new Error('the worker has not started');
+    const [counts, workers] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed'), queue.getWorkersCount()]);
+    return { jobs: { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 }, workers };
+  }
+
   async isReachable(): Promise<boolean> {
     const { worker, subscriber } = this;
     if (!worker || !subscriber || this.closing) return false;

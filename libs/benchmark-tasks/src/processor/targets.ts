@@ -71,7 +71,7 @@ function httpTarget(job: TaskJob, prompt: string | null): PreparedTarget {
     call: async (ctx) => {
       if (typeof url !== 'string') throw unusableTarget('the http target has no url');
       const requestHeaders = { ...(await resolvedHeaders(headers, url, ctx)), ...(await authorization(job, url, ctx)) };
-      const answer = await post(ctx, url, body, requestHeaders, ownTimeout(job, timeoutMs));
+      const answer = await post(ctx, 'http', url, body, requestHeaders, ownTimeout(job, timeoutMs));
       return httpTargetAnswer(answer);
     },
   };
@@ -90,7 +90,7 @@ function openAiChatTarget(job: TaskJob, prompt: string | null): PreparedTarget {
     call: async (ctx) => {
       if (typeof model !== 'string') throw unusableTarget('the openai_chat target has no model');
       const url = chatCompletionsUrl(baseUrl);
-      const answer = await post(ctx, url, body, await authorization(job, url, ctx), ownTimeout(job, timeoutMs));
+      const answer = await post(ctx, 'openai_chat', url, body, await authorization(job, url, ctx), ownTimeout(job, timeoutMs));
       return chatCompletionAnswer(answer);
     },
   };
@@ -137,10 +137,10 @@ async function resolvedHeaders(headers: unknown, url: string, ctx: TargetCallCon
 }
 
 /** Never past the attempt's deadline: when that is what cut the call short, the attempt has timed out. */
-async function post(ctx: TargetCallContext, url: string, body: unknown, headers: Record<string, string>, ownTimeoutMs: number): Promise<unknown> {
+async function post(ctx: TargetCallContext, targetType: string, url: string, body: unknown, headers: Record<string, string>, ownTimeoutMs: number): Promise<unknown> {
   const remainingMs = ctx.limit.remainingMs();
   try {
-    return (await ctx.outbound.postJson(url, body, { headers, timeoutMs: Math.min(ownTimeoutMs, remainingMs), signal: ctx.limit.signal })).body;
+    return (await ctx.outbound.postJson(url, body, { headers, timeoutMs: Math.min(ownTimeoutMs, remainingMs), signal: ctx.limit.signal, targetType })).body;
   } catch (error) {
     if (remainingMs <= ownTimeoutMs && error instanceof OutboundError && error.reason === 'timeout') ctx.limit.expire();
     throw targetCallFailure(error);

@@ -1,4 +1,5 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { metricsRegistry } from '@cinetrace/metrics';
 import { INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -75,5 +76,20 @@ describe('in-process bus', () => {
 
   it('answers unavailable for a pattern no service handles', async () => {
     await expect(bus.request('test.nobody', {})).rejects.toMatchObject({ code: 'unavailable', retryAfter: 2 });
+  });
+
+  it('times every request by pattern and outcome; a pattern outside the contracts is "other"', async () => {
+    const counts = async () => {
+      const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'cinetrace_bus_request_duration_seconds');
+      const count = (pattern: string, outcome: string) =>
+        metric?.values.find((v) => (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.pattern === pattern && v.labels.outcome === outcome)?.value ?? 0;
+      return { ok: count('other', 'ok'), error: count('other', 'error'), unavailable: count('other', 'unavailable') };
+    };
+    const before = await counts();
+    await bus.request('test.echo', { at: 0, key: 'k' });
+    await bus.request('test.missing', {}).catch(() => undefined);
+    await bus.request('test.nobody', {}).catch(() => undefined);
+    expect(await counts()).toEqual({ ok: before.ok + 1, error: before.error + 1, unavailable: before.unavailable + 1 });
+    expect(await metricsRegistry.metrics()).not.toContain('test.echo');
   });
 });

@@ -47,6 +47,20 @@ describe('InProcessStreams', () => {
     expect(seen).toBe(value);
   });
 
+  it('counts the records published and not yet stored (the all-in-one ingest lag)', async () => {
+    const streams = new InProcessStreams();
+    let release!: () => void;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    streams.subscribe('t', () => stored);
+    expect(streams.pendingRecords('t')).toBe(0);
+    const published = Promise.all([streams.publish('t', [record('a'), record('b')]), streams.publish('t', [record('c')])]);
+    expect(streams.pendingRecords('t')).toBe(3);
+    release();
+    await published;
+    expect(streams.pendingRecords('t')).toBe(0);
+    expect(streams.pendingRecords('nobody')).toBe(0);
+  });
+
   it('refuses to publish to a stream nobody consumes', async () => {
     await expect(new InProcessStreams().publish('t', [record('k')])).rejects.toMatchObject({ code: ErrorCode.Unavailable });
   });

@@ -37,11 +37,18 @@ export class InProcessStreams extends StreamPublisher {
   async isReachable(): Promise<boolean> {
     return true;
   }
+
+  /** Records published to `topic` and not yet stored by its consumer (queued, or in the batch being handled). */
+  pendingRecords(topic: string): number {
+    return this.consumers.get(topic)?.pendingRecords ?? 0;
+  }
 }
 
 class TopicConsumer {
   private queue: Pending[] = [];
   private running = false;
+  /** Queued plus being handled: what the consumer is behind by. */
+  pendingRecords = 0;
 
   constructor(
     private readonly handler: BatchHandler,
@@ -50,7 +57,13 @@ class TopicConsumer {
 
   enqueue(records: StreamRecord[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ records, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      this.pendingRecords += records.length;
+      const done = (err?: unknown) => {
+        this.pendingRecords -= records.length;
+        if (err === undefined) resolve();
+        else reject(err);
+      };
+      this.queue.push({ records, done });
       if (!this.running) void this.drain();
     });
   }

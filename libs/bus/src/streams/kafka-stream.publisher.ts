@@ -70,6 +70,12 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     }
   }
 
+  /** How far the consumers of a lag-bounded topic are behind, as its gate last read it (undefined: unbounded topic, or unknown yet). */
+  lagOf(topic: string): { records: number | undefined; bytes: number | undefined } {
+    const gate = this.gates.get(topic);
+    return { records: gate?.behind(), bytes: gate?.behindBytes() };
+  }
+
   publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void> {
     const gate = this.gates.get(topic);
     const waitSeconds = gate?.waitSeconds();
