@@ -15,6 +15,7 @@ import {
   recordSpans,
   succeeded,
 } from './support/otlp';
+import { valueOf } from './support/metrics';
 import { useStack } from './support/stack-hooks';
 import { TRACE_TEST_TIMEOUT_MS, getTrace, readEventually } from './support/traces';
 
@@ -180,7 +181,12 @@ describe('OTLP/HTTP trace ingest', () => {
     const traceId = 'a1'.repeat(16);
     const span = (spanId: string, name: string) => ({ traceId, spanId, name, startTimeUnixNano: '1780000000000000000', endTimeUnixNano: 1780000001000000000 });
     const body = { resourceSpans: [{ scopeSpans: [{ spans: [span('b1'.repeat(8), 'kept'), span('b2'.repeat(8), 'x'.repeat(300)), { ...span('b3'.repeat(8), 'bad id'), spanId: 'nothex' }] }] }] };
+    const refusedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_rejected_total', { reason: 'invalid' });
+    const acceptedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_accepted_total');
     const answer = await postOtlp(ctx.stack, JSON.stringify(body), otlpHeaders(ctx.stack.apiKey, project.key, JSON_TYPE));
+    // The metrics count the spans refused and kept, once each.
+    expect(await valueOf(ctx.stack, 'cinetrace_ingest_spans_rejected_total', { reason: 'invalid' })).toBe(refusedBefore + 2);
+    expect(await valueOf(ctx.stack, 'cinetrace_ingest_spans_accepted_total')).toBe(acceptedBefore + 1);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.json.partialSuccess.rejectedSpans).toBe('2');

@@ -43,8 +43,9 @@ export class TraceIngestor {
   /** Validates a trace as POST /traces takes it; a refusal is counted in the ingest metrics. */
   async check(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace> {
     const checked = await this.checkUncounted(ctx, raw, path, parentRules);
-    if (!checked.ok) countRejected(checked.reason, raw);
-    return checked.ok ? checked : { ok: false, errors: checked.errors };
+    if (checked.ok) return checked;
+    countRejected(checked.reason, raw);
+    return { ok: false, errors: checked.errors };
   }
 
   /** The same check, uncounted: for a caller that refuses spans rather than traces (OTLP) and counts them itself. */
@@ -53,7 +54,7 @@ export class TraceIngestor {
     raw: unknown,
     path?: string,
     parentRules?: SpanParentRules,
-  ): Promise<CheckedTrace | { ok: false; errors: FieldError[]; reason: TraceRejectReason }> {
+  ): Promise<CheckedTrace & ({ ok: true } | { reason: TraceRejectReason })> {
     const checked = validateTrace(raw, { path });
     if (!checked.ok) return { ...checked, reason: 'invalid' };
     const foreign = foreignParentIds(checked.trace);
