@@ -4,6 +4,7 @@ import { aBenchmark } from './support/benchmarks';
 import { appendOk, createDataset } from './support/datasets';
 import { aListQuery, aTrace, deepBody, fromSchema, oddString, OpenApiDocument, Schema, wildJson } from './support/fuzz-arbitraries';
 import { addOrganization } from './support/organizations';
+import { OTLP_TRACES, OTLP_TRACES_UNDER_API } from './support/otlp';
 import { createPrompt, inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { aTrace as aValidTrace, WAIT } from './support/traces';
@@ -22,6 +23,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 const MARKER = `foreign-${unique('marker')}`;
 
 /** Query names list routes filter on; a route that has not the name refuses it (400). */
+/** Routes whose errors are OTLP's google.rpc.Status, not problem details (docs/api-reference.md, "OTLP ingest"). */
+const OTLP_ROUTES = [OTLP_TRACES, OTLP_TRACES_UNDER_API];
 const FILTER_NAMES = ['status', 'name', 'runId', 'type', 'label', 'q', 'includeDeleted', 'userId', 'sessionId', 'tags', 'projectId', 'contentType'];
 
 interface Operation {
@@ -153,7 +156,13 @@ describe('Fuzzing every route (fast-check)', () => {
   function check(op: Operation, request: FuzzRequest, response: ApiResponse): void {
     const replay = `${op.method} ${request.path} ${JSON.stringify(request.query)} body=${JSON.stringify(request.json ?? String(request.raw ?? '')).slice(0, 300)}`;
     if (response.status >= 500) throw new Error(`${response.status} for ${replay}: ${response.text.slice(0, 300)}`);
-    if (response.status >= 400) {
+    if (response.status >= 400 && OTLP_ROUTES.includes(op.path)) {
+      // The OTLP routes answer as the OTLP specification says: a google.rpc.Status in the request's encoding (JSON here).
+      const type = response.headers.get('content-type') ?? '';
+      if (!type.startsWith('application/json') || typeof response.body?.code !== 'number' || typeof response.body?.message !== 'string') {
+        throw new Error(`${response.status} without a google.rpc.Status (${type}) for ${replay}: ${response.text.slice(0, 200)}`);
+      }
+    } else if (response.status >= 400) {
       const type = response.headers.get('content-type') ?? '';
       if (!type.startsWith('application/problem+json')) throw new Error(`${response.status} as ${type} for ${replay}: ${response.text.slice(0, 200)}`);
       if (response.body?.status !== response.status || typeof response.body?.code !== 'string') {
@@ -168,7 +177,7 @@ describe('Fuzzing every route (fast-check)', () => {
     expect(operations().length).toBeGreaterThanOrEqual(20);
   });
 
-  it('never answers 5xx, answers every 4xx as problem+json, and never shows another project', async () => {
+  it('never answers 5xx, answers every 4xx as problem+json (OTLP routes: a google.rpc.Status), and never shows another project', async () => {
     // One property per route, so a failure names the route; the seed makes every run the same.
     const failures: string[] = [];
     for (const op of operations()) {
