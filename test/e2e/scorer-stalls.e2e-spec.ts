@@ -29,7 +29,12 @@ async function latenciesWhile(url: string, until: Promise<unknown>, maxMs: numbe
   return latencies;
 }
 
-const p99 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1];
+/**
+ * The 95th percentile. A run samples ~50 answers, of which p99 is the slowest: one scheduling
+ * hiccup of this shared machine decided it. A scorer on the event loop blocks for seconds at
+ * every evil item (half of them), which p95 shows as plainly.
+ */
+const p95 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
 
 // A tenant's scorer config decides how much CPU a task costs: the service must stay
 // responsive (in all-in-one the tasks run in the service's own process; in distributed,
@@ -53,7 +58,7 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
     return { latencies, run, tasks: await allTasks(api, benchmarkId, runId) };
   }
 
-  it('keeps /healthz p99 under 50 ms while a run scores evil regexes and schema patterns and string similarity, and scores them right', async () => {
+  it('keeps /healthz p95 under 50 ms (or 3x the same run on free scorers) while a run scores evil regexes and schema patterns and string similarity, and scores them right', async () => {
     // The same run with scorers that cost nothing: what this machine answers anyway. On a
     // machine too busy to answer within 50 ms even then, the attack may not add more than 3x.
     const baseline = await runWhileSampling([{ type: 'exact_match' }]);
@@ -64,10 +69,10 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
     ]);
 
     expect(attack.latencies.length).toBeGreaterThan(10);
-    const bound = Math.max(50, 3 * p99(baseline.latencies));
-    const seen = { p99: p99(attack.latencies), bound, baselineP99: p99(baseline.latencies), samples: attack.latencies.length };
+    const bound = Math.max(50, 3 * p95(baseline.latencies));
+    const seen = { p95: p95(attack.latencies), bound, baselineP95: p95(baseline.latencies), samples: attack.latencies.length };
     // One object, so that a failure shows every number.
-    expect({ ...seen, withinBound: seen.p99 < bound }).toEqual({ ...seen, withinBound: true });
+    expect({ ...seen, withinBound: seen.p95 < bound }).toEqual({ ...seen, withinBound: true });
     expect(attack.run).toMatchObject({ status: 'completed', counts: { total: ITEMS, completed: ITEMS, failed: 0 } });
     for (const task of attack.tasks) {
       const evil = task.itemIndex % 2 === 0;
