@@ -32,9 +32,9 @@ export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth, max
     }
     let text: string;
     try {
-      text = UTF8.decode(body as Buffer);
-    } catch {
-      done(new DomainError(ErrorCode.InvalidJson, 'The body is not valid UTF-8 (JSON is sent as UTF-8)'), undefined);
+      text = utf8Text(body as Buffer);
+    } catch (err) {
+      done(err as Error, undefined);
       return;
     }
     // Clients often label a body-less DELETE as JSON; only routes that take a body need one.
@@ -53,7 +53,6 @@ export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth, max
     }
   });
 }
-
 
 /**
  * A JSON document's text as a value, under the gateway's JSON rules (depth checked before
