@@ -10,9 +10,13 @@ export type AuthenticatedRequest = FastifyRequest & { auth?: ResolvedAuth };
 /** The caller as services see it: organization, key, request id (and project on project routes). */
 export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): OrgContext | ProjectContext => {
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-  const auth = request.auth!;
-  const ctx: OrgContext = { orgId: auth.orgId, apiKeyId: auth.apiKeyId, requestId: String(request.id) };
+  return callerContext(request.auth!, String(request.id));
+});
+
+/** The context services get for a caller authenticated as `auth` (HTTP routes, the OTLP gRPC service). */
+export function callerContext(auth: ResolvedAuth, requestId: string): OrgContext | ProjectContext {
+  const ctx: OrgContext = { orgId: auth.orgId, apiKeyId: auth.apiKeyId, requestId };
   // Only organization routes need it: on a project route the guard has already checked the project.
   if (auth.projectIds && !auth.project) ctx.projectIds = auth.projectIds;
   return auth.project ? { ...ctx, projectId: auth.project.id } : ctx;
-});
+}

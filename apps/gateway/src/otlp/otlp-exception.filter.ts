@@ -4,20 +4,7 @@ import { ArgumentsHost, Catch, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestEncoding } from './otlp-body';
 import { isOtlpRoute } from './otlp-routes';
-
-/** gRPC status codes for the HTTP statuses the gateway answers (OTLP/HTTP error bodies are google.rpc.Status). */
-const GRPC_CODE_FOR_STATUS: Record<number, number> = {
-  400: 3, // INVALID_ARGUMENT
-  401: 16, // UNAUTHENTICATED
-  403: 7, // PERMISSION_DENIED
-  404: 5, // NOT_FOUND
-  408: 4, // DEADLINE_EXCEEDED
-  413: 8, // RESOURCE_EXHAUSTED
-  415: 3, // INVALID_ARGUMENT
-  429: 8, // RESOURCE_EXHAUSTED
-  500: 13, // INTERNAL
-  503: 14, // UNAVAILABLE
-};
+import { GRPC_CODE_FOR_HTTP_STATUS } from './otlp-status-codes';
 
 /**
  * The gateway's exception filter: problem details everywhere (ProblemDetailsFilter), but
@@ -40,7 +27,7 @@ export class GatewayExceptionFilter extends ProblemDetailsFilter {
       this.otlpLogger.error(`${request.method} ${request.routeOptions?.url ?? ''} failed: ${err?.name}: ${err?.message}`);
     }
     const status = problem.body.status;
-    const { contentType, body } = encodeStatus(requestEncoding(request), GRPC_CODE_FOR_STATUS[status] ?? 2, problem.body.detail);
+    const { contentType, body } = encodeStatus(requestEncoding(request), GRPC_CODE_FOR_HTTP_STATUS[status] ?? 2, problem.body.detail);
     reply.status(status).header('content-type', contentType).header('x-request-id', problem.body.requestId);
     if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
     for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);

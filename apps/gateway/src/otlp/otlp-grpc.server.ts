@@ -5,8 +5,10 @@ import * as grpc from '@grpc/grpc-js';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AuthGuard } from '../auth/auth.guard';
+import { callerContext } from '../auth/caller';
 import { GatewayEnv } from '../gateway.env';
 import { OtlpIngest } from './otlp-ingest';
+import { GRPC_CODE_FOR_HTTP_STATUS_OVER_GRPC } from './otlp-status-codes';
 
 /** The one method of OTLP's TraceService, on raw bytes: OtlpIngest decodes the request with the official protos. */
 const TRACE_SERVICE: grpc.ServiceDefinition = {
@@ -19,21 +21,6 @@ const TRACE_SERVICE: grpc.ServiceDefinition = {
     responseSerialize: (bytes: Buffer) => bytes,
     responseDeserialize: (bytes: Buffer) => bytes,
   },
-};
-
-/**
- * gRPC status for each HTTP status the API answers. Throttling and outages are UNAVAILABLE
- * (with a RetryInfo): the one code the OTLP specification has exporters retry unconditionally.
- */
-const GRPC_STATUS_FOR_HTTP: Record<number, grpc.status> = {
-  400: grpc.status.INVALID_ARGUMENT,
-  401: grpc.status.UNAUTHENTICATED,
-  403: grpc.status.PERMISSION_DENIED,
-  404: grpc.status.NOT_FOUND,
-  413: grpc.status.INVALID_ARGUMENT,
-  415: grpc.status.INVALID_ARGUMENT,
-  429: grpc.status.UNAVAILABLE,
-  503: grpc.status.UNAVAILABLE,
 };
 
 /**
@@ -107,7 +94,7 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
       { scope: 'ingest', wholeOrganization: false, instanceAdmin: false },
     );
     if (!auth.project) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as x-project-key');
-    return { orgId: auth.orgId, apiKeyId: auth.apiKeyId, requestId, projectId: auth.project.id };
+    return callerContext(auth, requestId) as ProjectContext;
   }
 
   /** The API's answer to `err`, as a gRPC status: the same words, never internals (logged instead, as HTTP does). */
@@ -116,7 +103,7 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
     if (problem.body.code === 'internal') {
       this.logger.error(`OTLP/gRPC export failed: ${(err as Error)?.name}: ${(err as Error)?.message} (request ${requestId})`);
     }
-    const code = GRPC_STATUS_FOR_HTTP[problem.body.status] ?? grpc.status.INTERNAL;
+    const code: grpc.status = GRPC_CODE_FOR_HTTP_STATUS_OVER_GRPC[problem.body.status] ?? grpc.status.INTERNAL;
     const retryAfter = code === grpc.status.UNAVAILABLE ? (problem.retryAfter ?? 1) : undefined;
     const metadata = new grpc.Metadata();
     metadata.set('x-request-id', requestId);
