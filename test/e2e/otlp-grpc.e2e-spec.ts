@@ -1,8 +1,9 @@
-import { Api, aProject } from '@cinetrace/testing';
+import { Api } from '@cinetrace/testing';
 import { decodeExportResponse, decodeGrpcStatusDetails } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { createApiKey } from './support/api-keys';
 import { callGrpcExport, exportSpans, grpcMetadata, hrIso, otlpExporter, recordSpans, SpanKind, SpanStatusCode, succeeded } from './support/otlp';
+import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { TRACE_TEST_TIMEOUT_MS, getTrace, readEventually } from './support/traces';
 
@@ -16,10 +17,10 @@ const UNAUTHENTICATED = 16;
 describe('OTLP/gRPC trace ingest', () => {
   const ctx = useStack();
 
+  /** A new project of the stack's organization: its key, and a REST client scoped to it. */
   async function newProject(api: Api = ctx.api): Promise<{ key: string; rest: Api }> {
-    const created = await api.post('/api/v1/projects', aProject());
-    if (created.status !== 201) throw new Error(`project create answered ${created.status}: ${created.text}`);
-    return { key: created.body.key, rest: api.withProjectKey(created.body.key) };
+    const { key, api: rest } = await inNewProject(api);
+    return { key, rest };
   }
 
   const grpcExporter = (projectKey: string, gzip = false) => otlpExporter(ctx.stack, { encoding: 'grpc', projectKey, apiKey: ctx.stack.apiKey, gzip });

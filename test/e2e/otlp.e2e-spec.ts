@@ -1,4 +1,4 @@
-import { Api, aProject } from '@cinetrace/testing';
+import { Api } from '@cinetrace/testing';
 import { decodeExportResponse, decodeStatus } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { gzipSync } from 'node:zlib';
@@ -16,6 +16,7 @@ import {
   succeeded,
 } from './support/otlp';
 import { valueOf } from './support/metrics';
+import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { TRACE_TEST_TIMEOUT_MS, getTrace, readEventually } from './support/traces';
 
@@ -29,9 +30,8 @@ describe('OTLP/HTTP trace ingest', () => {
 
   /** A new project of the stack's organization: its key, and a REST client scoped to it. */
   async function newProject(api: Api = ctx.api): Promise<{ key: string; rest: Api }> {
-    const created = await api.post('/api/v1/projects', aProject());
-    if (created.status !== 201) throw new Error(`project create answered ${created.status}: ${created.text}`);
-    return { key: created.body.key, rest: api.withProjectKey(created.body.key) };
+    const { key, api: rest } = await inNewProject(api);
+    return { key, rest };
   }
 
   const exporterFor = (projectKey: string, encoding: Encoding, extra: { gzip?: boolean; path?: string } = {}) =>

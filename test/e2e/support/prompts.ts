@@ -3,10 +3,10 @@ import { Api, ApiResponse, aProject, unique } from '@cinetrace/testing';
 export const PROMPTS = '/api/v1/prompts';
 
 /** Creates a fresh project and returns a client scoped to it (X-Project-Key), with its id. */
-export async function inNewProject(api: Api): Promise<{ api: Api; projectId: string }> {
+export async function inNewProject(api: Api): Promise<{ api: Api; projectId: string; key: string }> {
   const created = await api.post('/api/v1/projects', aProject());
   if (created.status !== 201) throw new Error(`project create answered ${created.status}: ${created.text}`);
-  return { api: api.withProjectKey(created.body.key), projectId: created.body.id };
+  return { api: api.withProjectKey(created.body.key), projectId: created.body.id, key: created.body.key };
 }
 
 /** A valid prompt create body with a unique name; fields can be overridden or added. */
