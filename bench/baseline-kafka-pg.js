@@ -13,12 +13,12 @@ const Fastify = require('fastify');
 const { traceSummary } = require('./lib/trace-summary');
 const { Kafka, logLevel } = require('kafkajs');
 const { Pool } = require('pg');
+const connections = require('./lib/connections');
 
 const port = Number(process.env.PORT || 3101);
 const host = process.env.HOST || '127.0.0.1';
-const brokers = (process.env.KAFKA_BROKERS || '').split(',').filter(Boolean);
-const databaseUrl = process.env.DATABASE_URL;
-if (!brokers.length || !databaseUrl) {
+const databaseUrl = connections.env().DATABASE_URL;
+if (!process.env.KAFKA_BROKERS || !databaseUrl) {
   console.error('baseline-kafka-pg needs KAFKA_BROKERS and DATABASE_URL');
   process.exit(1);
 }
@@ -29,8 +29,9 @@ const maxWaitTimeInMs = Number(process.env.BASELINE_MAX_WAIT_MS || 500);
 const partitions = Number(process.env.BASELINE_PARTITIONS || 12);
 const debug = process.env.BASELINE_DEBUG === '1';
 
-const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-const kafka = new Kafka({ clientId: 'bench-baseline', brokers, logLevel: logLevel.ERROR });
+const pool = new Pool({ ...connections.pgConnection(databaseUrl), max: 10 });
+// TLS and SASL as the apps use them (KAFKA_SSL, KAFKA_SASL_*).
+const kafka = new Kafka({ clientId: 'bench-baseline', ...connections.kafkaConnection(), logLevel: logLevel.ERROR });
 const producer = kafka.producer({ allowAutoTopicCreation: false });
 const consumer = kafka.consumer({ groupId: 'bench-baseline', maxWaitTimeInMs, allowAutoTopicCreation: false });
 

@@ -25,8 +25,9 @@ const { Kafka, logLevel } = require('kafkajs');
 const { Pool } = require('pg');
 const { Queue, Worker } = require('bullmq');
 const { taskJob, processTask, WORKER_SETTINGS } = require('./lib/run-items');
+const connections = require('./lib/connections');
 
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const REDIS_URL = connections.env().REDIS_URL || 'redis://127.0.0.1:6379';
 const PREFIX = process.env.QUEUE_PREFIX || `bench-floor-${randomBytes(4).toString('hex')}`;
 const TASKS = Number(process.env.BASELINE_TASKS || 10000);
 const CONCURRENCY = Number(process.env.BASELINE_CONCURRENCY || 16);
@@ -35,16 +36,16 @@ const LINGER_MS = Number(process.env.BASELINE_LINGER_MS ?? 5);
 const MAX_WAIT_MS = Number(process.env.BASELINE_MAX_WAIT_MS ?? 500);
 const PARTITIONS = Number(process.env.BASELINE_PARTITIONS ?? 12);
 const STORE = process.env.BASELINE_STORE !== '0';
-const BROKERS = (process.env.KAFKA_BROKERS || '').split(',').filter(Boolean);
-const DATABASE_URL = process.env.DATABASE_URL;
+const DATABASE_URL = connections.env().DATABASE_URL;
 const QUEUE = 'benchmark-tasks';
 const ADD_CHUNK = 500;
 const EVENTS_TOPIC = `floor-task-events-${PREFIX}`;
 const TRACES_TOPIC = `floor-traces-${PREFIX}`;
 const PROJECT = 'prj_bench';
-const CONNECTION = { url: REDIS_URL, maxRetriesPerRequest: null };
+const CONNECTION = { ...connections.redisOptions(REDIS_URL), maxRetriesPerRequest: null };
 
-const kafka = () => new Kafka({ clientId: 'bench-floor', brokers: BROKERS, logLevel: logLevel.ERROR });
+// TLS and SASL as the apps use them (KAFKA_SSL, KAFKA_SASL_*).
+const kafka = () => new Kafka({ clientId: 'bench-floor', ...connections.kafkaConnection(), logLevel: logLevel.ERROR });
 
 // ---------------------------------------------------------------- the consumer process
 
@@ -137,7 +138,7 @@ async function storeFetched(pool, events, traces) {
  * are committed once their records are stored (at-least-once).
  */
 async function runConsumer() {
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
+  const pool = new Pool({ ...connections.pgConnection(DATABASE_URL), max: 2 });
   const consumer = kafka().consumer({ groupId: `floor-${PREFIX}`, maxWaitTimeInMs: MAX_WAIT_MS, allowAutoTopicCreation: false });
   let stored = 0;
   let next = null; // the records waiting for the next transaction: { events, traces, offsets }
@@ -242,9 +243,9 @@ function lingeringProducer(producer) {
 
 async function main() {
   if (process.argv[2] === 'consumer') return runConsumer();
-  if (!BROKERS.length || !DATABASE_URL) throw new Error('the floor needs KAFKA_BROKERS and DATABASE_URL');
+  if (!process.env.KAFKA_BROKERS || !DATABASE_URL) throw new Error('the floor needs KAFKA_BROKERS and DATABASE_URL');
   const runId = randomBytes(6).toString('hex');
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
+  const pool = new Pool({ ...connections.pgConnection(DATABASE_URL), max: 2 });
   await pool.query(SCHEMA);
   // The tasks exist before the clock starts, as the service's do when its run starts.
   await pool.query(
@@ -325,7 +326,7 @@ async function main() {
     const timeout = setTimeout(() => resolveAll(), Math.max(120000, TASKS * 20));
     await all;
     clearTimeout(timeout);
-    const check = new Pool({ connectionString: DATABASE_URL, max: 1 });
+    const check = new Pool({ ...connections.pgConnection(DATABASE_URL), max: 1 });
     const { rows } = await check.query(
       `SELECT (SELECT count(*) FROM tasks WHERE status = 'completed')::int AS tasks, (SELECT count(*) FROM traces)::int AS traces, (SELECT count(*) FROM spans)::int AS spans`,
     );

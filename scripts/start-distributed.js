@@ -8,7 +8,8 @@ const path = require('node:path');
 const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'gateway'];
 
 const required = ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL', 'SECRETS_KEY'];
-const missing = required.filter((name) => !process.env[name]);
+// A secret may be given as <NAME>_FILE (each app reads the file itself).
+const missing = required.filter((name) => !process.env[name] && !process.env[`${name}_FILE`]);
 if (missing.length) {
   console.error(`start:distributed needs ${missing.join(' and ')} (see README, "Configuration")`);
   process.exit(1);

@@ -1,5 +1,5 @@
-import { unique } from '@cinetrace/testing';
-import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { testKafka, unique } from '@cinetrace/testing';
+import { ConfigResourceTypes } from 'kafkajs';
 import { useStackOnOwnBroker } from './support/stack-hooks';
 
 jest.setTimeout(120_000);
@@ -28,7 +28,7 @@ describe('Kafka topics on a fresh broker (distributed)', () => {
   const own = useStackOnOwnBroker();
 
   it('are created by the apps with the partitions and retention README documents', async () => {
-    const admin = new Kafka({ clientId: unique('e2e-topics'), brokers: [own.broker.brokers], logLevel: logLevel.NOTHING }).admin();
+    const admin = testKafka(unique('e2e-topics'), own.broker.env).admin();
     await admin.connect();
     try {
       const names = DOCUMENTED.map((t) => t.topic);

@@ -1,5 +1,4 @@
-import { Broker, Stack, startBroker, startStack, unique } from '@cinetrace/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { Broker, Stack, startBroker, startStack, testKafka, unique } from '@cinetrace/testing';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk } from './support/benchmarks';
@@ -44,7 +43,7 @@ describe('Secret values on the bus (distributed)', () => {
     expect(endpoints.sentTo('/target/caption').map((r) => r.headers.authorization)).toEqual([`Bearer ${second}`, `Bearer ${second}`]);
 
     // Every record of every topic, from the beginning.
-    const kafka = new Kafka({ clientId: unique('e2e-bus-reader'), brokers: [broker.brokers], logLevel: logLevel.NOTHING });
+    const kafka = testKafka(unique('e2e-bus-reader'), broker.env);
     const admin = kafka.admin();
     await admin.connect();
     const topics = (await admin.listTopics()).filter((t) => !t.startsWith('__'));

@@ -1,5 +1,5 @@
-import { Broker, Stack, aProject, startBroker, startStack, unique } from '@cinetrace/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { Broker, Stack, aProject, startBroker, startStack, testKafka, unique } from '@cinetrace/testing';
+import type { Kafka } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STACK_HOOK_TIMEOUT_MS } from './support/stack-hooks';
 
@@ -16,7 +16,7 @@ describe('Trace stream poison records (distributed)', () => {
   beforeAll(async () => {
     broker = await startBroker();
     stack = await startStack('distributed', { kafkaBrokers: broker.brokers });
-    kafka = new Kafka({ clientId: unique('e2e-poison'), brokers: [broker.brokers], logLevel: logLevel.NOTHING });
+    kafka = testKafka(unique('e2e-poison'), broker.env);
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();

@@ -1,15 +1,18 @@
-import { StreamConsumerEnv, ToInt } from '@cinetrace/config';
+import { EmptyAsUnset, StreamConsumerEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-service; validated at boot (see validateEnv). */
 export class BenchmarkServiceEnv extends StreamConsumerEnv {
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
   @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
 
-  /** Redis for the task queue (BullMQ); required in the distributed mode. */
+  /** Redis for the task queue (BullMQ); required in the distributed mode. `rediss://` for TLS; user and password in the URL. */
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
+
+  /** PEM file of the CA a `rediss://` REDIS_URL's server certificate is checked against; default Node's public CAs. */
+  @EmptyAsUnset() @IsOptional() @IsString() REDIS_TLS_CA_FILE?: string;
 
   /** Key prefix of the task queue in Redis; benchmark-workers must use the same. */
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 letters, digits, ":", "_" or "-"' }) QUEUE_PREFIX = 'cinetrace';

@@ -1,5 +1,5 @@
 import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
-import { requireVariables, validateEnv } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, redisConnection, requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
 import { collectProcessMetrics } from '@cinetrace/metrics';
@@ -16,8 +16,8 @@ async function main(): Promise<void> {
   const env = validateEnv(BenchmarkServiceEnv);
   // Served on HEALTH_PORT's /metrics with the work metrics of this app.
   collectProcessMetrics(BENCHMARK_SERVICE);
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
-  const queue = new BullMqTaskQueue(env.REDIS_URL!, env.QUEUE_PREFIX);
+  const kafka = kafkaConnectionFromEnv(env);
+  const queue = new BullMqTaskQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX);
   const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {
     queue,
     events: { kind: 'kafka', connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS }, clientId: `${BENCHMARK_SERVICE}-events`, partitions: env.TASK_EVENT_PARTITIONS },

@@ -1,18 +1,15 @@
-import { ToInt } from '@cinetrace/config';
+import { EmptyAsUnset, KafkaEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-worker; validated at boot (see validateEnv). */
-export class BenchmarkWorkerEnv {
-  /** Redis holding the task queue; required. */
+export class BenchmarkWorkerEnv extends KafkaEnv {
+  /** Redis holding the task queue; required. `rediss://` for TLS; user and password in the URL. */
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
-  /** Comma-separated host:port list: task events and traces go to Kafka; required. */
-  @IsOptional() @IsString() KAFKA_BROKERS?: string;
-
-  /** Longest a fetch waits for records: as StoreAndBusEnv's. */
-  @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_MAX_WAIT_MS = 500;
+  /** PEM file of the CA a `rediss://` REDIS_URL's server certificate is checked against; default Node's public CAs. */
+  @EmptyAsUnset() @IsOptional() @IsString() REDIS_TLS_CA_FILE?: string;
 
   /** Key prefix of the task queue in Redis; the same as benchmark-service's. */
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 letters, digits, ":", "_" or "-"' }) QUEUE_PREFIX = 'cinetrace';

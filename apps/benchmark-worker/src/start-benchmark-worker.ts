@@ -1,7 +1,7 @@
 import { BullTaskWorker, BusSecretSource, SecretSource, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
 import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
-import { requireVariables } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, redisConnection, requireVariables } from '@cinetrace/config';
 import { reportTaskQueueFrom } from '@cinetrace/metrics';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ScoringThreads } from '@cinetrace/scorers';
@@ -45,7 +45,7 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
   const events = overrides.events ?? kafkaPublisher(env, releases);
   const processor = overrides.processor ?? taskProcessor(env, events, overrides.secrets ?? busSecretSource(env, releases), releases);
   const worker = new BullTaskWorker({
-    redisUrl: env.REDIS_URL!,
+    redis: redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE),
     processor,
     events,
     concurrency: env.WORKER_CONCURRENCY,
@@ -76,7 +76,7 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
 
 function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): KafkaStreamPublisher {
   requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const kafka = kafkaConnectionFromEnv(env);
   const publisher = new KafkaStreamPublisher(BENCHMARK_WORKER, kafka, { lingerMs: EVENT_LINGER_MS });
   releases.push(() => publisher.close());
   return publisher;
@@ -94,7 +94,7 @@ function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets
 /** Secrets come from project-service, sealed to a key of each request (the Kafka log holds only ciphertext). */
 function busSecretSource(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): SecretSource {
   requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const kafka = kafkaConnectionFromEnv(env);
   const bus = createBusClient({ transport: 'kafka', clientId: `${BENCHMARK_WORKER}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.SecretResolve] });
   releases.push(() => bus.onApplicationShutdown());
   return new BusSecretSource(bus);

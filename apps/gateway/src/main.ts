@@ -1,5 +1,5 @@
 import { KafkaStreamPublisher } from '@cinetrace/bus';
-import { requireVariables, validateEnv } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, requireVariables, validateEnv } from '@cinetrace/config';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { reportIngestLagFrom } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
@@ -11,7 +11,7 @@ import { startGateway } from './start-gateway';
 async function main(): Promise<void> {
   requireVariables(['KAFKA_BROKERS', 'DATABASE_URL'], 'in the distributed mode');
   const env = validateEnv(GatewayEnv);
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const kafka = kafkaConnectionFromEnv(env);
   const lagBounds = env.TRACE_INGEST_MAX_LAG_BYTES
     ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLagBytes: env.TRACE_INGEST_MAX_LAG_BYTES }]
     : [];

@@ -1,5 +1,5 @@
 import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
-import { requireVariables, validateEnv } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
 import { collectProcessMetrics } from '@cinetrace/metrics';
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const env = validateEnv(PromptServiceEnv);
   // Served on HEALTH_PORT's /metrics with the work metrics of this app.
   collectProcessMetrics(PROMPT_SERVICE);
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const kafka = kafkaConnectionFromEnv(env);
   const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka));
   const kafkaProbe = new KafkaProbe(PROMPT_SERVICE, kafka);
   await superviseProcess({

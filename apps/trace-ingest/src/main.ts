@@ -1,5 +1,5 @@
 import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
-import { requireVariables, validateEnv } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
 import { storeAnswers } from '@cinetrace/persistence';
 import { collectProcessMetrics } from '@cinetrace/metrics';
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const env = validateEnv(TraceIngestEnv);
   // Served on HEALTH_PORT's /metrics with the work metrics of this app.
   collectProcessMetrics(TRACE_INGEST);
-  const kafka = { brokers: env.KAFKA_BROKERS!.split(','), maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS };
+  const kafka = kafkaConnectionFromEnv(env);
   const app = await startTraceIngest(env, kafkaServerOptions(TRACE_INGEST, kafka), {
     kind: 'kafka',
     clientId: `${TRACE_INGEST}-stream`,

@@ -11,3 +11,6 @@ export const ToList = () =>
   Transform(({ value }) =>
     typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value,
   );
+
+/** An empty value is no value: Kubernetes and compose files often give optional variables as "". */
+export const EmptyAsUnset = () => Transform(({ value }) => (value === '' ? undefined : value));

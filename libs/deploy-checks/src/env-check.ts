@@ -1,3 +1,5 @@
+import { CONNECTION_SECURITY_VARIABLES, SECRET_VARIABLES } from '@cinetrace/config';
+
 /** One variable a container or compose service is given, and where it comes from. */
 export interface GivenVariable {
   name: string;
@@ -37,14 +39,23 @@ export interface EnvironmentExpectation {
   mayTakeOpaque: boolean;
 }
 
+const secretVariables = new Set<string>(SECRET_VARIABLES);
+const unsetMeansOff = new Set<string>(CONNECTION_SECURITY_VARIABLES);
+
 /** Everything wrong with what `where` is given, compared with what the code reads; empty when it matches. */
 export function environmentProblems(where: string, given: GivenEnvironment, expected: EnvironmentExpectation): string[] {
   const problems = given.problems.map((p) => `${where}: ${p}`);
+  // A secret may come as <NAME>_FILE instead (a mounted Secret), never both (the app refuses to start).
+  const fileOf = (name: string) => (secretVariables.has(name) ? `${name}_FILE` : undefined);
+  const mayRead = new Set([...expected.mayRead, ...[...expected.mayRead].flatMap((name) => fileOf(name) ?? [])]);
   for (const name of expected.mustSet) {
-    if (!given.variables.has(name)) problems.push(`${where}: ${name} is read by the app but not set`);
+    const file = fileOf(name);
+    if (file && given.variables.has(name) && given.variables.has(file)) problems.push(`${where}: ${name} and ${file} are both set; the app refuses that`);
+    if (unsetMeansOff.has(name)) continue;
+    if (!given.variables.has(name) && !(file && given.variables.has(file))) problems.push(`${where}: ${name} is read by the app but not set`);
   }
   for (const variable of given.variables.values()) {
-    if (!expected.mayRead.has(variable.name)) {
+    if (!mayRead.has(variable.name)) {
       problems.push(`${where}: ${variable.name} (from ${variable.source}) is given but the app does not read it`);
     }
   }

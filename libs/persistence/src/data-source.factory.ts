@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TlsOptions } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
@@ -20,6 +21,7 @@ export interface ServiceDataSourceSpec {
 /** The variables every app with a database reads. */
 export interface StoreEnv {
   DATABASE_URL?: string;
+  DATABASE_SSL_CA_FILE?: string;
   DATA_DIR: string;
   MIGRATE_ON_START: boolean;
 }
@@ -31,7 +33,7 @@ export function serviceStore(
   schema: Pick<ServiceDataSourceSpec, 'entities' | 'migrations'>,
 ): ServiceDataSourceSpec {
   return {
-    target: databaseTarget(service, { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }),
+    target: databaseTarget(service, { databaseUrl: env.DATABASE_URL, databaseCaFile: env.DATABASE_SSL_CA_FILE, dataDir: env.DATA_DIR }),
     ...schema,
     migrateOnOpen: env.MIGRATE_ON_START,
   };
@@ -44,6 +46,8 @@ export function dataSourceOptions({ target, entities, migrations }: ServiceDataS
       ...common,
       type: 'postgres',
       url: target.url,
+      // TypeORM types it as server options; node-postgres hands it to tls.connect as client options.
+      ssl: target.ssl as boolean | TlsOptions,
       schema: target.schema,
       // Unqualified names in migrations and raw SQL resolve to the service's own schema.
       extra: { options: `-c search_path=${target.schema}`, max: 10, connectionTimeoutMillis: 5000 },

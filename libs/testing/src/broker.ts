@@ -6,11 +6,26 @@ import { repoRoot } from './repo-root';
 
 const run = promisify(execFile);
 
+/**
+ * A broker's one client listener as SASL_SSL: TLS with a PKCS#12 keystore (its certificate,
+ * signed by `caFile`) and a SCRAM-SHA-512 user created when its store is formatted.
+ */
+export interface BrokerSecurity {
+  keystoreFile: string;
+  keystorePassword: string;
+  /** PEM CA the broker's certificate chains to: the apps' KAFKA_SSL_CA_FILE. */
+  caFile: string;
+  username: string;
+  password: string;
+}
+
 /** A real Apache Kafka broker (one KRaft node) run by scripts/kafka/broker.sh, pinned to one port. */
 export interface Broker {
   /** `127.0.0.1:<port>`, the value for KAFKA_BROKERS. */
   readonly brokers: string;
   readonly port: number;
+  /** The KAFKA_* variables a client of this broker needs (KAFKA_BROKERS, and TLS and SASL when it has them). */
+  readonly env: Record<string, string>;
   /** SIGKILLs the broker and waits until its port is closed: a Kafka outage. Its log stays on disk. */
   stop(): Promise<void>;
   /** Starts it again at the same address, on the log it kept: what it acknowledged is still there. */
@@ -19,11 +34,12 @@ export interface Broker {
   remove(): Promise<void>;
 }
 
-async function brokerSh(command: 'start' | 'stop' | 'kill', port: number): Promise<string> {
+async function brokerSh(command: 'start' | 'stop' | 'kill', port: number, security?: BrokerSecurity): Promise<string> {
   const script = join(repoRoot(), 'scripts/kafka/broker.sh');
+  const secure = security && command === 'start' ? securityArguments(security) : [];
   try {
     // The first start on a machine fetches the broker's jars with Maven.
-    const { stdout } = await run('bash', [script, command, '--port', String(port)], { timeout: 180_000 });
+    const { stdout } = await run('bash', [script, command, '--port', String(port), ...secure], { timeout: 180_000 });
     return stdout.trim().split('\n').pop() ?? '';
   } catch (error) {
     const e = error as { stderr?: string; message: string };
@@ -31,15 +47,38 @@ async function brokerSh(command: 'start' | 'stop' | 'kill', port: number): Promi
   }
 }
 
-/** Starts a broker on `port` (a free one, with a free one after it for the controller, when omitted). */
-export async function startBroker(port?: number): Promise<Broker> {
+function securityArguments(security: BrokerSecurity): string[] {
+  return [
+    '--tls-keystore', security.keystoreFile,
+    '--tls-keystore-password', security.keystorePassword,
+    '--tls-ca', security.caFile,
+    '--scram-user', `${security.username}:${security.password}`,
+  ];
+}
+
+/**
+ * Starts a broker on `port` (a free one, with a free one after it for the controller, when
+ * omitted); with `security`, its listener takes SASL_SSL only.
+ */
+export async function startBroker(port?: number, security?: BrokerSecurity): Promise<Broker> {
   const pinned = port ?? (await freePortPair());
-  const brokers = await brokerSh('start', pinned);
+  const brokers = await brokerSh('start', pinned, security);
+  const env: Record<string, string> = { KAFKA_BROKERS: brokers };
+  if (security) {
+    Object.assign(env, {
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: security.caFile,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: security.username,
+      KAFKA_SASL_PASSWORD: security.password,
+    });
+  }
   return {
     brokers,
     port: pinned,
+    env,
     stop: async () => void (await brokerSh('kill', pinned)),
-    start: async () => void (await brokerSh('start', pinned)),
+    start: async () => void (await brokerSh('start', pinned, security)),
     remove: async () => void (await brokerSh('stop', pinned)),
   };
 }

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Api, api } from './api';
 import { AppProcess } from './app-process';
 import { Broker, startBroker } from './broker';
-import { TestDatabase, createDatabase } from './database';
+import { DatabaseServer, TestDatabase, createDatabase } from './database';
 import { aTestApiKey } from './factories';
 import { freePort } from './free-port';
 import { StackMode } from './mode';
@@ -51,6 +51,11 @@ export interface StackOptions {
   /** Distributed: the task queue's Redis (e.g. one the test stops); default E2E_REDIS_URL or the local one. */
   redisUrl?: string;
   /**
+   * Distributed: the PostgreSQL server the stack's database is created on (e.g. one with TLS);
+   * default E2E_PG_ADMIN_URL or the local one. Its CA becomes the apps' DATABASE_SSL_CA_FILE.
+   */
+  databaseServer?: DatabaseServer;
+  /**
    * Distributed: how many processes of an app to run (default one each), as a cluster runs
    * several: `{ 'trace-ingest': 2 }` runs `trace-ingest` and `trace-ingest-2` in one consumer
    * group, each with its own HEALTH_PORT; `{ gateway: 2 }` adds `gateway-2` on a port of its
@@ -79,6 +84,8 @@ export interface Stack {
   readonly databaseUrl: string | null;
   /** Distributed: the Kafka bootstrap address the apps use; all-in-one: null. */
   readonly kafkaBrokers: string | null;
+  /** Distributed: the KAFKA_* variables the apps are given (TLS, SASL), for a test's own client (testKafka); all-in-one: null. */
+  readonly kafkaEnv: Record<string, string> | null;
   /** An authenticated client. */
   api(): Api;
   /** Output (stdout and stderr) of the apps since the last start or restart. */
@@ -127,7 +134,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       apps.push({ ...ALL_IN_ONE_APP, env: { ...common, PORT: String(edgePort), OTLP_GRPC_PORT: String(grpcPorts[0]) } });
     } else {
       const brokers = (kafkaBrokers = await brokerFor(options, cleanups));
-      const database: TestDatabase = await createDatabase();
+      const database: TestDatabase = await createDatabase(options.databaseServer);
       cleanups.unshift(() => database.drop());
       databaseUrl = database.url;
       const redisUrl = options.redisUrl ?? (process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379');
@@ -138,6 +145,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
         ...common,
         KAFKA_BROKERS: brokers,
         DATABASE_URL: database.url,
+        ...(options.databaseServer?.caFile && { DATABASE_SSL_CA_FILE: options.databaseServer.caFile }),
         REDIS_URL: redisUrl,
         QUEUE_PREFIX: queuePrefix,
         // project-service requires it in this mode; one per stack, kept across restarts.
@@ -197,6 +205,7 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
     dataDir,
     databaseUrl,
     kafkaBrokers,
+    kafkaEnv: kafkaBrokers === null ? null : { ...kafkaVariables(apps[0]?.env ?? {}), KAFKA_BROKERS: kafkaBrokers },
     get apiKey() {
       return key;
     },
@@ -267,6 +276,11 @@ async function brokerFor(options: StackOptions, cleanups: Array<() => Promise<vo
   stacksOnBroker.set(address, 1);
   cleanups.push(() => void stacksOnBroker.delete(address));
   return address;
+}
+
+/** The KAFKA_* variables of an app's environment. */
+function kafkaVariables(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('KAFKA_')));
 }
 
 async function runCleanups(cleanups: Array<() => Promise<void> | void>): Promise<void> {

@@ -1,5 +1,4 @@
-import { Stack, unique } from '@cinetrace/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { Stack, testKafka, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -8,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * which its partitions are not read), which a test of a later rebalance must not mix up.
  */
 export async function groupsSettled(stack: Stack, groupIds: string[], members: number, timeoutMs = 60_000): Promise<void> {
-  const admin = new Kafka({ clientId: unique('e2e-groups'), brokers: [stack.kafkaBrokers!], logLevel: logLevel.NOTHING }).admin();
+  const admin = testKafka(unique('e2e-groups'), stack.kafkaEnv!).admin();
   await admin.connect();
   try {
     const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,5 @@
 import type { TaskJob } from '@cinetrace/contracts';
-import { BullTaskQueue } from '@cinetrace/benchmark-tasks';
+import { BullTaskQueue, RedisTarget } from '@cinetrace/benchmark-tasks';
 import { QueueSurvey, TaskQueue } from './task-queue';
 
 /**
@@ -19,9 +19,9 @@ export class BullMqTaskQueue extends TaskQueue {
   override readonly stagedPerSlot = STAGED_PER_SLOT;
   private readonly queue: BullTaskQueue;
 
-  constructor(redisUrl: string, prefix: string) {
+  constructor(redis: RedisTarget, prefix: string) {
     super();
-    this.queue = new BullTaskQueue(redisUrl, { prefix });
+    this.queue = new BullTaskQueue(redis, { prefix });
   }
 
   enqueue(jobs: TaskJob[]): Promise<void> {

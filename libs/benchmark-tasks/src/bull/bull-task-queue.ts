@@ -6,6 +6,7 @@ import IORedis from 'ioredis';
 import { closeRedis } from './close-redis';
 import { withDeadline } from './deadline';
 import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { RedisTarget, redisUrlOf, withRedisTls } from './redis-target';
 import { RunStaging, taskJobOptions } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
@@ -40,18 +41,21 @@ export class BullTaskQueue {
   private readonly callTimeoutMs: number;
   private readonly logger: TaskQueueLogger;
 
-  constructor(redisUrl: string, options: BullTaskQueueOptions = {}) {
+  constructor(redis: RedisTarget, options: BullTaskQueueOptions = {}) {
     this.logger = options.logger ?? new Logger(BullTaskQueue.name);
     this.backoffMs = options.backoffMs ?? 500;
     this.callTimeoutMs = options.callTimeoutMs ?? 5000;
     this.channel = taskCancelChannel(options.prefix);
     // Fail fast instead of queueing commands while disconnected: callers answer 503 and retry.
-    this.redis = new IORedis(redisUrl, {
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      connectTimeout: 3000,
-      retryStrategy: (times) => Math.min(100 * times, 2000),
-    });
+    this.redis = new IORedis(
+      redisUrlOf(redis),
+      withRedisTls(redis, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectTimeout: 3000,
+        retryStrategy: (times: number) => Math.min(100 * times, 2000),
+      }),
+    );
     const outage = new RedisOutageLog(this.logger, 'Task queue');
     this.redis.on('ready', () => outage.ready());
     this.queue = new Queue<TaskJob>(TASK_QUEUE, { connection: this.redis, prefix: options.prefix });

@@ -105,7 +105,7 @@ describe('BullTaskWorker', () => {
 
   async function startWorker(processor: TaskAttemptRunner, events: StreamPublisher, deps: Partial<BullTaskWorkerDeps> = {}) {
     const worker = new BullTaskWorker({
-      redisUrl: REDIS_URL,
+      redis: REDIS_URL,
       processor,
       events,
       concurrency: 4,
@@ -426,7 +426,7 @@ describe('BullTaskWorker', () => {
 
   it('fails to start, within its deadline, when Redis is unreachable', async () => {
     const worker = new BullTaskWorker({
-      redisUrl: 'redis://127.0.0.1:1',
+      redis: 'redis://127.0.0.1:1',
       processor: new FakeProcessor(succeeds),
       events: new RecordingStream(),
       concurrency: 1,

@@ -9,6 +9,7 @@ import { CancelSubscriber } from './cancel-subscriber';
 import { settlesWithin, withDeadline } from './deadline';
 import { closeRedis } from './close-redis';
 import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
+import { RedisTarget, redisUrlOf, withRedisTls } from './redis-target';
 import { RunStaging } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
@@ -16,7 +17,8 @@ import { taskCancelChannel } from './task-cancel-channel';
 export type TaskAttemptRunner = Pick<TaskProcessor, 'attempt'> & Partial<Pick<TaskProcessor, 'recordGivenUp'>>;
 
 export interface BullTaskWorkerDeps {
-  redisUrl: string;
+  /** Redis of the task queue: every connection of the worker (BullMQ, staging, cancellations) uses it. */
+  redis: RedisTarget;
   processor: TaskAttemptRunner;
   /** Where task events go (benchmark-service consumes them). */
   events: StreamPublisher;
@@ -82,19 +84,19 @@ export class BullTaskWorker {
     const lockDuration = deps.lockDurationMs ?? DEFAULT_LOCK_MS;
     try {
       this.subscriber = new CancelSubscriber(
-        deps.redisUrl,
+        deps.redis,
         taskCancelChannel(deps.prefix),
         (runId) => this.active.cancelRun(runId),
         this.outage,
       );
       await this.subscriber.start(timeoutMs);
-      const stagingRedis = new IORedis(deps.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3000 });
+      const stagingRedis = new IORedis(redisUrlOf(deps.redis), withRedisTls(deps.redis, { maxRetriesPerRequest: 1, connectTimeout: 3000 }));
       stagingRedis.on('error', (err) => this.onWorkerError(err));
       const stagingQueue = new Queue<TaskJob>(TASK_QUEUE, { connection: stagingRedis, prefix: deps.prefix });
       stagingQueue.on('error', (err) => this.onWorkerError(err));
       this.staging = { redis: stagingRedis, queue: stagingQueue, runs: new RunStaging(stagingRedis, stagingQueue) };
       const worker = new Worker<TaskJob>(TASK_QUEUE, (job, token) => this.runJob(job, token), {
-        connection: { url: deps.redisUrl, connectTimeout: 3000 },
+        connection: withRedisTls(deps.redis, { url: redisUrlOf(deps.redis), connectTimeout: 3000 }),
         prefix: deps.prefix,
         concurrency: deps.concurrency,
         lockDuration,

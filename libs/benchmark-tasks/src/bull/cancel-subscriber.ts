@@ -2,6 +2,7 @@ import IORedis from 'ioredis';
 import { closeRedis } from './close-redis';
 import { withDeadline } from './deadline';
 import { RedisOutageLog } from './redis-outage-log';
+import { RedisTarget, redisUrlOf, withRedisTls } from './redis-target';
 
 /**
  * Listens on the cancel channel on a connection of its own (a subscribed connection can
@@ -12,13 +13,13 @@ export class CancelSubscriber {
   private readonly redis: IORedis;
 
   constructor(
-    redisUrl: string,
+    redis: RedisTarget,
     private readonly channel: string,
     private readonly onCancel: (runId: string) => void,
     outage: RedisOutageLog,
   ) {
     // Commands wait for a reconnect rather than fail: a subscription must outlive an outage.
-    this.redis = new IORedis(redisUrl, { connectTimeout: 3000, maxRetriesPerRequest: null });
+    this.redis = new IORedis(redisUrlOf(redis), withRedisTls(redis, { connectTimeout: 3000, maxRetriesPerRequest: null }));
     this.redis.on('error', (err) => outage.error(err));
     this.redis.on('ready', () => outage.ready());
     this.redis.on('message', (channel: string, message: string) => {

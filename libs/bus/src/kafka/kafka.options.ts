@@ -1,13 +1,19 @@
 import { CustomStrategy, KafkaOptions, Transport } from '@nestjs/microservices';
-import { logLevel } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
+import { logLevel, SASLOptions } from 'kafkajs';
 import { JsonValueSerializer } from './json-value.serializer';
 import { kafkaLogCreator } from './kafka-log-creator';
 import { TopicCreatingServerKafka } from './topic-creating.server';
 
+/** How a client reaches the brokers; built from the environment by kafkaConnectionFromEnv (@cinetrace/config). */
 export interface KafkaConnection {
   brokers: string[];
   /** Longest a fetch waits for records when there are none (Kafka answers as soon as records arrive). */
   maxWaitTimeInMs: number;
+  /** TLS to the brokers (absent: plaintext). */
+  ssl?: ConnectionOptions;
+  /** SASL authentication (absent: none). */
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
 }
 
 /**
@@ -18,6 +24,9 @@ export function kafkaClientConfig(clientId: string, kafka: KafkaConnection) {
   return {
     clientId,
     brokers: kafka.brokers,
+    // Every client of the app (producers, consumers, admins, probes) comes through here with the same TLS and SASL.
+    ...(kafka.ssl && { ssl: kafka.ssl }),
+    ...(kafka.sasl && { sasl: kafka.sasl as SASLOptions }),
     logLevel: logLevel.ERROR,
     logCreator: kafkaLogCreator,
     connectionTimeout: 3000,
