@@ -9,6 +9,16 @@
 #   broker.sh kill [--port N]     SIGKILL it and keep its data (an outage; start resumes)
 #   broker.sh status [--port N]
 #
+# Security of the client listener (start; give them again to start after a kill):
+#   --tls-keystore FILE --tls-keystore-password P --tls-ca FILE
+#                                 TLS with a PKCS#12 keystore (the broker's key and certificate)
+#                                 and the PEM CA it chains to (checked by the broker's own
+#                                 connections to itself)
+#   --scram-user NAME:PASSWORD    SASL SCRAM-SHA-512, with this user created when the store is
+#                                 formatted (kafka-storage format --add-scram); the broker uses it too
+# With both the listener is SASL_SSL, and plaintext clients are refused. The controller's
+# listener (N+1) stays PLAINTEXT on 127.0.0.1.
+#
 # The controller listens on N+1. Needs Java 17+ and Maven (the jars are cached in
 # scripts/kafka/.cache, gitignored). Messages go to stderr; only the address to stdout.
 # KAFKA_REQUEST_LOG=<file>: the broker logs every request it completes there (a diagnostic:
@@ -19,10 +29,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cmd=${1:-}
 shift || true
 port=${KAFKA_PORT:-9092}
+keystore='' keystore_password='' tls_ca='' scram_user=''
 while [[ $# -gt 0 ]]; do
   case $1 in
     --port) port=${2:-}; shift 2 ;;
     --port=*) port=${1#--port=}; shift ;;
+    --tls-keystore) keystore=${2:-}; shift 2 ;;
+    --tls-keystore-password) keystore_password=${2:-}; shift 2 ;;
+    --tls-ca) tls_ca=${2:-}; shift 2 ;;
+    --scram-user) scram_user=${2:-}; shift 2 ;;
     [0-9]*) port=$1; shift ;; # broker.sh start 19092 works too
     *) echo "broker.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -31,6 +46,19 @@ done
 die() { echo "broker.sh: $*" >&2; exit 1; }
 [[ $port =~ ^[0-9]+$ ]] && ((port > 0 && port < 65535)) || die "port must be a number below 65535, got '$port'"
 controller_port=$((port + 1))
+
+# The client listener's protocol, also its name: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.
+protocol=PLAINTEXT
+if [[ -n $keystore || -n $keystore_password || -n $tls_ca ]]; then
+  [[ -f $keystore && -n $keystore_password && -f $tls_ca ]] || die "TLS needs --tls-keystore FILE, --tls-keystore-password P and --tls-ca FILE"
+  protocol=SSL
+fi
+if [[ -n $scram_user ]]; then
+  [[ $scram_user =~ ^[A-Za-z0-9_.-]+:[A-Za-z0-9_.~+/=-]+$ ]] || die "--scram-user must be NAME:PASSWORD (letters, digits and _.~+/=- only)"
+  scram_name=${scram_user%%:*}
+  scram_password=${scram_user#*:}
+  protocol=SASL_$protocol
+fi
 
 version=$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")
 libs=$here/.cache/kafka-$version/libs
@@ -63,11 +91,11 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.bootstrap.servers=127.0.0.1:$controller_port
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
-inter.broker.listener.name=PLAINTEXT
+listeners=$protocol://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=$protocol://127.0.0.1:$port
+inter.broker.listener.name=$protocol
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,$protocol:$protocol
 log.dirs=$state/data
 num.partitions=1
 # The apps create their topics with the settings they need (README, "Kafka topics").
@@ -84,6 +112,24 @@ group.initial.rebalance.delay.ms=0
 # request's OffsetCommit, and with it the consumer's next fetch (docs/deploy.md).
 group.coordinator.append.linger.ms=0
 EOF
+  if [[ -n $keystore ]]; then
+    cat >>"$state/server.properties" <<EOF
+ssl.keystore.type=PKCS12
+ssl.keystore.location=$keystore
+ssl.keystore.password=$keystore_password
+ssl.key.password=$keystore_password
+ssl.truststore.type=PEM
+ssl.truststore.location=$tls_ca
+ssl.client.auth=none
+EOF
+  fi
+  if [[ -n $scram_user ]]; then
+    cat >>"$state/server.properties" <<EOF
+sasl.enabled.mechanisms=SCRAM-SHA-512
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
+listener.name.${protocol,,}.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="$scram_name" password="$scram_password";
+EOF
+  fi
   cat >"$state/log4j2.properties" <<'EOF'
 rootLogger.level=WARN
 rootLogger.appenderRef.out.ref=OUT
@@ -132,7 +178,9 @@ start() {
   if [[ ! -f $state/data/meta.properties ]]; then
     local cluster_id
     cluster_id=$(java_cmd kafka.tools.StorageTool random-uuid 2>>"$log")
-    java_cmd kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$state/server.properties" >>"$log" 2>&1 ||
+    local scram=()
+    if [[ -n $scram_user ]]; then scram=(--add-scram "SCRAM-SHA-512=[name=$scram_name,password=$scram_password]"); fi
+    java_cmd kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$state/server.properties" "${scram[@]}" >>"$log" 2>&1 ||
       { tail -n 20 "$log" >&2; die "formatting the broker's store failed"; }
   fi
   # setsid: the broker outlives this script and is not hit by signals sent to the caller's group.

@@ -11,3 +11,5 @@ export * from './redis';
 export * from './redis-prefix';
 export * from './wait-for';
 export * from './kafka-client';
+export * from './test-certificates';
+export * from './tls-postgres';

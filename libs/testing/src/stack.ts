@@ -102,6 +102,8 @@ export interface Stack {
   healthUrl(name: string): string;
   /** Starts the named app again, as it was started before (after killApp). */
   startApp(name: string): Promise<void>;
+  /** The environment the named app is started with (a copy): for a test that starts one itself, changed. */
+  environment(name: string): Record<string, string>;
 }
 
 // Two distributed stacks on one broker would share consumer groups and answer each
@@ -249,6 +251,11 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const spec = apps.find((a) => a.name === name);
       if (index < 0 || !spec) throw new Error(`no app named ${name} in this stack`);
       running[index] = new AppProcess(spec.name, spec.entry, { ...baseEnv(), ...spec.env });
+    },
+    environment(name) {
+      const spec = apps.find((a) => a.name === name);
+      if (!spec) throw new Error(`no app named ${name} in this stack`);
+      return { ...baseEnv(), ...spec.env };
     },
   };
 
