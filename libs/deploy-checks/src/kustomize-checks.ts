@@ -54,10 +54,13 @@ export function overlayProblems(dir: string, base: K8sObject[]): string[] {
   for (const patch of k?.patches ?? []) {
     if (patch.path && !exists(`${dir}/${patch.path}`)) problems.push(`${file}: patch ${patch.path} does not exist`);
     const target = patch.target;
-    if (target && !base.some((o) => (!target.kind || o.kind === target.kind) && (!target.name || o.metadata.name === target.name))) {
+    // kustomize reads a target's name as an anchored regular expression (one patch for several Deployments).
+    const named = (name: string) => !target?.name || new RegExp(`^(?:${target.name})$`).test(name);
+    if (target && !base.some((o) => (!target.kind || o.kind === target.kind) && named(o.metadata.name))) {
       problems.push(`${file}: patch target ${target.kind ?? '*'} ${target.name ?? '*'} matches nothing in the base`);
     }
-    if (patch.path) {
+    // With a target, the file is a list of JSON patch operations, not objects naming themselves.
+    if (patch.path && !target) {
       for (const doc of loadYaml(`${dir}/${patch.path}`) as K8sObject[]) {
         if (!base.some((o) => o.kind === doc.kind && o.metadata.name === doc.metadata?.name)) {
           problems.push(`${file}: patch ${patch.path} patches ${doc.kind} ${doc.metadata?.name}, which is not in the base`);
