@@ -3,6 +3,7 @@ import { observeBusRequest } from '@cinetrace/metrics';
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
+import { JsonText, replyValue } from './json-text';
 import { toDomainError } from './to-domain-error';
 
 /**
@@ -31,10 +32,18 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   async request<TReply>(pattern: string, payload: unknown): Promise<TReply> {
+    return replyValue<TReply>(await this.requestAnswer<TReply>(pattern, payload));
+  }
+
+  /**
+   * The reply as it arrived: the value as built (in process) or its JSON text (Kafka), for a
+   * caller that sends it on as it is (see JsonText).
+   */
+  async requestAnswer<TReply>(pattern: string, payload: unknown): Promise<TReply | JsonText> {
     const started = performance.now();
     try {
       await withTimeout(this.ensureConnected(), this.timeoutMs);
-      const reply = await firstValueFrom(this.proxy.send<TReply>(pattern, payload).pipe(timeout(this.timeoutMs)));
+      const reply = await firstValueFrom(this.proxy.send<TReply | JsonText>(pattern, payload).pipe(timeout(this.timeoutMs)));
       observeBusRequest(pattern, 'ok', (performance.now() - started) / 1000);
       return reply;
     } catch (err) {
@@ -48,7 +57,7 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   async probeAnswer<TReply>(pattern: string, withinMs: number): Promise<TReply | undefined> {
     try {
       await withTimeout(this.ensureConnected(), withinMs);
-      return await firstValueFrom(this.proxy.send<TReply>(pattern, {}).pipe(timeout(withinMs)));
+      return replyValue<TReply>(await firstValueFrom(this.proxy.send<TReply | JsonText>(pattern, {}).pipe(timeout(withinMs))));
     } catch {
       return undefined;
     }

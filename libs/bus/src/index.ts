@@ -6,6 +6,7 @@ export * from './kafka/kafka-probe';
 export * from './kafka/kafka-topics';
 export * from './kafka/consumer-group-lag';
 export * from './bus.client';
+export * from './json-text';
 export * from './bus.module';
 export * from './bus-exception.filter';
 export * from './bus-controller.decorator';

@@ -1,7 +1,10 @@
 import type { StoredSpan } from './stored-trace';
 
-export interface TimelineSpan {
-  span: StoredSpan;
+/** What placing a span on the timeline needs of it. */
+export type TimelineNode = Pick<StoredSpan, 'id' | 'parentId' | 'startTime' | 'endTime'>;
+
+export interface TimelineSpan<S extends TimelineNode = StoredSpan> {
+  span: S;
   depth: number;
   durationMs: number | null;
 }
@@ -11,15 +14,15 @@ export interface TimelineSpan {
  * whose parent is not stored counts as a root) and duration: enough to draw a timeline.
  * Linear in the spans: each depth is computed once, from its parent's.
  */
-export function toTimeline(spans: StoredSpan[]): TimelineSpan[] {
+export function toTimeline<S extends TimelineNode>(spans: S[]): TimelineSpan<S>[] {
   const byId = new Map(spans.map((s) => [s.id, s]));
   const depths = new Map<string, number>();
-  const onPath = new Set<StoredSpan>();
-  const depthOf = (span: StoredSpan): number => {
+  const onPath = new Set<S>();
+  const depthOf = (span: S): number => {
     // Walk up to a span of known depth (or a root), then number the path on the way down.
-    const path: StoredSpan[] = [];
+    const path: S[] = [];
     let depth = -1;
-    for (let at: StoredSpan | undefined = span; at; at = byId.get(at.parentId ?? '')) {
+    for (let at: S | undefined = span; at; at = byId.get(at.parentId ?? '')) {
       const known = depths.get(at.id);
       if (known !== undefined) {
         depth = known;

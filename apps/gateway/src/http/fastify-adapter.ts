@@ -5,6 +5,7 @@ import { drainRejectedBodies } from './drain-rejected-body';
 import { refuseEarly } from './early-refusals';
 import { registerProtobufBodyParser } from '../otlp/otlp-body';
 import { registerJsonBodyParser } from './json-body-parser';
+import { sendJsonTextAsIs } from './json-text-reply';
 import { requestIdFor } from './request-id';
 
 export type HttpLimits = Pick<
@@ -44,6 +45,7 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   fastify.removeContentTypeParser(['text/plain']);
   registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH, maxBodyBytes: limits.MAX_BODY_BYTES });
   registerProtobufBodyParser(fastify, limits.MAX_BODY_BYTES);
+  sendJsonTextAsIs(fastify);
   drainRejectedBodies(fastify);
   refuseEarly(fastify);
   return adapter;

@@ -14,14 +14,15 @@ import {
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
+import { JsonText } from '@cinetrace/bus';
 import { Dialect, SqlBuilder } from '@cinetrace/persistence';
 import { toTimeline } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { spanFromRow, traceFromRow } from '../store/trace-rows';
+import { spanTextFromRow, traceFromRow } from '../store/trace-rows';
 import { metadataClauses } from './metadata-filter';
-import { toSummaryView, toTraceView } from './trace.views';
+import { toSummaryView, traceViewJson } from './trace.views';
 
 /** Summary columns only: a list never reads the (possibly large) input and output. */
 const SUMMARY_COLUMNS =
@@ -37,7 +38,8 @@ export class TraceReadsService {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
-  async get({ ctx, id }: TraceGetRequest): Promise<TraceView> {
+  /** The trace with its spans, as TraceView's JSON text (see traceViewJson). */
+  async get({ ctx, id }: TraceGetRequest): Promise<JsonText> {
     const sql = new SqlBuilder(this.dialect);
     const [row] = await this.dataSource.query(
       `SELECT * FROM traces WHERE project_id = ${sql.bind(ctx.projectId)} AND id = ${sql.bind(id)}`,
@@ -49,7 +51,8 @@ export class TraceReadsService {
       `SELECT * FROM spans WHERE project_id = ${spanSql.bind(ctx.projectId)} AND trace_id = ${spanSql.bind(id)}`,
       spanSql.params,
     );
-    return toTraceView(traceFromRow(row), toTimeline(spans.map(spanFromRow)));
+    const payload = { input: row.input as string | null, output: row.output as string | null };
+    return new JsonText(traceViewJson(traceFromRow(row, false), payload, toTimeline(spans.map(spanTextFromRow))));
   }
 
   async list({ ctx, filters, page }: TraceListRequest): Promise<Page<TraceSummaryView, TraceListKey>> {

@@ -89,7 +89,37 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan): un
   ];
 }
 
+/** A span's JSON columns: stored as JSON text (or NULL). */
+export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'events';
+
+/** A span as stored, its JSON columns left as that text: for answers written as JSON text. */
+export type StoredSpanText = Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, string | null>;
+
 export function spanFromRow(row: Row): StoredSpan {
+  return {
+    ...spanScalarsFromRow(row),
+    input: fromJson(row.input),
+    output: fromJson(row.output),
+    usage: fromJson(row.usage),
+    attributes: fromJson(row.attributes),
+    events: fromJson(row.events),
+  };
+}
+
+export function spanTextFromRow(row: Row): StoredSpanText {
+  return {
+    ...spanScalarsFromRow(row),
+    input: jsonText(row.input),
+    output: jsonText(row.output),
+    usage: jsonText(row.usage),
+    attributes: jsonText(row.attributes),
+    events: jsonText(row.events),
+  };
+}
+
+const jsonText = (text: unknown) => (text === null || text === undefined ? null : String(text));
+
+function spanScalarsFromRow(row: Row): Omit<StoredSpan, SpanJsonColumn> {
   return {
     id: row.id as string,
     parentId: (row.parent_id as string | null) ?? null,
@@ -100,11 +130,6 @@ export function spanFromRow(row: Row): StoredSpan {
     startTime: Number(row.start_time),
     endTime: toNumber(row.end_time),
     model: (row.model as string | null) ?? null,
-    input: fromJson(row.input),
-    output: fromJson(row.output),
-    usage: fromJson(row.usage),
     costUsd: toNumber(row.cost_usd),
-    attributes: fromJson(row.attributes),
-    events: fromJson(row.events),
   };
 }

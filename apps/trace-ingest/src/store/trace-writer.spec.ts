@@ -1,4 +1,4 @@
-import type { ProjectContext, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
+import type { ProjectContext, TraceGetRequest, TraceIngestMessage, TraceInput, TraceView } from '@cinetrace/contracts';
 import { openServiceDataSource } from '@cinetrace/persistence';
 import { createDatabase, type TestDatabase } from '@cinetrace/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +32,8 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
   let dataDir: string | undefined;
   let writer: TraceWriter;
   let reads: TraceReadsService;
+  /** The GET answer's value (trace-ingest answers with its JSON text). */
+  const getTrace = async (request: TraceGetRequest) => (await reads.get(request)).value<TraceView>();
 
   beforeAll(async () => {
     if (store === 'postgres') database = await createDatabase();
@@ -81,7 +83,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     await writer.store(traces.map((trace) => message(trace)));
 
     for (const [t, sent] of traces.entries()) {
-      const view = await reads.get({ ctx, id: sent.id });
+      const view = await getTrace({ ctx, id: sent.id });
       expect(view).toMatchObject({
         id: sent.id,
         name: sent.name,
@@ -112,10 +114,10 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       ],
     };
     await writer.store([message(first), message(second)]);
-    const merged = await reads.get({ ctx, id: 'merge_1' });
+    const merged = await getTrace({ ctx, id: 'merge_1' });
 
     await writer.store([message(second)]);
-    const again = await reads.get({ ctx, id: 'merge_1' });
+    const again = await getTrace({ ctx, id: 'merge_1' });
 
     expect(merged).toMatchObject({ name: 'first', status: 'error', metadata: { a: 1, b: 2 } });
     expect([...merged.tags].sort()).toEqual(['x', 'y']);
@@ -142,9 +144,9 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       query.mockRestore();
     }
 
-    expect(await reads.get({ ctx, id: 'new_1' })).toMatchObject({ name: 'new', spanCount: 1 });
-    expect(await reads.get({ ctx, id: 'new_3' })).toMatchObject({ name: 'third', spanCount: 0 });
-    const known = await reads.get({ ctx, id: 'known_1' });
+    expect(await getTrace({ ctx, id: 'new_1' })).toMatchObject({ name: 'new', spanCount: 1 });
+    expect(await getTrace({ ctx, id: 'new_3' })).toMatchObject({ name: 'third', spanCount: 0 });
+    const known = await getTrace({ ctx, id: 'known_1' });
     expect(known).toMatchObject({ name: 'known', tags: ['late'], spanCount: 2 });
     expect(known.spans.map((span) => span.id)).toEqual(['a', 'b']);
   });
@@ -152,8 +154,8 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
   it('keeps the same trace id in two projects apart', async () => {
     await writer.store([message({ id: 'shared', name: 'one', spans: [] }), message({ id: 'shared', name: 'two', spans: [] }, 'proj_2')]);
 
-    expect((await reads.get({ ctx, id: 'shared' })).name).toBe('one');
-    expect((await reads.get({ ctx: { ...ctx, projectId: 'proj_2' }, id: 'shared' })).name).toBe('two');
+    expect((await getTrace({ ctx, id: 'shared' })).name).toBe('one');
+    expect((await getTrace({ ctx: { ...ctx, projectId: 'proj_2' }, id: 'shared' })).name).toBe('two');
   });
 
   describe('a row stored before times were checked', () => {
@@ -183,7 +185,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     });
 
     it('is readable by id, its spans and events clamped the same way', async () => {
-      const view = await reads.get({ ctx: bad, id: 'bad' });
+      const view = await getTrace({ ctx: bad, id: 'bad' });
       const s = view.spans.find((span) => span.id === 's')!;
       expect(s).toMatchObject({ startTime: '9999-12-31T23:59:59.999Z', endTime: '1970-01-01T00:00:00.000Z', events: [{ name: 'e', time: '9999-12-31T23:59:59.999Z' }] });
       expect(view.spans.find((span) => span.id === 'ok')!.startTime).toBe(new Date(T0).toISOString());
@@ -191,7 +193,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
 
     it('is repaired by sending the trace again with a valid time', async () => {
       await writer.store([message({ id: 'bad', startTime: T0 + 1, spans: [{ id: 's', name: 's', startTime: T0 + 2 }] }, bad.projectId)]);
-      const view = await reads.get({ ctx: bad, id: 'bad' });
+      const view = await getTrace({ ctx: bad, id: 'bad' });
       expect(view.startTime).toBe(new Date(T0 + 1).toISOString());
       expect(view.spans.find((span) => span.id === 's')!.startTime).toBe(new Date(T0 + 2).toISOString());
     });
@@ -263,7 +265,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       await writer.store([first]);
       await writer.store([second, third]);
 
-      const view = await reads.get({ ctx: lim, id: 'tagged' });
+      const view = await getTrace({ ctx: lim, id: 'tagged' });
       expect(view.tags).toEqual(tags(0));
       expect(view.dropped).toEqual({ tags: [...tags(50), ...tags(100)], metadataKeys: [], spanIds: [] });
       const receipts = await reads.receipts(lim, [first.ingestId, second.ingestId, third.ingestId]);

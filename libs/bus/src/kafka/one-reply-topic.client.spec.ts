@@ -1,4 +1,5 @@
 import { KafkaHeaders } from '@nestjs/microservices';
+import { JsonText } from '../json-text';
 import { PATTERN_HEADER } from './kafka-topics';
 import { OneReplyTopicClientKafka } from './one-reply-topic.client';
 
@@ -49,5 +50,38 @@ describe('OneReplyTopicClientKafka', () => {
     expect(sent[0].topic).toBe('trace-ingest.requests');
     expect(sent[0].messages[0].headers[KafkaHeaders.REPLY_TOPIC]).toBe('gateway.reply');
     expect(sent[0].messages[0].headers[KafkaHeaders.REPLY_PARTITION]).toBe('3');
+  });
+
+  describe('a reply', () => {
+    const answer = async (headers: Record<string, Buffer>, value: Buffer | null) => {
+      const c = client();
+      const packets: unknown[] = [];
+      c['routingMap'].set('corr-1', (packet: unknown) => void packets.push(packet));
+      const message = { headers: { [KafkaHeaders.CORRELATION_ID]: Buffer.from('corr-1'), ...headers }, value };
+      await c.createResponseCallback()({ topic: 'gateway.reply', partition: 0, message } as never);
+      return packets;
+    };
+
+    it('is handed over as the JSON text it came as, not parsed', async () => {
+      const [packet] = (await answer({ [KafkaHeaders.NEST_IS_DISPOSED]: Buffer.alloc(1) }, Buffer.from('{"id":"t1"}'))) as Array<{
+        response: JsonText;
+        isDisposed: boolean;
+      }>;
+      expect(packet.response).toBeInstanceOf(JsonText);
+      expect(String(packet.response.json)).toBe('{"id":"t1"}');
+      expect(packet.response.value()).toEqual({ id: 't1' });
+      expect(packet.isDisposed).toBe(true);
+    });
+
+    it('carrying an error passes the parsed error on and ends the request', async () => {
+      const err = { code: 'not_found', detail: 'No trace' };
+      expect(await answer({ [KafkaHeaders.NEST_ERR]: Buffer.from(JSON.stringify(err)) }, Buffer.from('null'))).toEqual([{ err, isDisposed: true }]);
+    });
+
+    it('for a request this client no longer waits for is dropped', async () => {
+      const c = client();
+      const message = { headers: { [KafkaHeaders.CORRELATION_ID]: Buffer.from('gone') }, value: Buffer.from('{}') };
+      await expect(c.createResponseCallback()({ topic: 'gateway.reply', partition: 0, message } as never)).resolves.toBeUndefined();
+    });
   });
 });

@@ -1,5 +1,8 @@
 import { serviceAnswering } from '@cinetrace/contracts';
 import { ClientKafka, KafkaHeaders, KafkaOptions, ReadPacket, WritePacket } from '@nestjs/microservices';
+import { KafkaParser } from '@nestjs/microservices/helpers/kafka-parser';
+import type { EachMessagePayload } from '@nestjs/microservices/external/kafka.interface';
+import { JsonText } from '../json-text';
 import type { KafkaConnection } from './kafka.options';
 import { ensureTopics, PATTERN_HEADER, replyTopic, requestTopic, serviceRequestTopic } from './kafka-topics';
 import { JsonValueSerializer } from './json-value.serializer';
@@ -11,6 +14,8 @@ import { JsonValueSerializer } from './json-value.serializer';
  * - every reply comes back on one topic of the client's (`<client>.reply`) instead of a
  *   `<pattern>.reply` topic per pattern, so its reply consumer fetches one topic's partitions
  *   rather than those of every pattern (the gateway sends 40).
+ * - a reply's value is handed over as JSON text (JsonText), not parsed: BusClient parses it
+ *   for callers that need the value, and the gateway sends a large one on as it came.
  * Before it subscribes it creates its reply topic and the request topics it sends to (with
  * the settings the services create them with), so neither is left to auto-creation.
  */
@@ -41,6 +46,22 @@ export class OneReplyTopicClientKafka extends ClientKafka {
       });
     }
     await super.bindTopics();
+  }
+
+  /** As Nest's, but the reply's value stays JSON text; an error (in a header) is parsed as Nest parses it. */
+  override createResponseCallback(): (payload: EachMessagePayload) => Promise<void> {
+    const errorParser = new KafkaParser();
+    return async ({ message }) => {
+      const headers = message.headers ?? {};
+      const id = headers[KafkaHeaders.CORRELATION_ID]?.toString();
+      const callback = id === undefined ? undefined : this.routingMap.get(id);
+      if (!callback) return;
+      const err = headers[KafkaHeaders.NEST_ERR];
+      if (err !== undefined) return callback({ err: errorParser.decode(Buffer.from(String(err))), isDisposed: true });
+      const response = message.value === null ? null : new JsonText(message.value);
+      if (headers[KafkaHeaders.NEST_IS_DISPOSED] !== undefined) return callback({ response, isDisposed: true });
+      callback({ response });
+    };
   }
 
   protected override getResponsePatternName(): string {
