@@ -6,12 +6,13 @@
 //   1. seeds --traces traces (default 1,000,000; small: --seed-spans spans each) into one
 //      project through POST /api/v1/traces/batch (--batch per call, --seed-clients calls
 //      at once), plus one trace of 100 spans, and waits until they are readable;
-//   2. measures with --read-connections concurrent clients for --read-duration seconds each:
+//   2. measures with --read-connections concurrent clients for --read-duration seconds each,
+//      after --read-warmup seconds of the same requests not counted:
 //      GET of the 100-span trace; the first list page of 50; and a list page of 50 after
 //      paging 10,000 items deep (200 pages of 50 followed by nextCursor, then that cursor
 //      requested again and again).
 // Usage: node bench/read.js [--mode all-in-one|distributed] [--traces 1000000] [--read-duration 10]
-//          [--read-connections 2] [--seed-clients 4] [--batch 1000] [--seed-spans 1] [--only service|baseline]
+//          [--read-connections 2] [--read-warmup 10] [--seed-clients 4] [--batch 1000] [--seed-spans 1] [--only service|baseline]
 //          [--apps a,b,gateway]   (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const c = require('./lib/common');
@@ -24,6 +25,9 @@ const opts = c.parseArgs(process.argv.slice(2), {
   'seed-clients': 4,
   'seed-spans': 1,
   'read-duration': 10,
+  // Not counted: a fresh broker's JVM spends its first ~10-30 s of request-reply compiling
+  // (bench/README.md, "Reads, round four"); the figure is the warm service's.
+  'read-warmup': 10,
   'read-connections': 2,
   'page-size': 50,
   'deep-items': 10000,
@@ -205,7 +209,7 @@ async function runOne(kind) {
       const m = await c.measureLatency(() => c.request(target.baseUrl, 'GET', path, { headers: target.headers }), {
         concurrency: opts['read-connections'],
         durationMs: opts['read-duration'] * 1000,
-        warmupMs: 1000,
+        warmupMs: opts['read-warmup'] * 1000,
         check,
       });
       return { ...m, cpu: cpu.stop() };

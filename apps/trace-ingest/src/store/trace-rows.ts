@@ -96,30 +96,17 @@ export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'even
 export type StoredSpanText = Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, string | null>;
 
 export function spanFromRow(row: Row): StoredSpan {
-  return {
-    ...spanScalarsFromRow(row),
-    input: fromJson(row.input),
-    output: fromJson(row.output),
-    usage: fromJson(row.usage),
-    attributes: fromJson(row.attributes),
-    events: fromJson(row.events),
-  };
+  return decodeSpan(row, fromJson);
 }
 
 export function spanTextFromRow(row: Row): StoredSpanText {
-  return {
-    ...spanScalarsFromRow(row),
-    input: jsonText(row.input),
-    output: jsonText(row.output),
-    usage: jsonText(row.usage),
-    attributes: jsonText(row.attributes),
-    events: jsonText(row.events),
-  };
+  return decodeSpan(row, jsonText);
 }
 
 const jsonText = (text: unknown) => (text === null || text === undefined ? null : String(text));
 
-function spanScalarsFromRow(row: Row): Omit<StoredSpan, SpanJsonColumn> {
+/** A span from its row, its JSON columns through `json` (one object literal: this runs for every span a GET reads). */
+function decodeSpan<J>(row: Row, json: (text: unknown) => J): Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, J> {
   return {
     id: row.id as string,
     parentId: (row.parent_id as string | null) ?? null,
@@ -130,6 +117,11 @@ function spanScalarsFromRow(row: Row): Omit<StoredSpan, SpanJsonColumn> {
     startTime: Number(row.start_time),
     endTime: toNumber(row.end_time),
     model: (row.model as string | null) ?? null,
+    input: json(row.input),
+    output: json(row.output),
+    usage: json(row.usage),
     costUsd: toNumber(row.cost_usd),
+    attributes: json(row.attributes),
+    events: json(row.events),
   };
 }
