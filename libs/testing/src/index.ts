@@ -10,3 +10,4 @@ export * from './stack';
 export * from './redis';
 export * from './redis-prefix';
 export * from './wait-for';
+export * from './openapi-conformance';
