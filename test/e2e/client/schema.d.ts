@@ -2265,8 +2265,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Location: components["headers"]["Location"];
-                    /** @description The prompt version as an entity tag, `"<version>"`; send it back as If-Match */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };

@@ -37,8 +37,8 @@ export function describeResponseHeaders(doc: OpenAPIObject): void {
       if (!response || '$ref' in response) continue;
       const headers: Record<string, ReferenceObject> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (LOCATION_ON[id]?.includes(status)) headers.Location = headerRef('Location');
-      // A replayed create (Idempotency-Key) carries the stored status, body and Location, not the ETag: optional there.
-      if (ETAG_ON.includes(id) && status.startsWith('2')) headers.ETag = method === 'post' ? { ...HEADERS.ETag, required: false } as never : headerRef('ETag');
+      // A replayed create (Idempotency-Key) carries the stored ETag too (idempotency.store.ts): required on every one.
+      if (ETAG_ON.includes(id) && status.startsWith('2')) headers.ETag = headerRef('ETag');
       if (PREFERENCE_APPLIED_ON[id]?.includes(status)) headers['Preference-Applied'] = headerRef('Preference-Applied');
       if (method === 'post' && status.startsWith('2') && !NO_IDEMPOTENCY.includes(id)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
       (response as ResponseObject).headers = { ...headers, ...(response as ResponseObject).headers };
