@@ -1817,6 +1817,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "Video Gen / Prod",
+                     *           "description": "",
+                     *           "key": "video-gen-prod",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -1843,6 +1858,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Video Gen / Prod",
+                 *       "key": "video-gen-prod"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateProjectInput"];
             };
         };
@@ -1855,6 +1876,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Video Gen / Prod",
+                     *       "description": "",
+                     *       "key": "video-gen-prod",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectView"];
                 };
             };
@@ -1886,6 +1917,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Video Gen / Prod",
+                     *       "description": "",
+                     *       "key": "video-gen-prod",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectView"];
                 };
             };
@@ -1919,6 +1960,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "CI ingest",
+                     *           "scopes": [
+                     *             "ingest"
+                     *           ],
+                     *           "projectIds": [
+                     *             "prj_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           ],
+                     *           "prefix": "ct_YtU1",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "lastUsedAt": "2025-01-15T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKeyView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -1942,6 +2003,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "CI ingest",
+                 *       "scopes": [
+                 *         "ingest"
+                 *       ],
+                 *       "projectIds": [
+                 *         "prj_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyInput"];
             };
         };
@@ -1953,6 +2025,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "CI ingest",
+                     *       "scopes": [
+                     *         "ingest"
+                     *       ],
+                     *       "projectIds": [
+                     *         "prj_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *       ],
+                     *       "prefix": "ct_YtU1",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "key": "ct_YtU1e5YGZHgDxICBBh_MxPFr5AELENczOVo68lc9vc"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedApiKeyView"];
                 };
             };
@@ -2018,6 +2105,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sec_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "OPENAI_API_KEY",
+                     *           "allowedHosts": [
+                     *             "api.openai.com"
+                     *           ],
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SecretView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2044,6 +2147,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "OPENAI_API_KEY",
+                 *       "value": "sk-example-not-a-real-key",
+                 *       "allowedHosts": [
+                 *         "api.openai.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSecretInput"];
             };
         };
@@ -2056,6 +2168,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sec_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "OPENAI_API_KEY",
+                     *       "allowedHosts": [
+                     *         "api.openai.com"
+                     *       ],
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretView"];
                 };
             };
@@ -2081,6 +2204,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "sk-example-rotated"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RotateSecretInput"];
             };
         };
@@ -2091,6 +2219,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sec_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "OPENAI_API_KEY",
+                     *       "allowedHosts": [
+                     *         "api.openai.com"
+                     *       ],
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:05:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SecretView"];
                 };
             };
@@ -2157,6 +2296,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "act_01jh8z6v9q3m2r7x5c4b1n0k8e",
+                     *           "secretId": "sec_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "secretName": "OPENAI_API_KEY",
+                     *           "action": "rotated",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           },
+                     *           "allowedHosts": [
+                     *             "api.openai.com"
+                     *           ],
+                     *           "at": "2025-01-15T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "act_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "secretId": "sec_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "secretName": "OPENAI_API_KEY",
+                     *           "action": "created",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           },
+                     *           "allowedHosts": [
+                     *             "api.openai.com"
+                     *           ],
+                     *           "at": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SecretActivityView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2181,6 +2355,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Studio B"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateOrganizationInput"];
             };
         };
@@ -2191,6 +2370,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "org_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Studio B",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "apiKey": {
+                     *         "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *         "name": "Admin key",
+                     *         "scopes": [
+                     *           "admin"
+                     *         ],
+                     *         "projectIds": null,
+                     *         "prefix": "ct_PHh9",
+                     *         "createdAt": "2025-01-15T10:00:00.000Z",
+                     *         "key": "ct_PHh9ruff_wlI0JH1kcz56g2ORyVqDMQnPCrsAp7q0qA"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedOrganizationView"];
                 };
             };
@@ -2231,6 +2428,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "identifier": "intro-shot",
+                     *           "name": "Intro Shot",
+                     *           "content": "A slow dolly shot of {{subject}} at dawn",
+                     *           "type": "text-to-video",
+                     *           "labels": [
+                     *             "production"
+                     *           ],
+                     *           "metadata": {},
+                     *           "variables": [
+                     *             "subject"
+                     *           ],
+                     *           "version": 1,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *           "deletedAt": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PromptView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2257,6 +2480,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Intro Shot",
+                 *       "content": "A slow dolly shot of {{subject}} at dawn",
+                 *       "type": "text-to-video",
+                 *       "labels": [
+                 *         "production"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePromptInput"];
             };
         };
@@ -2270,6 +2503,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "identifier": "intro-shot",
+                     *       "name": "Intro Shot",
+                     *       "content": "A slow dolly shot of {{subject}} at dawn",
+                     *       "type": "text-to-video",
+                     *       "labels": [
+                     *         "production"
+                     *       ],
+                     *       "metadata": {},
+                     *       "variables": [
+                     *         "subject"
+                     *       ],
+                     *       "version": 1,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *       "deletedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
@@ -2304,6 +2558,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "identifier": "intro-shot",
+                     *       "name": "Intro Shot",
+                     *       "content": "A slow dolly shot of {{subject}} at dawn",
+                     *       "type": "text-to-video",
+                     *       "labels": [
+                     *         "production"
+                     *       ],
+                     *       "metadata": {},
+                     *       "variables": [
+                     *         "subject"
+                     *       ],
+                     *       "version": 1,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *       "deletedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
@@ -2336,6 +2611,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "identifier": "intro-shot",
+                     *       "name": "Intro Shot",
+                     *       "content": "A slow dolly shot of {{subject}} at dawn",
+                     *       "type": "text-to-video",
+                     *       "labels": [
+                     *         "production"
+                     *       ],
+                     *       "metadata": {},
+                     *       "variables": [
+                     *         "subject"
+                     *       ],
+                     *       "version": 1,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *       "deletedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
@@ -2361,6 +2657,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "A slow dolly shot of {{subject}} at dusk"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePromptInput"];
             };
         };
@@ -2372,6 +2673,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "identifier": "intro-shot",
+                     *       "name": "Intro Shot",
+                     *       "content": "A slow dolly shot of {{subject}} at dusk",
+                     *       "type": "text-to-video",
+                     *       "labels": [
+                     *         "production"
+                     *       ],
+                     *       "metadata": {},
+                     *       "variables": [
+                     *         "subject"
+                     *       ],
+                     *       "version": 2,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:05:00.000Z",
+                     *       "deletedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
@@ -2407,6 +2729,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "deleted": true,
+                     *       "deletedAt": "2025-01-15T10:05:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedPromptView"];
                 };
             };
@@ -2444,6 +2773,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "promptId": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "version": 2,
+                     *           "name": "Intro Shot",
+                     *           "content": "A slow dolly shot of {{subject}} at dusk",
+                     *           "labels": [
+                     *             "production"
+                     *           ],
+                     *           "metadata": {},
+                     *           "variables": [
+                     *             "subject"
+                     *           ],
+                     *           "createdAt": "2025-01-15T10:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "promptId": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "version": 1,
+                     *           "name": "Intro Shot",
+                     *           "content": "A slow dolly shot of {{subject}} at dawn",
+                     *           "labels": [
+                     *             "production"
+                     *           ],
+                     *           "metadata": {},
+                     *           "variables": [
+                     *             "subject"
+                     *           ],
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PromptVersionView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2483,6 +2847,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "act_01jh8z6v9q3m2r7x5c4b1n0k8e",
+                     *           "promptId": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "action": "updated",
+                     *           "version": 2,
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           },
+                     *           "at": "2025-01-15T10:05:00.000Z",
+                     *           "changes": {
+                     *             "content": {
+                     *               "from": "A slow dolly shot of {{subject}} at dawn",
+                     *               "to": "A slow dolly shot of {{subject}} at dusk"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PromptActivityView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2531,6 +2919,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tr_intro_001",
+                     *           "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "render intro",
+                     *           "status": "ok",
+                     *           "startTime": "2025-01-15T10:00:00.000Z",
+                     *           "endTime": "2025-01-15T10:00:42.000Z",
+                     *           "durationMs": 42000,
+                     *           "spanCount": 1,
+                     *           "errorCount": 0,
+                     *           "tags": [
+                     *             "intro"
+                     *           ],
+                     *           "metadata": {},
+                     *           "userId": null,
+                     *           "sessionId": null,
+                     *           "usage": {},
+                     *           "costUsd": null,
+                     *           "dropped": null,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzE3MzY5MzUyMDAwMDAsInRyX2ludHJvXzAwMiJd.pFpiGymG-zS51X1Xpqt2wr0ItBx_OuEy"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TraceSummaryView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -2559,6 +2976,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "tr_intro_001",
+                 *       "name": "render intro",
+                 *       "status": "ok",
+                 *       "startTime": "2025-01-15T10:00:00.000Z",
+                 *       "endTime": "2025-01-15T10:00:42.000Z",
+                 *       "input": {
+                 *         "prompt": "a fox at dawn"
+                 *       },
+                 *       "output": {
+                 *         "videoUrl": "https://cdn.example.com/v/1.mp4"
+                 *       },
+                 *       "tags": [
+                 *         "intro"
+                 *       ],
+                 *       "spans": [
+                 *         {
+                 *           "id": "sp_1",
+                 *           "name": "generate",
+                 *           "startTime": "2025-01-15T10:00:01.000Z",
+                 *           "endTime": "2025-01-15T10:00:40.000Z",
+                 *           "model": "veo-3"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TraceInput"];
             };
         };
@@ -2572,6 +3016,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tr_intro_001",
+                     *       "status": "ok",
+                     *       "spanCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["TraceAcceptedView"];
                 };
             };
@@ -2583,6 +3034,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tr_intro_001",
+                     *       "status": "ok",
+                     *       "spanCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["TraceAcceptedView"];
                 };
             };
@@ -2611,6 +3069,62 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "traces": [
+                 *         {
+                 *           "id": "tr_intro_002",
+                 *           "name": "render intro",
+                 *           "status": "ok",
+                 *           "startTime": "2025-01-15T10:00:00.000Z",
+                 *           "endTime": "2025-01-15T10:00:42.000Z",
+                 *           "input": {
+                 *             "prompt": "a fox at dawn"
+                 *           },
+                 *           "output": {
+                 *             "videoUrl": "https://cdn.example.com/v/1.mp4"
+                 *           },
+                 *           "tags": [
+                 *             "intro"
+                 *           ],
+                 *           "spans": [
+                 *             {
+                 *               "id": "sp_1",
+                 *               "name": "generate",
+                 *               "startTime": "2025-01-15T10:00:01.000Z",
+                 *               "endTime": "2025-01-15T10:00:40.000Z",
+                 *               "model": "veo-3"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "id": "tr_intro_003",
+                 *           "name": "render intro",
+                 *           "status": "ok",
+                 *           "startTime": "2025-01-15T10:00:00.000Z",
+                 *           "endTime": "2025-01-15T10:00:42.000Z",
+                 *           "input": {
+                 *             "prompt": "a fox at dawn"
+                 *           },
+                 *           "output": {
+                 *             "videoUrl": "https://cdn.example.com/v/1.mp4"
+                 *           },
+                 *           "tags": [
+                 *             "intro"
+                 *           ],
+                 *           "spans": [
+                 *             {
+                 *               "id": "sp_1",
+                 *               "name": "generate",
+                 *               "startTime": "2025-01-15T10:00:01.000Z",
+                 *               "endTime": "2025-01-15T10:00:40.000Z",
+                 *               "model": "veo-3"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TraceBatchInput"];
             };
         };
@@ -2623,6 +3137,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accepted": 2,
+                     *       "rejected": 0,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "id": "tr_intro_002",
+                     *           "result": "accepted"
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "id": "tr_intro_003",
+                     *           "result": "accepted"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TraceBatchView"];
                 };
             };
@@ -2654,6 +3186,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tr_intro_001",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "render intro",
+                     *       "status": "ok",
+                     *       "startTime": "2025-01-15T10:00:00.000Z",
+                     *       "endTime": "2025-01-15T10:00:42.000Z",
+                     *       "durationMs": 42000,
+                     *       "spanCount": 1,
+                     *       "errorCount": 0,
+                     *       "tags": [
+                     *         "intro"
+                     *       ],
+                     *       "metadata": {},
+                     *       "userId": null,
+                     *       "sessionId": null,
+                     *       "usage": {},
+                     *       "costUsd": null,
+                     *       "dropped": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *       "input": {
+                     *         "prompt": "a fox at dawn"
+                     *       },
+                     *       "output": {
+                     *         "videoUrl": "https://cdn.example.com/v/1.mp4"
+                     *       },
+                     *       "spans": [
+                     *         {
+                     *           "id": "sp_1",
+                     *           "parentId": null,
+                     *           "name": "generate",
+                     *           "kind": "span",
+                     *           "status": "unset",
+                     *           "statusMessage": null,
+                     *           "startTime": "2025-01-15T10:00:01.000Z",
+                     *           "endTime": "2025-01-15T10:00:40.000Z",
+                     *           "durationMs": 39000,
+                     *           "depth": 0,
+                     *           "model": "veo-3",
+                     *           "input": null,
+                     *           "output": null,
+                     *           "usage": null,
+                     *           "costUsd": null,
+                     *           "attributes": null,
+                     *           "events": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TraceView"];
                 };
             };
@@ -2676,6 +3259,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-protobuf": string;
+                /**
+                 * @example {
+                 *       "resourceSpans": [
+                 *         {
+                 *           "resource": {
+                 *             "attributes": [
+                 *               {
+                 *                 "key": "service.name",
+                 *                 "value": {
+                 *                   "stringValue": "render-worker"
+                 *                 }
+                 *               }
+                 *             ]
+                 *           },
+                 *           "scopeSpans": [
+                 *             {
+                 *               "scope": {
+                 *                 "name": "render"
+                 *               },
+                 *               "spans": [
+                 *                 {
+                 *                   "traceId": "5b8efff798038103d269b633813fc60c",
+                 *                   "spanId": "eee19b7ec3c1b174",
+                 *                   "name": "generate",
+                 *                   "kind": 1,
+                 *                   "startTimeUnixNano": "1736935201000000000",
+                 *                   "endTimeUnixNano": "1736935240000000000",
+                 *                   "attributes": [
+                 *                     {
+                 *                       "key": "gen_ai.request.model",
+                 *                       "value": {
+                 *                         "stringValue": "veo-3"
+                 *                       }
+                 *                     }
+                 *                   ]
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExportTraceServiceRequest"];
             };
         };
@@ -2843,6 +3469,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-protobuf": string;
+                /**
+                 * @example {
+                 *       "resourceSpans": [
+                 *         {
+                 *           "resource": {
+                 *             "attributes": [
+                 *               {
+                 *                 "key": "service.name",
+                 *                 "value": {
+                 *                   "stringValue": "render-worker"
+                 *                 }
+                 *               }
+                 *             ]
+                 *           },
+                 *           "scopeSpans": [
+                 *             {
+                 *               "scope": {
+                 *                 "name": "render"
+                 *               },
+                 *               "spans": [
+                 *                 {
+                 *                   "traceId": "5b8efff798038103d269b633813fc60c",
+                 *                   "spanId": "eee19b7ec3c1b174",
+                 *                   "name": "generate",
+                 *                   "kind": 1,
+                 *                   "startTimeUnixNano": "1736935201000000000",
+                 *                   "endTimeUnixNano": "1736935240000000000",
+                 *                   "attributes": [
+                 *                     {
+                 *                       "key": "gen_ai.request.model",
+                 *                       "value": {
+                 *                         "stringValue": "veo-3"
+                 *                       }
+                 *                     }
+                 *                   ]
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExportTraceServiceRequest"];
             };
         };
@@ -3022,6 +3691,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "Camera moves v1",
+                     *           "description": "",
+                     *           "itemCount": 1,
+                     *           "version": 1,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DatasetView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -3048,6 +3734,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Camera moves v1",
+                 *       "items": [
+                 *         {
+                 *           "input": {
+                 *             "prompt": "a fox at dawn"
+                 *           },
+                 *           "expected": "fox"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDatasetInput"];
             };
         };
@@ -3060,6 +3759,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Camera moves v1",
+                     *       "description": "",
+                     *       "itemCount": 1,
+                     *       "version": 1,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DatasetView"];
                 };
             };
@@ -3091,6 +3802,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Camera moves v1",
+                     *       "description": "",
+                     *       "itemCount": 1,
+                     *       "version": 1,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DatasetView"];
                 };
             };
@@ -3119,6 +3842,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedView"];
                 };
             };
@@ -3155,6 +3884,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dsi_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "datasetId": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "index": 0,
+                     *           "input": {
+                     *             "prompt": "a fox at dawn"
+                     *           },
+                     *           "expected": "fox",
+                     *           "metadata": {},
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzE3MzY5MzUyMDAwMDAsInRyX2ludHJvXzAwMiJd.pFpiGymG-zS51X1Xpqt2wr0ItBx_OuEy"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["DatasetItemView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -3184,6 +3931,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "input": {
+                 *             "prompt": "a heron at dusk"
+                 *           },
+                 *           "expected": "heron"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddDatasetItemsInput"];
             };
         };
@@ -3195,6 +3954,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "added": 1,
+                     *       "itemCount": 2,
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["DatasetItemsAddedView"];
                 };
             };
@@ -3233,6 +3999,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "Camera moves, model v3",
+                     *           "description": "",
+                     *           "datasetId": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "scorers": [
+                     *             {
+                     *               "name": "mentions-subject",
+                     *               "type": "contains",
+                     *               "config": {
+                     *                 "field": "output",
+                     *                 "value": "fox"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "target": {
+                     *             "type": "dataset"
+                     *           },
+                     *           "runner": {
+                     *             "concurrency": 4,
+                     *             "maxAttempts": 3,
+                     *             "timeoutMs": 60000
+                     *           },
+                     *           "status": "completed",
+                     *           "lastRun": {
+                     *             "id": "run_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *             "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *             "status": "completed",
+                     *             "experiment": {
+                     *               "name": "dolly-v2",
+                     *               "flags": {}
+                     *             },
+                     *             "runner": {
+                     *               "concurrency": 4,
+                     *               "maxAttempts": 3,
+                     *               "timeoutMs": 60000
+                     *             },
+                     *             "datasetVersion": 1,
+                     *             "counts": {
+                     *               "total": 1,
+                     *               "pending": 0,
+                     *               "running": 0,
+                     *               "completed": 1,
+                     *               "failed": 0,
+                     *               "cancelled": 0
+                     *             },
+                     *             "scores": {
+                     *               "mentions-subject": {
+                     *                 "mean": 1,
+                     *                 "passRate": 1
+                     *               }
+                     *             },
+                     *             "costUsd": null,
+                     *             "createdAt": "2025-01-15T10:01:00.000Z",
+                     *             "startedAt": "2025-01-15T10:01:00.000Z",
+                     *             "finishedAt": "2025-01-15T10:01:42.000Z"
+                     *           },
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["BenchmarkView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -3259,6 +4093,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Camera moves, model v3",
+                 *       "datasetId": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                 *       "scorers": [
+                 *         {
+                 *           "name": "mentions-subject",
+                 *           "type": "contains",
+                 *           "config": {
+                 *             "field": "output",
+                 *             "value": "fox"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "target": {
+                 *         "type": "dataset"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateBenchmarkInput"];
             };
         };
@@ -3271,6 +4124,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Camera moves, model v3",
+                     *       "description": "",
+                     *       "datasetId": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "scorers": [
+                     *         {
+                     *           "name": "mentions-subject",
+                     *           "type": "contains",
+                     *           "config": {
+                     *             "field": "output",
+                     *             "value": "fox"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "target": {
+                     *         "type": "dataset"
+                     *       },
+                     *       "runner": {
+                     *         "concurrency": 4,
+                     *         "maxAttempts": 3,
+                     *         "timeoutMs": 60000
+                     *       },
+                     *       "status": "idle",
+                     *       "lastRun": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BenchmarkView"];
                 };
             };
@@ -3302,6 +4186,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "Camera moves, model v3",
+                     *       "description": "",
+                     *       "datasetId": "ds_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "scorers": [
+                     *         {
+                     *           "name": "mentions-subject",
+                     *           "type": "contains",
+                     *           "config": {
+                     *             "field": "output",
+                     *             "value": "fox"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "target": {
+                     *         "type": "dataset"
+                     *       },
+                     *       "runner": {
+                     *         "concurrency": 4,
+                     *         "maxAttempts": 3,
+                     *         "timeoutMs": 60000
+                     *       },
+                     *       "status": "idle",
+                     *       "lastRun": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BenchmarkView"];
                 };
             };
@@ -3330,6 +4245,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedView"];
                 };
             };
@@ -3356,6 +4277,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "experiment": {
+                 *         "name": "dolly-v2"
+                 *       },
+                 *       "rowSubset": {
+                 *         "limit": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["StartRunInput"];
             };
         };
@@ -3368,6 +4299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "run_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "status": "queued",
+                     *       "taskCount": 1,
+                     *       "createdAt": "2025-01-15T10:01:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RunStartedView"];
                 };
             };
@@ -3408,6 +4348,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "run_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "status": "completed",
+                     *           "experiment": {
+                     *             "name": "dolly-v2",
+                     *             "flags": {}
+                     *           },
+                     *           "runner": {
+                     *             "concurrency": 4,
+                     *             "maxAttempts": 3,
+                     *             "timeoutMs": 60000
+                     *           },
+                     *           "datasetVersion": 1,
+                     *           "counts": {
+                     *             "total": 1,
+                     *             "pending": 0,
+                     *             "running": 0,
+                     *             "completed": 1,
+                     *             "failed": 0,
+                     *             "cancelled": 0
+                     *           },
+                     *           "scores": {
+                     *             "mentions-subject": {
+                     *               "mean": 1,
+                     *               "passRate": 1
+                     *             }
+                     *           },
+                     *           "costUsd": null,
+                     *           "createdAt": "2025-01-15T10:01:00.000Z",
+                     *           "startedAt": "2025-01-15T10:01:00.000Z",
+                     *           "finishedAt": "2025-01-15T10:01:42.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["RunView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -3449,6 +4429,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "task_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "runId": "run_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "itemId": "dsi_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "itemIndex": 0,
+                     *           "status": "completed",
+                     *           "attempts": 1,
+                     *           "output": "a red fox crossing a meadow at dawn",
+                     *           "scores": [
+                     *             {
+                     *               "scorer": "mentions-subject",
+                     *               "score": 1,
+                     *               "passed": true,
+                     *               "details": null,
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "error": null,
+                     *           "usage": null,
+                     *           "costUsd": null,
+                     *           "traceId": "tr_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "startedAt": "2025-01-15T10:01:00.000Z",
+                     *           "finishedAt": "2025-01-15T10:01:42.000Z",
+                     *           "durationMs": 42000
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "summary": {
+                     *         "id": "run_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *         "status": "completed",
+                     *         "counts": {
+                     *           "total": 1,
+                     *           "pending": 0,
+                     *           "running": 0,
+                     *           "completed": 1,
+                     *           "failed": 0,
+                     *           "cancelled": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskView"][];
                         /** @description Pass as `cursor` for the next page; null on the last */
@@ -3481,6 +4505,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -3506,6 +4535,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "store": "up",
+                     *         "bus": "up",
+                     *         "queue": "up",
+                     *         "services": {
+                     *           "project-service": "up",
+                     *           "prompt-service": "up",
+                     *           "trace-ingest": "up",
+                     *           "benchmark-service": "up"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -3543,6 +4588,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_request_duration_seconds HTTP request duration in seconds, by method, route template and status
+                     *     # TYPE http_request_duration_seconds histogram
+                     *     http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/traces",status="200"} 3
+                     *     http_request_duration_seconds_count{method="GET",route="/api/v1/traces",status="200"} 4
+                     *     http_request_duration_seconds_sum{method="GET",route="/api/v1/traces",status="200"} 0.021
+                     */
                     "text/plain": string;
                 };
             };
@@ -3565,6 +4617,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Cinetrace API",
+                     *         "version": "1"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": {
                         openapi: string;
                         info: Record<string, never>;
