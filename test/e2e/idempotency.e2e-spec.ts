@@ -1,5 +1,6 @@
 import { aProject, unique } from '@cinetrace/testing';
 import { expectProblem } from './support/expectations';
+import { aPrompt, inNewProject, PROMPTS } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 
 const PROJECTS = '/api/v1/projects';
@@ -22,6 +23,21 @@ describe('Idempotency-Key on POST', () => {
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await countNamed(project.name as string)).toBe(1);
+  });
+
+  it('replays the ETag of a created prompt with its body', async () => {
+    const { api } = await inNewProject(ctx.api);
+    const client = api.withIdempotencyKey(unique('idem'));
+    const prompt = aPrompt();
+    const first = await client.post(PROMPTS, prompt);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('etag')).toBe('"1"');
+
+    const again = await client.post(PROMPTS, prompt);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.body).toEqual(first.body);
   });
 
   it('answers 422 idempotency_key_reused for the same key with another body, and creates nothing', async () => {

@@ -36,3 +36,4 @@ export * from './secrets/secret-rules';
 export * from './secrets/secret.inputs';
 export * from './secrets/secret.views';
 export * from './secrets/secret.messages';
+export * from './openapi/any-json';

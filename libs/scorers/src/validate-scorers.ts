@@ -186,3 +186,8 @@ function isHttpUrlText(value: unknown): boolean {
 function isPlainObject(value: unknown): value is Record<string, any> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** Each scorer type's config keys and the required ones, as checkConfig enforces them (for the OpenAPI document). */
+export const SCORER_CONFIG_KEYS: Record<ScorerType, { keys: string[]; required: string[] }> = Object.fromEntries(
+  Object.entries(RULES).map(([type, rules]) => [type, { keys: Object.keys(rules.keys), required: rules.required ?? [] }]),
+) as Record<ScorerType, { keys: string[]; required: string[] }>;

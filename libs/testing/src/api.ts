@@ -1,3 +1,5 @@
+import { assertConformsToOpenApi } from './openapi-conformance';
+
 /** One HTTP answer, read whole: the body parsed as JSON when it says it is JSON. */
 export interface ApiResponse<T = any> {
   status: number;
@@ -89,6 +91,8 @@ export class Api {
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await response.text();
+    // Every answer of the suite is checked against the service's own OpenAPI document.
+    await assertConformsToOpenApi(method, url, response.status, response.headers, text);
     const type = response.headers.get('content-type') ?? '';
     let parsed: unknown = text;
     if (/[/+]json\b/.test(type) && text !== '') {

@@ -13,3 +13,4 @@ export * from './wait-for';
 export * from './kafka-client';
 export * from './test-certificates';
 export * from './tls-postgres';
+export * from './openapi-conformance';

@@ -173,8 +173,10 @@ export function fromSchema(doc: OpenApiDocument, schema: Schema | undefined, ids
 
 function shapedBy(doc: OpenApiDocument, schema: Schema, ids: fc.Arbitrary<string>, depth: number): fc.Arbitrary<unknown> {
   if (schema.allOf?.length) return fromSchema(doc, schema.allOf[0], ids, depth);
+  if (schema.oneOf?.length) return fc.oneof(...schema.oneOf.map((option: Schema) => fromSchema(doc, option, ids, depth + 1)));
+  if ('const' in schema) return fc.oneof({ weight: 4, arbitrary: fc.constant(schema.const) }, { weight: 1, arbitrary: oddString });
   if (schema.enum?.length) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: oddString });
-  switch (schema.type) {
+  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
     case 'object': {
       const properties: Record<string, Schema> = schema.properties ?? {};
       if (!Object.keys(properties).length) return fc.dictionary(key, wildJson, { maxKeys: 4 });

@@ -23,7 +23,6 @@ import { newKey } from './new-key';
 
 /** /api/v1/api-keys: the organization's keys; `admin` keys without a project restriction only. */
 @ApiTags('API keys')
-@ApiSecurity('bearer')
 @OrganizationAdmin()
 @Controller('api/v1/api-keys')
 export class ApiKeysController {
@@ -35,7 +34,7 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @SecretInAnswer()
-  @ApiOperation({ summary: 'Create an API key; the key is in this answer only' })
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the key is in this answer only' })
   @ApiResponse({ status: 201, type: CreatedApiKeyView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateApiKeyInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { key, credential } = newKey();
@@ -47,7 +46,7 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the API keys, newest first (never the keys themselves)' })
+  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys, newest first (never the keys themselves)' })
   @ApiListResponse(ApiKeyView)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ApiKeyView>> {
     return this.lists.respond('api-keys', ctx, query, {}, (_filters, page) =>
@@ -57,7 +56,7 @@ export class ApiKeysController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API key; it is refused everywhere within AUTH_CACHE_TTL_MS' })
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key; it is refused everywhere within AUTH_CACHE_TTL_MS' })
   @ApiResponse({ status: 204, description: 'Revoked' })
   @ApiResponse({ status: 409, description: 'The last admin key without a project restriction' })
   async revoke(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {

@@ -1,16 +1,21 @@
 import type { ApiKeyScope } from '@cinetrace/contracts';
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 
 export type Access = 'public' | 'organization' | 'project';
 export const ACCESS_METADATA = 'cinetrace:access';
 export const REQUIRED_SCOPE_METADATA = 'cinetrace:required-scope';
 export const WHOLE_ORGANIZATION_METADATA = 'cinetrace:whole-organization';
 export const INSTANCE_ADMIN_METADATA = 'cinetrace:instance-admin';
+/** The same facts for the OpenAPI document (its security and descriptions: ops/openapi/security.ts). */
+export const ACCESS_MARK = 'x-access';
+export const SCOPE_MARK = 'x-required-scope';
 
 /** No authentication (health, metrics, API docs). */
-export const Public = () => SetMetadata(ACCESS_METADATA, 'public' satisfies Access);
+export const Public = () => applyDecorators(SetMetadata(ACCESS_METADATA, 'public' satisfies Access), ApiExtension(ACCESS_MARK, 'public'));
 /** An organization API key is enough; no X-Project-Key (the /projects routes). */
-export const OrganizationScoped = () => SetMetadata(ACCESS_METADATA, 'organization' satisfies Access);
+export const OrganizationScoped = () =>
+  applyDecorators(SetMetadata(ACCESS_METADATA, 'organization' satisfies Access), ApiExtension(ACCESS_MARK, 'organization'));
 // Everything else needs both headers: that is the default, so it has no decorator.
 
 /**
@@ -19,7 +24,7 @@ export const OrganizationScoped = () => SetMetadata(ACCESS_METADATA, 'organizati
  * route cannot be left without. `ingest` for trace ingestion, `admin` for what manages
  * the organization.
  */
-export const RequiresScope = (scope: ApiKeyScope) => SetMetadata(REQUIRED_SCOPE_METADATA, scope);
+export const RequiresScope = (scope: ApiKeyScope) => applyDecorators(SetMetadata(REQUIRED_SCOPE_METADATA, scope), ApiExtension(SCOPE_MARK, scope));
 
 /** Refused (403 insufficient_scope) to a key restricted to some projects: the route acts on the whole organization. */
 export const WholeOrganization = () => SetMetadata(WHOLE_ORGANIZATION_METADATA, true);

@@ -11,6 +11,7 @@ import {
   ProjectContext,
   RunListRequest,
   RunStartedView,
+  RunSummaryView,
   RunStartRequest,
   RunView,
   StartRunInput,
@@ -22,12 +23,15 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller';
+import { ApiListResponse } from '../lists/api-list-response';
+import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+
+const BENCHMARK_FILTERS = { status: 'string' } as const satisfies FilterSpec;
+const TASK_FILTERS = { runId: 'string', status: 'string' } as const satisfies FilterSpec;
 
 /** /api/v1/benchmarks: project scope; a thin adapter to benchmark-service. */
 @ApiTags('Benchmarks')
-@ApiSecurity('bearer')
-@ApiHeader({ name: 'X-Project-Key', required: true })
 @Controller('api/v1/benchmarks')
 export class BenchmarksController {
   constructor(
@@ -37,7 +41,7 @@ export class BenchmarksController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a benchmark: a dataset of the project, scorers, a target and runner settings' })
+  @ApiOperation({ operationId: 'createBenchmark', summary: 'Create a benchmark: a dataset of the project, scorers, a target and runner settings' })
   @ApiResponse({ status: 201, type: BenchmarkView })
   @ApiBody({ type: CreateBenchmarkInput })
   async create(@Caller() ctx: ProjectContext, @Body() input: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -48,14 +52,16 @@ export class BenchmarksController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List benchmarks, newest first (filter: status)' })
+  @ApiOperation({ operationId: 'listBenchmarks', summary: 'List benchmarks, newest first (filter: status)' })
+  @ApiListResponse(BenchmarkView, BENCHMARK_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<BenchmarkView>> {
-    return this.lists.respond('benchmarks', ctx, query, { status: 'string' }, (filters, page) =>
+    return this.lists.respond('benchmarks', ctx, query, BENCHMARK_FILTERS, (filters, page) =>
       this.bus.request(Patterns.BenchmarkList, { ctx, filters, page } as BenchmarkListRequest),
     );
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getBenchmark', summary: 'Get a benchmark with its status and last run' })
   @ApiResponse({ status: 200, type: BenchmarkView })
   get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<BenchmarkView> {
     return this.bus.request(Patterns.BenchmarkGet, { ctx, id } satisfies BenchmarkRequest);
@@ -63,7 +69,7 @@ export class BenchmarksController {
 
   @Post(':id/start')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Start a run: its tasks are the dataset items as they are now (or rowSubset of them)' })
+  @ApiOperation({ operationId: 'startBenchmarkRun', summary: 'Start a run: its tasks are the dataset items as they are now (or rowSubset of them)' })
   @ApiResponse({ status: 202, type: RunStartedView })
   @ApiResponse({ status: 409, description: 'run_in_progress: a run of this benchmark is queued or running' })
   @ApiResponse({ status: 429, description: 'quota_exceeded: QUOTA_ACTIVE_RUNS, QUOTA_TASKS_PER_RUN or QUOTA_STARTS_PER_HOUR' })
@@ -82,7 +88,8 @@ export class BenchmarksController {
   }
 
   @Get(':id/runs')
-  @ApiOperation({ summary: "List a benchmark's runs, newest first" })
+  @ApiOperation({ operationId: 'listBenchmarkRuns', summary: "List a benchmark's runs, newest first" })
+  @ApiListResponse(RunView)
   runs(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<RunView>> {
     return this.lists.respond(`benchmarks/${id}/runs`, ctx, query, {}, (_filters, page) =>
       this.bus.request(Patterns.RunList, { ctx, benchmarkId: id, page } as RunListRequest),
@@ -90,14 +97,15 @@ export class BenchmarksController {
   }
 
   @Get(':id/tasks')
-  @ApiOperation({ summary: "List a run's tasks in dataset order (default: the latest run), with the run's summary" })
+  @ApiOperation({ operationId: 'listBenchmarkTasks', summary: "List a run's tasks in dataset order (default: the latest run), with the run's summary" })
+  @ApiListResponse(TaskView, TASK_FILTERS, { summary: RunSummaryView })
   async tasks(
     @Caller() ctx: ProjectContext,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
   ): Promise<ListEnvelope<TaskView> & { summary: TaskPage['summary'] }> {
     let summary: TaskPage['summary'] = null;
-    const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, { runId: 'string', status: 'string' }, async (filters, page) => {
+    const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, TASK_FILTERS, async (filters, page) => {
       const reply = await this.bus.request<TaskPage>(Patterns.TaskList, { ctx, benchmarkId: id, filters, page } as TaskListRequest);
       summary = reply.summary;
       return reply;
@@ -106,7 +114,7 @@ export class BenchmarksController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a benchmark: an active run is cancelled (its dataset is free to delete afterwards)' })
+  @ApiOperation({ operationId: 'deleteBenchmark', summary: 'Delete a benchmark: an active run is cancelled (its dataset is free to delete afterwards)' })
   @ApiResponse({ status: 200, type: DeletedView })
   delete(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<DeletedView> {
     return this.bus.request(Patterns.BenchmarkDelete, { ctx, id } satisfies BenchmarkRequest);

@@ -15,6 +15,8 @@ export class IdempotencyRecord {
   @Column({ name: 'status_code', type: 'integer', nullable: true }) statusCode: number | null;
   @Column({ name: 'response_body', type: 'text', nullable: true }) responseBody: string | null;
   @Column({ type: 'text', nullable: true }) location: string | null;
+  /** The answer's ETag (a created prompt's version), replayed with it. */
+  @Column({ type: 'text', nullable: true }) etag: string | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;
   @Column({ name: 'expires_at', type: 'bigint', transformer: epochMs }) expiresAt: number;
 }

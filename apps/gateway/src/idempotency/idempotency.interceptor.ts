@@ -14,7 +14,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * `Idempotency-Key` on any POST: the first 2xx answer is stored and replayed (same
- * status and body, `Idempotent-Replayed: true`) for the same key and body within 24 h;
+ * status, body, Location and ETag, `Idempotent-Replayed: true`) for the same key and body within 24 h;
  * a different body under the same key is `422 idempotency_key_reused`. Failed requests
  * are not stored, so a retry after a 503 does the work.
  */
@@ -51,15 +51,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (claim.kind === 'replay') {
       reply.status(claim.statusCode).header('idempotent-replayed', 'true');
       if (claim.location) reply.header('location', claim.location);
+      if (claim.etag) reply.header('etag', claim.etag);
       return of(claim.body);
     }
     return next.handle().pipe(
       mergeMap(async (body) => {
-        const location = reply.getHeader('location');
-        await this.store.complete(scope, key, reply.statusCode, body, typeof location === 'string' ? location : null);
+        await this.store.complete(scope, key, reply.statusCode, body, { location: headerOf(reply, 'location'), etag: headerOf(reply, 'etag') });
         return body;
       }),
       catchError((err) => from(this.store.release(scope, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)))),
     );
   }
 }
+
+const headerOf = (reply: FastifyReply, name: string): string | null => {
+  const value = reply.getHeader(name);
+  return typeof value === 'string' ? value : null;
+};

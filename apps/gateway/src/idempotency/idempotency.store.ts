@@ -10,9 +10,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PENDING_STALE_MS = 60_000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-export type Claim =
-  | { kind: 'fresh' }
-  | { kind: 'replay'; statusCode: number; body: unknown; location: string | null };
+/** The headers of a first answer that a replay carries again. */
+export interface StoredHeaders {
+  location: string | null;
+  etag: string | null;
+}
+
+export type Claim = { kind: 'fresh' } | ({ kind: 'replay'; statusCode: number; body: unknown } & StoredHeaders);
 
 /**
  * Durable idempotency records (the gateway's own store). A key is claimed before the
@@ -36,7 +40,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await this.records.insert({
-          scope, key, fingerprint, state: 'pending', statusCode: null, responseBody: null, location: null,
+          scope, key, fingerprint, state: 'pending', statusCode: null, responseBody: null, location: null, etag: null,
           createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS,
         });
         return { kind: 'fresh' };
@@ -56,7 +60,13 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
         );
       }
       if (existing.state === 'done') {
-        return { kind: 'replay', statusCode: existing.statusCode!, body: JSON.parse(existing.responseBody!), location: existing.location };
+        return {
+          kind: 'replay',
+          statusCode: existing.statusCode!,
+          body: JSON.parse(existing.responseBody!),
+          location: existing.location,
+          etag: existing.etag,
+        };
       }
       if (now - existing.createdAt > PENDING_STALE_MS && (await this.takeOver(existing, now))) return { kind: 'fresh' };
       throw new DomainError(ErrorCode.Conflict, 'A request with this Idempotency-Key is still in progress; retry shortly');
@@ -64,10 +74,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     throw new DomainError(ErrorCode.Conflict, 'Could not claim this Idempotency-Key; retry shortly');
   }
 
-  async complete(scope: string, key: string, statusCode: number, body: unknown, location: string | null): Promise<void> {
+  async complete(scope: string, key: string, statusCode: number, body: unknown, headers: StoredHeaders): Promise<void> {
     await this.records.update(
       { scope, key, state: 'pending' },
-      { state: 'done', statusCode, responseBody: JSON.stringify(body ?? null), location },
+      { state: 'done', statusCode, responseBody: JSON.stringify(body ?? null), location: headers.location, etag: headers.etag },
     );
   }
 

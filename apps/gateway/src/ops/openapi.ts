@@ -1,16 +1,25 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { refineDocument } from './openapi/refine-document';
 
-/** The OpenAPI 3.1 document, generated from the controllers and DTOs, at /api/v1/openapi.json, and a page at /docs. */
-export function setupOpenApi(app: INestApplication): void {
+/** The OpenAPI 3.1 document, generated from the controllers, DTOs and validators, then refined (openapi/refine-document.ts). */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Cinetrace API')
-    .setDescription('Traces, versioned prompts, datasets and benchmark runs for generative video workflows.')
+    .setDescription(
+      'Traces, versioned prompts, datasets and benchmark runs for generative video workflows. ' +
+        'Every error is RFC 9457 problem details (application/problem+json) but on the OTLP routes, which answer a google.rpc.Status.',
+    )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Organization API key' }, 'bearer')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Project-Key' }, 'project-key')
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    .addServer('/', 'This server')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  return refineDocument(SwaggerModule.createDocument(app, config));
+}
+
+/** Serves the document at /api/v1/openapi.json (and YAML), and a page to browse it at /docs. */
+export function setupOpenApi(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', yamlDocumentUrl: 'api/v1/openapi.yaml' });
 }

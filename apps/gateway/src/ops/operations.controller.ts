@@ -2,16 +2,30 @@ import { BusClient, type PingAnswer } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
 import { METRICS_CONTENT_TYPE, metricsText } from '@cinetrace/metrics';
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
+
+const UP_OR_DOWN = { type: 'string', enum: ['up', 'down'] };
+const READY_SCHEMA = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok'] },
+    checks: {
+      type: 'object',
+      required: ['store', 'bus', 'queue', 'services'],
+      properties: { store: UP_OR_DOWN, bus: UP_OR_DOWN, queue: UP_OR_DOWN, services: { type: 'object', additionalProperties: UP_OR_DOWN } },
+    },
+  },
+} satisfies SchemaObject;
 
 /** How long /readyz waits for each service's answer. */
 const SERVICE_PING_MS = 2000;
 
 /** Liveness, readiness and metrics: unauthenticated, for orchestrators and scrapers. */
-@ApiExcludeController()
+@ApiTags('Operations')
 @Public()
 @Controller()
 export class OperationsController {
@@ -21,6 +35,8 @@ export class OperationsController {
   ) {}
 
   @Get('healthz')
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness: the process is up' })
+  @ApiResponse({ status: 200, description: 'Up', schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } })
   health() {
     return { status: 'ok' };
   }
@@ -31,6 +47,8 @@ export class OperationsController {
    * answer; else 503 naming what is down.
    */
   @Get('readyz')
+  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: store, bus, every service and the task queue answer (else 503 naming what is down)' })
+  @ApiResponse({ status: 200, description: 'Ready', schema: READY_SCHEMA })
   async ready() {
     const services = Object.entries(ServicePings);
     const [store, bus, ...answers] = await Promise.all([
@@ -54,6 +72,9 @@ export class OperationsController {
 
   @Get('metrics')
   @Header('content-type', METRICS_CONTENT_TYPE)
+  @ApiOperation({ operationId: 'getMetrics', summary: 'Prometheus metrics, text exposition format' })
+  @ApiProduces('text/plain')
+  @ApiResponse({ status: 200, description: 'Prometheus text format 0.0.4', schema: { type: 'string' } })
   metricsText(): Promise<string> {
     // The whole process's registry: the gateway's own metrics, and in all-in-one every service's.
     return metricsText();

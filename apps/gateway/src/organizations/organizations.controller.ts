@@ -17,7 +17,6 @@ import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
 
 /** /api/v1/organizations: further organizations of this deployment, made by an instance admin. */
 @ApiTags('Organizations')
-@ApiSecurity('bearer')
 @InstanceAdmin()
 @Controller('api/v1/organizations')
 export class OrganizationsController {
@@ -26,7 +25,7 @@ export class OrganizationsController {
   @Post()
   @HttpCode(201)
   @SecretInAnswer()
-  @ApiOperation({ summary: "Create an organization; its first admin key is in this answer only" })
+  @ApiOperation({ operationId: 'createOrganization', summary: "Create an organization; its first admin key is in this answer only" })
   @ApiResponse({ status: 201, type: CreatedOrganizationView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { key, credential } = newKey();

@@ -11,8 +11,6 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
 
 /** OTLP/HTTP trace export (the OTLP specification's answers, not problem details: see GatewayExceptionFilter). */
 @ApiTags('OpenTelemetry')
-@ApiSecurity('bearer')
-@ApiHeader({ name: 'X-Project-Key', required: true })
 @Controller()
 export class OtlpController {
   constructor(private readonly otlp: OtlpIngest) {}
@@ -21,7 +19,7 @@ export class OtlpController {
   @Post(OTLP_TRACE_ROUTES[0].slice(1))
   @HttpCode(200)
   @RequiresScope('ingest')
-  @ApiOperation({
+  @ApiOperation({ operationId: 'exportOtlpTraces',
     summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
     description:
       'Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request\'s encoding ' +
@@ -38,7 +36,7 @@ export class OtlpController {
   @Post(OTLP_TRACE_ROUTES[1].slice(1))
   @HttpCode(200)
   @RequiresScope('ingest')
-  @ApiOperation({ summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)' })
+  @ApiOperation({ operationId: 'exportOtlpTracesUnderApi', summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)' })
   @ApiConsumes('application/x-protobuf', 'application/json')
   @ApiProduces('application/x-protobuf', 'application/json')
   @ApiBody({ description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)', schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' } })

@@ -14,11 +14,14 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { OrganizationScoped, WholeOrganization } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { ApiListResponse } from '../lists/api-list-response';
+import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+
+const PROJECT_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
 /** /api/v1/projects: organization scope (no X-Project-Key). Thin: validates, then asks project-service. */
 @ApiTags('Projects')
-@ApiSecurity('bearer')
 @OrganizationScoped()
 @Controller('api/v1/projects')
 export class ProjectsController {
@@ -31,7 +34,7 @@ export class ProjectsController {
   @HttpCode(201)
   // A key restricted to some projects could not use the project it made: it may not make one.
   @WholeOrganization()
-  @ApiOperation({ summary: 'Create a project' })
+  @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiResponse({ status: 201, type: ProjectView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateProjectInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const project = await this.bus.request<ProjectView>(Patterns.ProjectCreate, { ctx, input } satisfies ProjectCreateRequest);
@@ -40,15 +43,16 @@ export class ProjectsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List projects, newest first (filter: name)' })
+  @ApiOperation({ operationId: 'listProjects', summary: 'List projects, newest first (filter: name)' })
+  @ApiListResponse(ProjectView, PROJECT_FILTERS)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ProjectView>> {
-    return this.lists.respond('projects', ctx, query, { name: 'string' }, (filters, page) =>
+    return this.lists.respond('projects', ctx, query, PROJECT_FILTERS, (filters, page) =>
       this.bus.request(Patterns.ProjectList, { ctx, filters, page } as ProjectListRequest),
     );
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a project' })
+  @ApiOperation({ operationId: 'getProject', summary: 'Get a project' })
   @ApiResponse({ status: 200, type: ProjectView })
   get(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<ProjectView> {
     return this.bus.request<ProjectView>(Patterns.ProjectGet, { ctx, id } satisfies ProjectGetRequest);

@@ -22,14 +22,16 @@ import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller';
 import { parseIfMatch, versionETag } from '../http/if-match';
 import { parseResourceQuery } from '../http/resource-query';
+import { ApiListResponse } from '../lists/api-list-response';
+import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+
+const PROMPT_FILTERS = { type: 'string', label: 'string', q: 'string', includeDeleted: 'boolean' } as const satisfies FilterSpec;
 
 type Reply = FastifyReply;
 
 /** /api/v1/prompts: project scope. Thin: validates, then asks prompt-service; adds ETag and Location. */
 @ApiTags('Prompts')
-@ApiSecurity('bearer')
-@ApiHeader({ name: 'X-Project-Key', required: true })
 @Controller('api/v1/prompts')
 export class PromptsController {
   constructor(
@@ -39,7 +41,7 @@ export class PromptsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a prompt (version 1); the identifier is derived from the name when omitted' })
+  @ApiOperation({ operationId: 'createPrompt', summary: 'Create a prompt (version 1); the identifier is derived from the name when omitted' })
   @ApiResponse({ status: 201, type: PromptView })
   async create(@Caller() ctx: ProjectContext, @Body() input: CreatePromptInput, @Res({ passthrough: true }) reply: Reply) {
     const prompt = await this.bus.request<PromptView>(Patterns.PromptCreate, { ctx, input } satisfies PromptCreateRequest);
@@ -48,16 +50,16 @@ export class PromptsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List prompts, newest first (filters: type, label, q, includeDeleted)' })
+  @ApiOperation({ operationId: 'listPrompts', summary: 'List prompts, newest first (filters: type, label, q, includeDeleted)' })
+  @ApiListResponse(PromptView, PROMPT_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptView>> {
-    const spec = { type: 'string', label: 'string', q: 'string', includeDeleted: 'boolean' } as const;
-    return this.lists.respond('prompts', ctx, query, spec, (filters, page) =>
+    return this.lists.respond('prompts', ctx, query, PROMPT_FILTERS, (filters, page) =>
       this.bus.request(Patterns.PromptList, { ctx, filters, page } as PromptListRequest),
     );
   }
 
   @Get('by-identifier/:identifier')
-  @ApiOperation({ summary: 'Get the live prompt with this identifier (latest, or ?version=N)' })
+  @ApiOperation({ operationId: 'getPromptByIdentifier', summary: 'Get the live prompt with this identifier (latest, or ?version=N)' })
   @ApiQuery({ name: 'version', required: false, type: Number })
   @ApiResponse({ status: 200, type: PromptView })
   async byIdentifier(
@@ -72,7 +74,7 @@ export class PromptsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a prompt (latest, or ?version=N; ?includeDeleted=true shows a deleted one)' })
+  @ApiOperation({ operationId: 'getPrompt', summary: 'Get a prompt (latest, or ?version=N; ?includeDeleted=true shows a deleted one)' })
   @ApiQuery({ name: 'version', required: false, type: Number })
   @ApiQuery({ name: 'includeDeleted', required: false, type: Boolean })
   @ApiResponse({ status: 200, type: PromptView })
@@ -88,7 +90,7 @@ export class PromptsController {
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Change name, content, labels or metadata; a change writes a new version' })
+  @ApiOperation({ operationId: 'updatePrompt', summary: 'Change name, content, labels or metadata; a change writes a new version' })
   @ApiHeader({ name: 'If-Match', required: false, description: 'The version the change applies to, as "<version>"' })
   @ApiResponse({ status: 200, type: PromptView })
   async update(
@@ -103,7 +105,7 @@ export class PromptsController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Soft-delete a prompt; its identifier is free again, its history stays readable' })
+  @ApiOperation({ operationId: 'deletePrompt', summary: 'Soft-delete a prompt; its identifier is free again, its history stays readable' })
   @ApiHeader({ name: 'If-Match', required: false })
   @ApiResponse({ status: 200, type: DeletedPromptView })
   delete(@Caller() ctx: ProjectContext, @Param('id') id: string, @Headers('if-match') ifMatch: string | undefined) {
@@ -112,7 +114,8 @@ export class PromptsController {
   }
 
   @Get(':id/versions')
-  @ApiOperation({ summary: 'Versions of a prompt, newest first' })
+  @ApiOperation({ operationId: 'listPromptVersions', summary: 'Versions of a prompt, newest first' })
+  @ApiListResponse(PromptVersionView)
   versions(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptVersionView>> {
     return this.lists.respond(`prompts/${id}/versions`, ctx, query, {}, (_, page) =>
       this.bus.request(Patterns.PromptVersions, { ctx, id, page } as PromptHistoryRequest<number>),
@@ -120,7 +123,8 @@ export class PromptsController {
   }
 
   @Get(':id/activity')
-  @ApiOperation({ summary: 'Activity of a prompt (created, updated, deleted), newest first' })
+  @ApiOperation({ operationId: 'listPromptActivity', summary: 'Activity of a prompt (created, updated, deleted), newest first' })
+  @ApiListResponse(PromptActivityView)
   activity(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptActivityView>> {
     return this.lists.respond(`prompts/${id}/activity`, ctx, query, {}, (_, page) =>
       this.bus.request(Patterns.PromptActivity, { ctx, id, page } as PromptHistoryRequest<string>),

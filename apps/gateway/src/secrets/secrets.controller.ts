@@ -18,8 +18,12 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { OrganizationAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { ApiListResponse } from '../lists/api-list-response';
+import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { SecretSealer } from './secret-sealer';
+
+const SECRET_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
 /**
  * /api/v1/secrets: the organization's credentials, organization scope (no X-Project-Key).
@@ -27,7 +31,6 @@ import { SecretSealer } from './secret-sealer';
  * Every handler here is for admin keys only (API.md): the admin scope decorator goes on the class.
  */
 @ApiTags('Secrets')
-@ApiSecurity('bearer')
 @OrganizationAdmin()
 @Controller('api/v1/secrets')
 export class SecretsController {
@@ -39,7 +42,7 @@ export class SecretsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a secret (the value is stored encrypted and never returned)' })
+  @ApiOperation({ operationId: 'createSecret', summary: 'Create a secret (the value is stored encrypted and never returned)' })
   @ApiResponse({ status: 201, type: SecretView })
   @ApiResponse({ status: 409, description: 'The organization has a secret of that name' })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateSecretInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<SecretView> {
@@ -53,15 +56,16 @@ export class SecretsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List secrets, newest first (filter: name); never their values' })
+  @ApiOperation({ operationId: 'listSecrets', summary: 'List secrets, newest first (filter: name); never their values' })
+  @ApiListResponse(SecretView, SECRET_FILTERS)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretView>> {
-    return this.lists.respond('secrets', ctx, query, { name: 'string' }, (filters, page) =>
+    return this.lists.respond('secrets', ctx, query, SECRET_FILTERS, (filters, page) =>
       this.bus.request(Patterns.SecretList, { ctx, filters, page } as SecretListRequest),
     );
   }
 
   @Put(':id')
-  @ApiOperation({ summary: "Replace a secret's value (rotation) and, when sent, its allowed hosts" })
+  @ApiOperation({ operationId: 'rotateSecret', summary: "Replace a secret's value (rotation) and, when sent, its allowed hosts" })
   @ApiResponse({ status: 200, type: SecretView })
   rotate(@Caller() ctx: OrgContext, @Param('id') id: string, @Body() input: RotateSecretInput): Promise<SecretView> {
     const { value, ...rest } = input;
@@ -72,7 +76,7 @@ export class SecretsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a secret; 409 while a benchmark references it' })
+  @ApiOperation({ operationId: 'deleteSecret', summary: 'Delete a secret; 409 while a benchmark references it' })
   @ApiResponse({ status: 204, description: 'Deleted' })
   @ApiResponse({ status: 409, description: 'A benchmark of the organization references it' })
   async delete(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {
@@ -80,7 +84,8 @@ export class SecretsController {
   }
 
   @Get(':id/activity')
-  @ApiOperation({ summary: "A secret's audit trail, newest first: who created, rotated or deleted it, and when" })
+  @ApiOperation({ operationId: 'listSecretActivity', summary: "A secret's audit trail, newest first: who created, rotated or deleted it, and when" })
+  @ApiListResponse(SecretActivityView)
   activity(@Caller() ctx: OrgContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretActivityView>> {
     return this.lists.respond(`secrets/${id}/activity`, ctx, query, {}, (_, page) =>
       this.bus.request(Patterns.SecretActivity, { ctx, id, page } as SecretActivityRequest),

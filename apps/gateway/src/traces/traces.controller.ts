@@ -17,6 +17,8 @@ import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } f
 import type { FastifyReply } from 'fastify';
 import { RequiresScope } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
+import { ApiListResponse } from '../lists/api-list-response';
+import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
 import { Accepted, TraceIngestor, asAccepted } from './trace-ingestor';
@@ -32,14 +34,12 @@ const LIST_FILTERS = {
   metadata: 'object',
   from: 'time',
   to: 'time',
-} as const;
+} as const satisfies FilterSpec;
 
 const location = (id: string) => `/api/v1/traces/${encodeURIComponent(id)}`;
 
 /** /api/v1/traces: ingest (to the trace stream) and reads (from trace-ingest), project scope. */
 @ApiTags('Traces')
-@ApiSecurity('bearer')
-@ApiHeader({ name: 'X-Project-Key', required: true })
 @Controller('api/v1/traces')
 export class TracesController {
   constructor(
@@ -50,7 +50,7 @@ export class TracesController {
 
   @Post()
   @RequiresScope('ingest')
-  @ApiOperation({ summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
+  @ApiOperation({ operationId: 'ingestTrace', summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer 201 once the trace is stored and readable' })
   @ApiBody({ schema: { type: 'object', description: 'A trace (see the API reference)' } })
   @ApiResponse({ status: 202, type: TraceAcceptedView })
@@ -77,7 +77,7 @@ export class TracesController {
 
   @Post('batch')
   @RequiresScope('ingest')
-  @ApiOperation({ summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
+  @ApiOperation({ operationId: 'ingestTraceBatch', summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer once every accepted trace is stored' })
   @ApiBody({ schema: { type: 'object', properties: { traces: { type: 'array', items: { type: 'object' } } } } })
   @ApiResponse({ status: 207, type: TraceBatchView })
@@ -116,7 +116,8 @@ export class TracesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)' })
+  @ApiOperation({ operationId: 'listTraces', summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)' })
+  @ApiListResponse(TraceSummaryView, LIST_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView>> {
     return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page) =>
       this.bus.request(Patterns.TraceList, { ctx, filters, page } as TraceListRequest),
@@ -124,7 +125,7 @@ export class TracesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a trace with its spans, ordered by startTime, each with depth and durationMs' })
+  @ApiOperation({ operationId: 'getTrace', summary: 'Get a trace with its spans, ordered by startTime, each with depth and durationMs' })
   @ApiResponse({ status: 200, type: TraceView })
   get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<TraceView | JsonText> {
     // As trace-ingest wrote it: the largest answer is not parsed and serialized again here.

@@ -10,7 +10,7 @@ export class ApiKeyView {
   projectIds: string[] | null;
   @ApiProperty({ example: 'ct_AbCd', description: 'The first characters of the key, to recognise it' }) prefix: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time', nullable: true, description: 'Updated at most once a minute' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Updated at most once a minute' })
   lastUsedAt: string | null;
 }
 

@@ -1,3 +1,4 @@
+import { ApiAnyJson } from '../openapi/any-json';
 import { ApiProperty } from '@nestjs/swagger';
 import { TASK_STATUSES, TaskStatus } from './task.messages';
 import { BENCHMARK_STATUSES, RunCountsView, RunStatus } from './benchmark.views';
@@ -15,7 +16,7 @@ export class TaskScoreView {
   @ApiProperty() scorer: string;
   @ApiProperty({ type: Number, nullable: true }) score: number | null;
   @ApiProperty({ type: Boolean, nullable: true }) passed: boolean | null;
-  @ApiProperty({ nullable: true }) details: unknown;
+  @ApiAnyJson() details: unknown;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
 }
 
@@ -26,7 +27,7 @@ export class TaskView {
   @ApiProperty() itemIndex: number;
   @ApiProperty({ enum: TASK_STATUSES }) status: TaskStatus;
   @ApiProperty() attempts: number;
-  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiAnyJson() output: unknown;
   @ApiProperty({ type: [TaskScoreView] }) scores: TaskScoreView[];
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, nullable: true }) usage: Record<string, number> | null;

@@ -1,3 +1,4 @@
+import { ApiAnyJson, ApiAnyJsonOptional } from '../openapi/any-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
@@ -16,12 +17,12 @@ const ITEM_SHAPE = 'must be an object: { input, expected?, metadata? }';
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class DatasetItemInput {
-  @ApiProperty({ description: 'Any JSON: what the target receives for this item', example: { prompt: 'a fox at dawn' } })
+  @ApiAnyJson({ description: 'Any JSON: what the target receives for this item', example: { prompt: 'a fox at dawn' } })
   @KeepJson()
   @IsJsonValue(ITEM_VALUE_MAX_BYTES, { required: true })
   input: unknown;
 
-  @ApiPropertyOptional({ description: 'Any JSON: what the scorers compare the output with' })
+  @ApiAnyJsonOptional({ description: 'Any JSON: what the scorers compare the output with' })
   @KeepJson()
   @IsJsonValue(ITEM_VALUE_MAX_BYTES)
   expected?: unknown;

@@ -1,3 +1,4 @@
+import { ApiAnyJson } from '../openapi/any-json';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class DatasetView {
@@ -15,8 +16,8 @@ export class DatasetItemView {
   @ApiProperty({ example: 'dsi_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
   @ApiProperty() datasetId: string;
   @ApiProperty({ description: '0-based position in the dataset, in the order items were added' }) index: number;
-  @ApiProperty() input: unknown;
-  @ApiProperty({ nullable: true }) expected: unknown;
+  @ApiAnyJson() input: unknown;
+  @ApiAnyJson() expected: unknown;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

@@ -1,3 +1,4 @@
+import { ApiAnyJson } from '../openapi/any-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SPAN_KINDS, SPAN_STATUSES, SpanKind, SpanStatus, TRACE_STATUSES, TraceStatus } from './trace.types';
 
@@ -78,8 +79,8 @@ export class SpanView {
   @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
   @ApiProperty({ description: '0 for a root span, parent depth + 1 below it' }) depth: number;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
-  @ApiProperty({ nullable: true }) input: unknown;
-  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiAnyJson() input: unknown;
+  @ApiAnyJson() output: unknown;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'number' } }) usage: Record<string, number> | null;
   @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) attributes: Record<string, unknown> | null;
@@ -87,7 +88,7 @@ export class SpanView {
 }
 
 export class TraceView extends TraceSummaryView {
-  @ApiProperty({ nullable: true }) input: unknown;
-  @ApiProperty({ nullable: true }) output: unknown;
+  @ApiAnyJson() input: unknown;
+  @ApiAnyJson() output: unknown;
   @ApiProperty({ type: [SpanView], description: 'Ordered by startTime, then id' }) spans: SpanView[];
 }

@@ -1,0 +1,73 @@
+import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
+import { OTLP_TRACE_ROUTES } from '../../otlp/otlp-routes';
+import { headerRef } from './response-headers';
+
+const PROTOBUF = 'application/x-protobuf';
+const JSON_TYPE = 'application/json';
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The OTLP paths: their answers follow the OTLP specification, not the API's problem details. */
+export const OTLP_PATHS: readonly string[] = OTLP_TRACE_ROUTES;
+
+/** Error statuses of an OTLP export, each a google.rpc.Status in the request's encoding (GatewayExceptionFilter). */
+const OTLP_ERRORS: Record<number, string> = {
+  400: 'The body could not be decoded, or a query parameter was sent',
+  401: 'No or an unknown API key or project key',
+  403: 'The key lacks the ingest scope',
+  413: 'The body is larger than the limit',
+  415: 'Neither application/x-protobuf nor application/json',
+  429: 'Backpressure: retry after Retry-After',
+  500: 'Internal error',
+  503: 'The trace stream is unavailable: retry after Retry-After',
+};
+
+/** OTLP/HTTP trace export as it behaves (otlp.controller.ts, otlp-exception.filter.ts): bodies and answers in protobuf or OTLP/JSON. */
+export function describeOtlpOperations(doc: OpenAPIObject): void {
+  const schemas = doc.components!.schemas!;
+  schemas.ExportTraceServiceRequest = {
+    type: 'object',
+    description: 'OTLP/JSON ExportTraceServiceRequest (opentelemetry-proto)',
+    properties: { resourceSpans: { type: 'array', items: {} } },
+  } as never;
+  schemas.ExportTraceServiceResponse = {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      partialSuccess: {
+        type: 'object',
+        properties: { rejectedSpans: { type: 'string', pattern: '^[0-9]+$', description: 'An int64, as OTLP/JSON writes it' }, errorMessage: { type: 'string' } },
+      },
+    },
+  } as never;
+  schemas.GoogleRpcStatus = {
+    type: 'object',
+    required: ['code', 'message'],
+    description: 'google.rpc.Status: the gRPC code for the HTTP status, and a message',
+    properties: { code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'array', items: {} } },
+  } as never;
+  const binary = { schema: { type: 'string', contentMediaType: PROTOBUF } as never };
+  for (const path of OTLP_PATHS) {
+    const operation = doc.paths[path]?.post;
+    if (!operation) continue;
+    operation.requestBody = {
+      required: true,
+      description: 'An ExportTraceServiceRequest, protobuf or OTLP/JSON, optionally with Content-Encoding: gzip',
+      content: { [PROTOBUF]: binary, [JSON_TYPE]: { schema: ref('ExportTraceServiceRequest') } },
+    };
+    const ok: ResponseObject = {
+      description: 'ExportTraceServiceResponse in the request\'s encoding; `partialSuccess` when spans were rejected',
+      headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+      content: { [JSON_TYPE]: { schema: ref('ExportTraceServiceResponse'), example: {} }, [PROTOBUF]: binary },
+    };
+    operation.responses = { '200': ok };
+    for (const [status, description] of Object.entries(OTLP_ERRORS)) {
+      const headers: ResponseObject['headers'] = { 'X-Request-Id': headerRef('X-Request-Id') };
+      if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');
+      operation.responses[status] = {
+        description,
+        headers,
+        content: { [JSON_TYPE]: { schema: ref('GoogleRpcStatus'), example: { code: 3, message: description } }, [PROTOBUF]: binary },
+      };
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type ProblemCode = components['schemas']['Problem']['code'];
+
+export interface ClientRun {
+  projectId: string;
+  promptVersion: number;
+  traceStatus: number;
+  spanNames: string[];
+  listedIds: string[];
+  problemCode: ProblemCode | undefined;
+}
+
+/**
+ * A small program on a client generated from the served document (openapi-typescript
+ * types, openapi-fetch calls): what a third-party integrator would write. It must compile
+ * under `tsc --strict` and run against the service (generated-client.e2e-spec.ts).
+ */
+export async function runGeneratedClient(baseUrl: string, apiKey: string): Promise<ClientRun> {
+  // List filters that are arrays travel as a comma list (`tags=a,b`), as the document says (style form, explode false).
+  const querySerializer = { array: { style: 'form', explode: false } } as const;
+  const org = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, querySerializer });
+  const project = await org.POST('/api/v1/projects', { body: { name: 'Generated client' } });
+  if (!project.data) throw new Error(`createProject: ${JSON.stringify(project.error)}`);
+
+  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}`, 'X-Project-Key': project.data.key }, querySerializer });
+  const prompt = await api.POST('/api/v1/prompts', { body: { name: 'Intro shot', content: 'A slow dolly shot of {{subject}}', type: 'text-to-video' } });
+  if (!prompt.data) throw new Error(`createPrompt: ${JSON.stringify(prompt.error)}`);
+
+  const startTime = new Date().toISOString();
+  const trace = await api.POST('/api/v1/traces', {
+    params: { header: { Prefer: 'wait' } },
+    body: { name: 'generated client', tags: ['client', 'e2e'], spans: [{ id: 'root', name: 'render', kind: 'generation', startTime }] },
+  });
+  if (!trace.data) throw new Error(`ingestTrace: ${JSON.stringify(trace.error)}`);
+
+  const read = await api.GET('/api/v1/traces/{id}', { params: { path: { id: trace.data.id } } });
+  if (!read.data) throw new Error(`getTrace: ${JSON.stringify(read.error)}`);
+
+  const listed = await api.GET('/api/v1/traces', { params: { query: { name: 'generated client', tags: ['client', 'e2e'], limit: 10 } } });
+  if (!listed.data) throw new Error(`listTraces: ${JSON.stringify(listed.error)}`);
+
+  const missing = await api.GET('/api/v1/prompts/{id}', { params: { path: { id: 'prm_00000000000000000000000000' } } });
+  return {
+    projectId: project.data.id,
+    promptVersion: prompt.data.version,
+    traceStatus: trace.response.status,
+    spanNames: read.data.spans.map((span) => span.name),
+    listedIds: listed.data.data.map((summary) => summary.id),
+    problemCode: missing.error?.code,
+  };
+}

@@ -1,0 +1,99 @@
+import { api } from '@cinetrace/testing';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useStack } from './support/stack-hooks';
+
+const REPO = join(__dirname, '..', '..');
+const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
+
+/**
+ * The served OpenAPI document as third-party tools see it: `redocly lint` (recommended
+ * rules, redocly.yaml) finds no error. Every answer of the suite is also checked against it
+ * (libs/testing, openapi-conformance.ts) and a generated client drives the API
+ * (generated-client.e2e-spec.ts). Every operation has examples, each valid against its own
+ * schema, so that they cannot drift from the DTOs.
+ */
+describe('The OpenAPI document', () => {
+  const ctx = useStack();
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cinetrace-openapi-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes redocly lint with no errors', async () => {
+    const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, doc.text);
+    let output: string;
+    try {
+      output = execFileSync(bin('redocly'), ['lint', file, '--config', join(REPO, 'redocly.yaml'), '--format=summary'], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(`redocly lint failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    }
+    expect(output).not.toMatch(/^error/m);
+  }, 120_000);
+
+  it('says OpenAPI 3.1 and keeps no 3.0-only keyword (nullable) nor a JWT bearer format', async () => {
+    const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(doc.text).not.toContain('"nullable"');
+    expect(doc.body.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(doc.body.components.securitySchemes.bearerAuth.bearerFormat).toBeUndefined();
+    expect(doc.body.components.securitySchemes.projectKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Project-Key' }));
+    expect(doc.body.paths['/api/v1/traces'].get.operationId).toBe('listTraces');
+  });
+
+  it('gives every operation an example of its request body and success answers, each valid against its own schema', async () => {
+    const doc = (await api(ctx.stack.baseUrl).get('/api/v1/openapi.json')).body;
+    const missing: string[] = [];
+    const invalid: string[] = [];
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema(doc, DOC_ID);
+    for (const { where, pointer, media } of examplesToCheck(doc)) {
+      if (!Object.hasOwn(media, 'example')) {
+        missing.push(where);
+        continue;
+      }
+      const validate = ajv.compile({ $ref: `${DOC_ID}${pointer}/schema` });
+      if (!validate(media.example)) invalid.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+    }
+    expect(missing).toEqual([]);
+    expect(invalid).toEqual([]);
+  });
+});
+
+const DOC_ID = 'https://cinetrace.invalid/openapi.json';
+/** Bodies of bytes (protobuf): no example to give. */
+const BINARY = new Set(['application/x-protobuf']);
+const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Each media type of each operation's request body and success answers, with its JSON pointer in the document. */
+function examplesToCheck(doc: any): { where: string; pointer: string; media: any }[] {
+  const found: { where: string; pointer: string; media: any }[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      if (!operation?.responses) continue;
+      const at = `#/paths/${escape(path)}/${method}`;
+      const parts: [string, string, any][] = [];
+      if (operation.requestBody) parts.push(['request', `${at}/requestBody`, operation.requestBody]);
+      for (const [status, response] of Object.entries<any>(operation.responses)) {
+        if (status.startsWith('2')) parts.push([status, `${at}/responses/${status}`, response]);
+      }
+      for (const [label, pointer, part] of parts) {
+        for (const [type, media] of Object.entries<any>(part.content ?? {})) {
+          if (!BINARY.has(type)) found.push({ where: `${operation.operationId} ${label} ${type}`, pointer: `${pointer}/content/${escape(type)}`, media });
+        }
+      }
+    }
+  }
+  return found;
+}
