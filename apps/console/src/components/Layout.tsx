@@ -30,9 +30,10 @@ export function Layout({ projects, project, current, onPick, onSignOut, children
           {link('/traces', 'Traces', 'traces')}
         </nav>
         <div className="topbar-end">
-          <label className="switcher">
-            <span>Project</span>
+          <div className="switcher">
+            <label htmlFor="project-switcher">Project</label>
             <select
+              id="project-switcher"
               value={project?.id ?? ''}
               onChange={(e) => {
                 const next = projects?.find((p) => p.id === e.target.value);
@@ -47,7 +48,7 @@ export function Layout({ projects, project, current, onPick, onSignOut, children
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <button type="button" className="ghost" onClick={onSignOut}>
             Sign out
           </button>

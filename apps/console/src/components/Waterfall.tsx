@@ -57,7 +57,7 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
             <span className="visually-hidden">Timeline</span>
             {ticks.map((t) => (
               <span key={t.ms} className="wf-tick" style={{ left: `${t.pct}%` }} aria-hidden="true">
-                {formatDuration(t.ms)}
+                {t.ms === 0 ? '0' : formatDuration(t.ms)}
               </span>
             ))}
           </div>
@@ -71,6 +71,15 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
       </div>
       <div role="rowgroup" className="wf-body" ref={scroller} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} tabIndex={0} aria-label="Spans">
         <div role="presentation" className="wf-canvas" style={{ height: rows.length * ROW_HEIGHT }}>
+          {/* One set of grid lines behind all rows, at the axis ticks (not one per row). */}
+          <div className="wf-row wf-grid" aria-hidden="true">
+            <div />
+            <div className="wf-track">
+              {ticks.map((t) => (
+                <span key={t.ms} className="wf-gridline" style={{ left: `${t.pct}%` }} />
+              ))}
+            </div>
+          </div>
           {rows.slice(start, end).map((row, i) => {
             const index = start + i;
             const { span } = row;
