@@ -30,7 +30,7 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   setupOpenApi(app);
   // The web console, when it was built (npm run build builds it with the apps).
   const consoleDir = consoleDistDir();
-  if (consoleDir) await serveConsole(fastify, consoleDir);
+  if (consoleDir) serveConsole(fastify, consoleDir);
   else app.get(Logger).warn('The console is not built (apps/console/dist): / answers 404', 'Console');
   await app.listen(env.PORT, env.HOST);
   return app;

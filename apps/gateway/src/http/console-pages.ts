@@ -56,9 +56,11 @@ export function acceptsHtml(accept: string | undefined): boolean {
  * of a console path that accepts HTML (client-side routes such as /traces/abc). Anything
  * else falls through to the usual 404 problem.
  */
-export async function serveConsole(fastify: FastifyInstance, dir: string): Promise<void> {
+export function serveConsole(fastify: FastifyInstance, dir: string): void {
   const index = readFileSync(join(dir, 'index.html'));
-  await fastify.register(fastifyStatic, {
+  // Not awaited: awaiting would load the plugin queue now, before Nest sets its error
+  // handler at init, and routes registered so far would answer errors with Fastify's own.
+  void fastify.register(fastifyStatic, {
     root: join(dir, 'assets'),
     prefix: '/assets/',
     decorateReply: false,
