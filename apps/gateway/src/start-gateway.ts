@@ -5,6 +5,7 @@ import { bootLogger } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY, GatewayModule } from './gateway.module';
+import { consoleDistDir, serveConsole } from './http/console-pages';
 import { createFastifyAdapter } from './http/fastify-adapter';
 import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
@@ -27,6 +28,10 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   app.get(HttpMetrics).attach(fastify);
   registerMethodNotAllowed(fastify);
   setupOpenApi(app);
+  // The web console, when it was built (npm run build builds it with the apps).
+  const consoleDir = consoleDistDir();
+  if (consoleDir) serveConsole(fastify, consoleDir);
+  else app.get(Logger).warn('The console is not built (apps/console/dist): / answers 404', 'Console');
   await app.listen(env.PORT, env.HOST);
   return app;
 }

@@ -1,0 +1,82 @@
+import type { Span } from './api-types';
+import { MIN_BAR_PCT, axisTicks, layoutTimeline, visibleWindow } from './timeline';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+function span(id: string, parentId: string | null, start: number, end: number | null, extra: Partial<Span> = {}): Span {
+  return { id, parentId, name: id, kind: 'span', status: 'unset', startTime: at(start), endTime: end === null ? null : at(end), durationMs: end === null ? null : end - start, ...extra };
+}
+
+describe('layoutTimeline', () => {
+  const trace = { startTime: at(0), endTime: at(1000) };
+
+  it('orders spans depth-first (a parent, then its children by start) with their depth', () => {
+    const spans = [span('root', null, 0, 1000), span('b', 'root', 500, 900), span('a', 'root', 100, 400), span('a1', 'a', 150, 300), span('b1', 'b', 600, 700)];
+    const { rows } = layoutTimeline(spans, trace);
+    expect(rows.map((r) => [r.span.id, r.depth])).toEqual([
+      ['root', 0],
+      ['a', 1],
+      ['a1', 2],
+      ['b', 1],
+      ['b1', 2],
+    ]);
+  });
+
+  it('draws bars to scale of the trace: offset and width in percent', () => {
+    const { rows, totalMs } = layoutTimeline([span('root', null, 0, 1000), span('x', 'root', 250, 750)], trace);
+    expect(totalMs).toBe(1000);
+    expect(rows[0]).toMatchObject({ offsetPct: 0, widthPct: 100, durationMs: 1000 });
+    expect(rows[1]).toMatchObject({ offsetPct: 25, widthPct: 50, startMs: 250, durationMs: 500 });
+  });
+
+  it('keeps an instant span visible and inside the track', () => {
+    const { rows } = layoutTimeline([span('root', null, 0, 1000), span('tick', 'root', 1000, 1000)], trace);
+    expect(rows[1].widthPct).toBeGreaterThanOrEqual(MIN_BAR_PCT);
+    expect(rows[1].offsetPct + rows[1].widthPct).toBeLessThanOrEqual(100);
+  });
+
+  it('widens the scale to spans outside the trace times', () => {
+    const { rows, totalMs } = layoutTimeline([span('late', null, 0, 2000)], trace);
+    expect(totalMs).toBe(2000);
+    expect(rows[0].widthPct).toBe(100);
+  });
+
+  it('runs an open span to now while the trace runs, and marks it', () => {
+    const { rows, totalMs } = layoutTimeline([span('open', null, 0, null)], { startTime: at(0) }, T0 + 4000);
+    expect(totalMs).toBe(4000);
+    expect(rows[0]).toMatchObject({ running: true, widthPct: 100, durationMs: 4000 });
+  });
+
+  it('marks errors, and shows a span whose parent is missing as a root', () => {
+    const { rows } = layoutTimeline([span('orphan', 'gone', 100, 200, { status: 'error' })], trace);
+    expect(rows[0]).toMatchObject({ depth: 0, error: true });
+  });
+
+  it('lays out a 5,000-deep chain without overflowing the stack', () => {
+    const spans = Array.from({ length: 5000 }, (_, i) => span(`s${i}`, i ? `s${i - 1}` : null, i, 10_000));
+    const { rows } = layoutTimeline(spans, { startTime: at(0), endTime: at(10_000) });
+    expect(rows).toHaveLength(5000);
+    expect(rows[4999].depth).toBe(4999);
+  });
+
+  it('still shows every span when parents form a cycle', () => {
+    const { rows } = layoutTimeline([span('a', 'b', 0, 10), span('b', 'a', 5, 10)], trace);
+    expect(rows.map((r) => r.span.id).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('axisTicks', () => {
+  it('picks round steps from zero to the end', () => {
+    expect(axisTicks(1000).map((t) => t.ms)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(axisTicks(40_000).map((t) => t.ms)).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+    expect(axisTicks(1000).at(-1)!.pct).toBe(100);
+  });
+});
+
+describe('visibleWindow', () => {
+  it('renders the rows in view plus the overscan, clamped to the list', () => {
+    expect(visibleWindow(5000, 28, 0, 560, 10)).toEqual({ start: 0, end: 30 });
+    expect(visibleWindow(5000, 28, 28 * 1000, 560, 10)).toEqual({ start: 990, end: 1030 });
+    expect(visibleWindow(5000, 28, 28 * 5000, 560, 10)).toEqual({ start: 4990, end: 5000 });
+  });
+});

@@ -1,0 +1,86 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * Paths the console never answers: the API, OTLP, operations and the API's docs keep
+ * their own answers, 404s included (problem+json, not the console's page).
+ */
+const NOT_CONSOLE = ['/api', '/v1', '/healthz', '/readyz', '/metrics', '/docs', '/assets'];
+
+/**
+ * The console's pages are the app's own files only. Scripts, styles, fonts and API calls
+ * come from this origin ('self', never inline: a trace's data cannot inject a script);
+ * images and media may also come from any https: URL (the videos and images a provider
+ * returns live on its CDN), and from data:/blob: (small previews, media fetched with the
+ * API key and played from memory). Nothing may frame the console (clickjacking).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data: blob:",
+  "media-src 'self' https: data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Where the built console is: apps/console/dist, found through its workspace package. */
+export function consoleDistDir(): string | null {
+  try {
+    const dir = join(dirname(require.resolve('@cinetrace/console/package.json')), 'dist');
+    return existsSync(join(dir, 'index.html')) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `url` is a console page (not an API, OTLP, operations, docs or asset path). */
+export function isConsolePath(url: string): boolean {
+  const path = url.split('?')[0];
+  return !NOT_CONSOLE.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** A browser navigating asks for HTML; API clients (JSON, or curl's any-type default) keep the API's 404. */
+export function acceptsHtml(accept: string | undefined): boolean {
+  return !!accept && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
+/**
+ * Serves the console from `dir`: hashed assets under /assets/ as immutable (a new build
+ * has new names), and index.html, never cached without revalidation, for every GET/HEAD
+ * of a console path that accepts HTML (client-side routes such as /traces/abc). Anything
+ * else falls through to the usual 404 problem.
+ */
+export function serveConsole(fastify: FastifyInstance, dir: string): void {
+  const index = readFileSync(join(dir, 'index.html'));
+  // Not awaited: awaiting would load the plugin queue now, before Nest sets its error
+  // handler at init, and routes registered so far would answer errors with Fastify's own.
+  void fastify.register(fastifyStatic, {
+    root: join(dir, 'assets'),
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+    cacheControl: true,
+    maxAge: 31_536_000_000,
+    immutable: true,
+    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+  });
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isConsolePath(request.url) || !acceptsHtml(request.headers.accept)) return reply.callNotFound();
+    return reply
+      .header('Content-Type', 'text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Vary', 'Accept')
+      .send(index);
+  };
+  fastify.get('/', page);
+  fastify.get('/*', page);
+}

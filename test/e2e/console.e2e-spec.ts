@@ -1,0 +1,204 @@
+import { Api, unique } from '@cinetrace/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, screenshot, seriousA11yViolations } from './support/browser';
+import { inNewProject } from './support/prompts';
+import { useStack } from './support/stack-hooks';
+import { ingest } from './support/traces';
+
+/** The web console in a real browser, against the stack's gateway: what a person sees and can do. */
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const VIDEO_URL = 'https://media.example.test/renders/clip-0001.mp4';
+const BIG_SPANS = 5000;
+/** The issue's budget for a 5,000-span trace, from the click on its link to its waterfall on screen. */
+const BIG_TRACE_BUDGET_MS = 1000;
+
+jest.setTimeout(120_000);
+
+/** A small video-generation trace: 6 spans, 3 levels, one error, one span whose output is a video. */
+function videoTrace(name: string) {
+  return {
+    id: unique('tr-console'),
+    name,
+    startTime: at(0),
+    endTime: at(42_000),
+    tags: ['console', 'video'],
+    userId: 'director-7',
+    input: { prompt: 'A slow dolly shot of a lighthouse at dusk' },
+    output: { url: VIDEO_URL, contentType: 'video/mp4' },
+    spans: [
+      { id: 'root', name: 'storyboard-to-video', kind: 'agent', startTime: at(0), endTime: at(42_000) },
+      { id: 'plan', parentId: 'root', name: 'plan-shots', kind: 'llm', model: 'gpt-5-mini', startTime: at(200), endTime: at(3_400), usage: { inputTokens: 812, outputTokens: 240 }, costUsd: 0.0021, output: { shots: 3 } },
+      { id: 'refs', parentId: 'root', name: 'fetch-references', kind: 'retrieval', startTime: at(3_500), endTime: at(4_900), status: 'error', statusMessage: 'reference store timed out' },
+      { id: 'gen', parentId: 'root', name: 'generate-video', kind: 'generation', model: 'veo-3', startTime: at(5_000), endTime: at(38_000), usage: { videoSeconds: 8 }, costUsd: 3.2, input: { prompt: 'lighthouse at dusk', seed: 42 }, output: { url: VIDEO_URL, contentType: 'video/mp4', width: 1280, height: 720 }, attributes: { 'video.fps': 24 }, events: [{ name: 'queued', time: at(5_100) }, { name: 'first-frame', time: at(21_000), attributes: { progress: 0.5 } }] },
+      { id: 'upscale', parentId: 'gen', name: 'upscale', kind: 'tool', startTime: at(30_000), endTime: at(37_500) },
+      { id: 'score', parentId: 'root', name: 'aesthetic-score', kind: 'scorer', startTime: at(38_100), endTime: at(41_800), output: { score: 0.82 } },
+    ],
+  };
+}
+
+/** A wide, shallow trace of `count` spans: a root, 50 stages, the rest as the stages' steps. */
+function bigSpans(count: number, startMs: number) {
+  const at = (ms: number) => new Date(T0 + startMs + ms).toISOString();
+  const spans: any[] = [{ id: 's0', name: 'batch-render', kind: 'agent', startTime: at(0), endTime: at(count * 10 + 400) }];
+  for (let i = 1; i < count; i++) {
+    const parentId = i <= 50 ? 's0' : `s${1 + (i % 50)}`;
+    spans.push({ id: `s${i}`, parentId, name: `step-${i}`, kind: i % 7 === 0 ? 'generation' : 'tool', startTime: at(i * 10), endTime: at(i * 10 + 400), status: i % 997 === 0 ? 'error' : 'unset' });
+  }
+  return spans;
+}
+
+describe('Console', () => {
+  const ctx = useStack();
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let api: Api;
+  let projectName: string;
+  const small = videoTrace(unique('Lighthouse at dusk'));
+  const failed = { id: unique('tr-console-failed'), name: unique('Failed render'), status: 'error', startTime: at(60_000), endTime: at(61_000), spans: [] };
+  const big = { id: unique('tr-console-big'), name: unique('Batch of 5000'), startTime: at(120_000) };
+  const cspErrors: string[] = [];
+
+  beforeAll(async () => {
+    const created = await inNewProject(ctx.api);
+    api = created.api;
+    projectName = (await ctx.api.get(`/api/v1/projects/${created.projectId}`)).body.name;
+    await ingest(api, small, { wait: true });
+    await ingest(api, failed, { wait: true });
+    // Up to 1000 spans per request: the trace is sent in pieces that merge by its id.
+    const spans = bigSpans(BIG_SPANS, 120_000);
+    for (let i = 0; i < spans.length; i += 1000) await ingest(api, { ...big, spans: spans.slice(i, i + 1000) }, { wait: true });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+    });
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  afterEach(() => {
+    expect(cspErrors).toEqual([]);
+  });
+
+  async function expectAccessible(name: string): Promise<void> {
+    await screenshot(page, name);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }
+
+  it('signs in with an API key and lists the projects; the key stays out of the URL', async () => {
+    await page.goto(`${ctx.stack.baseUrl}/`);
+    await page.getByLabel('API key').waitFor();
+    await expectAccessible('sign-in');
+    await page.getByLabel('API key').fill('ct_not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+
+    await page.getByLabel('API key').fill(ctx.stack.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.getByRole('cell', { name: projectName, exact: true }).waitFor();
+    expect(page.url()).not.toContain(ctx.stack.apiKey);
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('cinetrace.apiKey'))).toBe(ctx.stack.apiKey);
+    await expectAccessible('projects');
+  });
+
+  it('switches to the project and lists its traces, newest first, with the filters working', async () => {
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: projectName });
+    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+    const names = page.locator('table.traces tbody tr td:first-child');
+    await names.first().waitFor();
+    expect(await names.allTextContents()).toEqual([big.name, failed.name, small.name]);
+    await expectAccessible('traces');
+
+    await page.getByLabel('Status').selectOption('error');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/status=error/);
+    await eventually(async () => expect(await names.allTextContents()).toEqual([failed.name]));
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await eventually(async () => expect(await names.count()).toBe(3));
+  });
+
+  it('shows a new trace without a reload', async () => {
+    const fresh = { id: unique('tr-console-new'), name: unique('Just arrived'), startTime: at(200_000), endTime: at(201_000), spans: [] };
+    await ingest(api, fresh, { wait: true });
+    await page.getByRole('link', { name: fresh.name }).waitFor({ timeout: 15_000 });
+  });
+
+  it('opens a trace: one waterfall row per span, indented by depth, errors marked', async () => {
+    await page.getByRole('link', { name: small.name }).click();
+    const waterfall = page.getByRole('table', { name: 'Waterfall' });
+    await waterfall.waitFor();
+    const rows = waterfall.locator('[role=row][data-span-id]');
+    await eventually(async () => expect(await rows.count()).toBe(small.spans.length));
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'plan', 'refs', 'gen', 'upscale', 'score']);
+    const indent = async (id: string) => parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e) => (globalThis as any).getComputedStyle(e).paddingLeft));
+    expect(await indent('gen')).toBeGreaterThan(await indent('root'));
+    expect(await indent('upscale')).toBeGreaterThan(await indent('gen'));
+    await waterfall.locator('[data-span-id="refs"]').getByText('error').waitFor({ state: 'attached' });
+    // The bar of generate-video starts at 5 s of 42 s and lasts 33 s.
+    const bar = await waterfall.locator('[data-span-id="gen"] .wf-bar').evaluate((e: any) => ({ left: e.style.left as string, width: e.style.width as string }));
+    expect(parseFloat(bar.left)).toBeCloseTo((5 / 42) * 100, 1);
+    expect(parseFloat(bar.width)).toBeCloseTo((33 / 42) * 100, 1);
+    // The trace's own output is a video too: played above the waterfall.
+    await page.getByRole('region', { name: 'Trace output media' }).locator(`video[src="${VIDEO_URL}"]`).waitFor({ state: 'attached' });
+    await expectAccessible('trace');
+  });
+
+  it('opens the video span: its details, and a video player with the URL', async () => {
+    await page.getByRole('button', { name: 'generate-video' }).click();
+    const panel = page.getByRole('complementary', { name: 'Span generate-video' });
+    await panel.waitFor();
+    await panel.locator(`video[src="${VIDEO_URL}"]`).waitFor({ state: 'attached' });
+    expect(await panel.locator('video').getAttribute('controls')).not.toBeNull();
+    await panel.getByText('veo-3').first().waitFor();
+    await panel.getByText('first-frame').waitFor();
+    expect(page.url()).toContain('span=gen');
+    await expectAccessible('span-video');
+  });
+
+  it(`renders a trace of ${BIG_SPANS} spans within ${BIG_TRACE_BUDGET_MS} ms, keeping the DOM small`, async () => {
+    await page.getByRole('link', { name: 'All traces' }).click();
+    const link = page.getByRole('link', { name: big.name });
+    await link.waitFor();
+    const started = Date.now();
+    await link.click();
+    await page.locator(`[role=table][aria-rowcount="${BIG_SPANS + 1}"] [data-span-id="s0"]`).waitFor();
+    const elapsed = Date.now() - started;
+    console.log(`console: a ${BIG_SPANS}-span trace rendered ${elapsed} ms after the click`);
+    expect(elapsed).toBeLessThan(BIG_TRACE_BUDGET_MS);
+    const rendered = await page.locator('[role=row][data-span-id]').count();
+    expect(rendered).toBeLessThan(200);
+    await screenshot(page, 'trace-5000');
+    // Scrolled to the end, the last rows are there.
+    await page.locator('.wf-body').evaluate((e: any) => (e.scrollTop = e.scrollHeight));
+    await page.locator('[role=row][aria-rowindex="5001"]').waitFor();
+  });
+
+  it('answers a reload of a console route with the console, and API 404s stay problems', async () => {
+    const response = await page.reload();
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'self'");
+    await page.getByRole('table', { name: 'Waterfall' }).waitFor();
+    const apiMiss = await fetch(`${ctx.stack.baseUrl}/api/v1/nope`, { headers: { Accept: 'text/html' } });
+    expect(apiMiss.status).toBe(404);
+    expect(apiMiss.headers.get('content-type')).toContain('application/problem+json');
+  });
+});
+
+/** Retries an assertion until it passes or `timeoutMs` go by (the page updates asynchronously). */
+async function eventually(assertion: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await assertion();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
