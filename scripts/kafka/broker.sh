@@ -14,6 +14,8 @@
 #                                 TLS with a PKCS#12 keystore (the broker's key and certificate)
 #                                 and the PEM CA it chains to (checked by the broker's own
 #                                 connections to itself)
+#   --tls-client-auth required    mutual TLS: clients must present a certificate --tls-ca signed
+#                                 (ssl.client.auth=required; the broker presents its own keystore)
 #   --scram-user NAME:PASSWORD    SASL SCRAM-SHA-512, with this user created when the store is
 #                                 formatted (kafka-storage format --add-scram); the broker uses it too
 # With both the listener is SASL_SSL, and plaintext clients are refused. The controller's
@@ -29,7 +31,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cmd=${1:-}
 shift || true
 port=${KAFKA_PORT:-9092}
-keystore='' keystore_password='' tls_ca='' scram_user=''
+keystore='' keystore_password='' tls_ca='' scram_user='' client_auth=none
 while [[ $# -gt 0 ]]; do
   case $1 in
     --port) port=${2:-}; shift 2 ;;
@@ -38,6 +40,7 @@ while [[ $# -gt 0 ]]; do
     --tls-keystore-password) keystore_password=${2:-}; shift 2 ;;
     --tls-ca) tls_ca=${2:-}; shift 2 ;;
     --scram-user) scram_user=${2:-}; shift 2 ;;
+    --tls-client-auth) client_auth=${2:-}; shift 2 ;;
     [0-9]*) port=$1; shift ;; # broker.sh start 19092 works too
     *) echo "broker.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -53,6 +56,8 @@ if [[ -n $keystore || -n $keystore_password || -n $tls_ca ]]; then
   [[ -f $keystore && -n $keystore_password && -f $tls_ca ]] || die "TLS needs --tls-keystore FILE, --tls-keystore-password P and --tls-ca FILE"
   protocol=SSL
 fi
+[[ $client_auth == none || $client_auth == required ]] || die "--tls-client-auth must be none or required, got '$client_auth'"
+[[ $client_auth == none || $protocol == SSL ]] || die "--tls-client-auth needs the --tls-* options"
 if [[ -n $scram_user ]]; then
   [[ $scram_user =~ ^[A-Za-z0-9_.-]+:[A-Za-z0-9_.~+/=-]+$ ]] || die "--scram-user must be NAME:PASSWORD (letters, digits and _.~+/=- only)"
   scram_name=${scram_user%%:*}
@@ -120,7 +125,9 @@ ssl.keystore.password=$keystore_password
 ssl.key.password=$keystore_password
 ssl.truststore.type=PEM
 ssl.truststore.location=$tls_ca
-ssl.client.auth=none
+ssl.client.auth=$client_auth
+# A SASL_SSL listener ignores the broker-wide ssl.client.auth (KIP-684): it takes only this one.
+listener.name.${protocol,,}.ssl.client.auth=$client_auth
 EOF
   fi
   if [[ -n $scram_user ]]; then

@@ -28,11 +28,14 @@ import { aTrace, readEventually, TRACES } from './support/traces';
 // Ports of the test's own servers: free ones unless pinned (a shared machine may reserve ranges).
 const pinned = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
 const KAFKA_PASSWORD = `kafka-${unique('pw').replace(/[^A-Za-z0-9]/g, '')}`;
+/** The TLS alert kafkajs logs when the broker ends the session of a client without a certificate (TLS 1.2: 42; 1.3: 116). */
+const CONNECTION_REFUSED = /alert bad certificate|alert certificate required/;
 const REDIS_PASSWORD = `redis-${unique('pw').replace(/[^A-Za-z0-9]/g, '')}`;
 
 /**
  * The distributed mode as production runs it: Kafka over SASL_SSL with SCRAM-SHA-512 (the
- * password from a file, KAFKA_SASL_PASSWORD_FILE), PostgreSQL with sslmode=verify-full against a
+ * password from a file, KAFKA_SASL_PASSWORD_FILE) and mutual TLS (the broker asks every client
+ * for a certificate its CA signed: KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE), PostgreSQL with sslmode=verify-full against a
  * private CA, Redis over TLS with an ACL user. Every server is the test's own, with certificates
  * made here; each refuses plaintext, so an app that connected without TLS could not start.
  */
@@ -52,6 +55,8 @@ describe('Production connections: TLS and authentication (distributed)', () => {
       caFile: certs.caFile,
       username: 'cinetrace',
       password: KAFKA_PASSWORD,
+      // Any certificate the CA signed for client authentication will do: the server's has clientAuth.
+      clientCertificate: { certFile: certs.certFile, keyFile: certs.keyFile },
     });
     postgres = await startTlsPostgres(certs, pinned('E2E_TLS_PG_PORT'));
     redis = await startRedis({ tls: certs, user: { name: 'cinetrace', password: REDIS_PASSWORD }, port: pinned('E2E_TLS_REDIS_PORT') });
@@ -98,14 +103,20 @@ describe('Production connections: TLS and authentication (distributed)', () => {
     }
   }, 60_000);
 
-  it('Kafka refuses a plaintext client, and a client that does not trust the CA', async () => {
-    const plain = testKafka(unique('e2e-plain'), { KAFKA_BROKERS: broker!.brokers }).admin();
+  it('Kafka refuses a plaintext client, a client that does not trust the CA, and one without a client certificate', async () => {
+    // No retries: each refusal is the answer (kafkajs would retry each for ~10 s).
+    const once = { retry: { retries: 0 } };
+    const plain = testKafka(unique('e2e-plain'), { KAFKA_BROKERS: broker!.brokers }, once).admin();
     await expect(plain.connect()).rejects.toThrow();
     await plain.disconnect();
     const { KAFKA_SSL_CA_FILE: _ca, ...withoutCa } = broker!.env;
-    const untrusting = testKafka(unique('e2e-no-ca'), withoutCa).admin();
+    const untrusting = testKafka(unique('e2e-no-ca'), withoutCa, once).admin();
     await expect(untrusting.connect()).rejects.toThrow();
     await untrusting.disconnect();
+    const { KAFKA_SSL_CERT_FILE: _cert, KAFKA_SSL_KEY_FILE: _key, ...withoutCertificate } = broker!.env;
+    const anonymous = testKafka(unique('e2e-no-cert'), withoutCertificate, once).admin();
+    await expect(anonymous.connect()).rejects.toThrow();
+    await anonymous.disconnect();
     const trusting = testKafka(unique('e2e-tls'), stack!.kafkaEnv!).admin();
     await trusting.connect();
     expect((await trusting.describeCluster()).brokers).toHaveLength(1);
@@ -130,6 +141,21 @@ describe('Production connections: TLS and authentication (distributed)', () => {
     await expect(client.connect()).rejects.toThrow();
     client.disconnect();
   }, 30_000);
+
+  it('an app without a client certificate never becomes ready, and logs the broker\'s TLS refusal', async () => {
+    const env: Record<string, string> = { ...stack!.environment('prompt-service'), HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'info' };
+    delete env.KAFKA_SSL_CERT_FILE;
+    delete env.KAFKA_SSL_KEY_FILE;
+    const app = new AppProcess('prompt-service-no-client-certificate', DISTRIBUTED_APPS.find((a) => a.name === 'prompt-service')!.entry, env);
+    cleanups.push(() => app.stop());
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !CONNECTION_REFUSED.test(app.output())) {
+      const status = await fetch(`http://127.0.0.1:${env.HEALTH_PORT}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+      expect(status).not.toBe(200);
+      await sleep(500);
+    }
+    expect(app.output()).toMatch(CONNECTION_REFUSED);
+  }, 45_000);
 
   it('with a wrong Kafka password no app becomes ready, each says why, and none prints the password', async () => {
     const wrongPassword = `wrong-${KAFKA_PASSWORD}`;

@@ -1,5 +1,8 @@
 import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { BENCHMARKS, allTasks, benchmarkOn, benchmarkPath, captionItems, runEnds, startOk } from './support/benchmarks';
@@ -18,6 +21,11 @@ const aValue = (tag: string) => `sk-${tag}-${randomBytes(12).toString('hex')}`;
 
 /** An operator key offered by name (OUTBOUND_ENV_SECRETS), only for the loopback literal. */
 const OPERATOR_KEY = aValue('operator');
+/** Given as a mounted secret would be: E2E_OPERATOR_KEY_FILE, the file ending in a newline. */
+const operatorKeyDir = mkdtempSync(join(tmpdir(), 'cinetrace-operator-key-'));
+const OPERATOR_KEY_FILE = join(operatorKeyDir, 'E2E_OPERATOR_KEY');
+writeFileSync(OPERATOR_KEY_FILE, `${OPERATOR_KEY}\n`);
+afterAll(() => rmSync(operatorKeyDir, { recursive: true, force: true }));
 /** Set in the apps' environment but not offered: nothing may ever send it. */
 const CANARY = aValue('canary');
 
@@ -56,7 +64,7 @@ describe('Secrets', () => {
     env: {
       OUTBOUND_ALLOW_PRIVATE: 'true',
       OUTBOUND_ENV_SECRETS: 'E2E_OPERATOR_KEY@127.0.0.1',
-      E2E_OPERATOR_KEY: OPERATOR_KEY,
+      E2E_OPERATOR_KEY_FILE: OPERATOR_KEY_FILE,
       E2E_CANARY_SECRET: CANARY,
     },
   });

@@ -4,7 +4,7 @@ import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } f
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
-import { setLogProcessName } from '@cinetrace/logging';
+import { setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
@@ -65,6 +65,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`cinetrace failed to start: ${err.message}`);
+  console.error(`cinetrace failed to start: ${withoutUrlCredentials(err.message)}`);
   process.exit(1);
 });

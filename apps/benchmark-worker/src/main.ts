@@ -1,6 +1,6 @@
 import { requireVariables, validateEnv } from '@cinetrace/config';
 import { SHUTDOWN_DEADLINE_MS, superviseProcess } from '@cinetrace/health';
-import { bootLogger } from '@cinetrace/logging';
+import { bootLogger, withoutUrlCredentials } from '@cinetrace/logging';
 import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
@@ -28,6 +28,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`${BENCHMARK_WORKER} failed to start: ${err.message}`);
+  console.error(`${BENCHMARK_WORKER} failed to start: ${withoutUrlCredentials(err.message)}`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { KafkaStreamPublisher } from '@cinetrace/bus';
 import { kafkaConnectionFromEnv, requireVariables, validateEnv } from '@cinetrace/config';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
+import { withoutUrlCredentials } from '@cinetrace/logging';
 import { reportIngestLagFrom } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import { ConsumerGroups, Patterns, Topics } from '@cinetrace/contracts';
@@ -28,6 +29,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`gateway failed to start: ${err.message}`);
+  console.error(`gateway failed to start: ${withoutUrlCredentials(err.message)}`);
   process.exit(1);
 });

@@ -47,8 +47,8 @@ export class ProjectServiceModule {
         { provide: ProjectServiceEnv, useValue: env },
         { provide: AtRestCipher, useFactory: () => new AtRestCipher(secretsKeyOf(env)) },
         { provide: SecretIntake, useFactory: () => new SecretIntake(secretsKeyOf(env)) },
-        // Only the names OUTBOUND_ENV_SECRETS lists are ever read from the environment handed on here.
-        { provide: EnvSecrets, useValue: new EnvSecrets(env.OUTBOUND_ENV_SECRETS, processEnv) },
+        // Only the names OUTBOUND_ENV_SECRETS lists (or their <NAME>_FILE) are ever read from the environment handed on here.
+        { provide: EnvSecrets, useValue: EnvSecrets.fromEnvironment(env.OUTBOUND_ENV_SECRETS, processEnv) },
         ProjectsService,
         AuthService,
         ApiKeysService,

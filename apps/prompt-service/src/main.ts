@@ -1,6 +1,7 @@
 import { KafkaProbe, kafkaServerOptions } from '@cinetrace/bus';
 import { kafkaConnectionFromEnv, requireVariables, validateEnv } from '@cinetrace/config';
 import { superviseProcess } from '@cinetrace/health';
+import { withoutUrlCredentials } from '@cinetrace/logging';
 import { storeAnswers } from '@cinetrace/persistence';
 import { collectProcessMetrics } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
@@ -27,6 +28,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  console.error(`prompt-service failed to start: ${err.message}`);
+  console.error(`prompt-service failed to start: ${withoutUrlCredentials(err.message)}`);
   process.exit(1);
 });

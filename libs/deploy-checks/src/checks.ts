@@ -4,7 +4,7 @@
  * the repository and on deliberately broken copies, so each is seen to fail too.
  */
 import { type AppContract, probePortVariable } from './app-contract';
-import { buildArgs, type ComposeFile, type ComposeService, dependencies, durationMs, healthcheckUrl, serviceEnvironment } from './compose';
+import { buildArgs, type ComposeFile, type ComposeService, dependencies, durationMs, healthcheckUrl, mountedSecrets, serviceEnvironment } from './compose';
 import { decidingRule, isOwner, ownerRules } from './codeowners';
 import { allOf, argNames, envPairs, execForm, lastOf, stages, variablesUsed } from './dockerfile';
 import { environmentProblems, type GivenEnvironment, portOf } from './env-check';
@@ -173,6 +173,36 @@ export function composeEnvironmentProblems(compose: ComposeFile, contracts: Cont
         mayTakeOpaque: contract.readsNamedAtRuntime,
       }),
     );
+  }
+  return problems;
+}
+
+/**
+ * Secrets given as files: every `<NAME>_FILE` at /run/secrets/… is a secret its service
+ * mounts there, every secret a service mounts is defined at the top level with its source,
+ * and every defined secret is mounted by some service.
+ */
+export function composeSecretProblems(compose: ComposeFile): string[] {
+  const problems: string[] = [];
+  const defined = (compose.secrets ?? {}) as Record<string, { file?: string; environment?: string } | null>;
+  const mountedByAny = new Set<string>();
+  for (const [name, service] of Object.entries(compose.services ?? {})) {
+    const mounted = mountedSecrets(service);
+    const targets = new Set(((service.secrets ?? []) as Array<string | { source: string; target?: string }>).map((s) => (typeof s === 'string' ? s : s.target ?? s.source)));
+    for (const secret of mounted) {
+      mountedByAny.add(secret);
+      const source = defined[secret];
+      if (!source) problems.push(`compose service ${name} mounts secret ${secret}, which the file does not define`);
+      else if (!source.file && !source.environment) problems.push(`compose secret ${secret} has neither file nor environment`);
+    }
+    for (const variable of serviceEnvironment(service).variables.values()) {
+      const path = /^\/run\/secrets\/([^/]+)$/.exec(variable.value ?? '');
+      if (!variable.name.endsWith('_FILE') || !path) continue;
+      if (!targets.has(path[1])) problems.push(`compose service ${name}: ${variable.name} reads ${variable.value}, but the service mounts no secret ${path[1]}`);
+    }
+  }
+  for (const secret of Object.keys(defined)) {
+    if (!mountedByAny.has(secret)) problems.push(`compose secret ${secret} is mounted by no service`);
   }
   return problems;
 }

@@ -1,4 +1,5 @@
 import { emptyEnvironment, type GivenEnvironment } from './env-check';
+import { COMPOSE_RESET } from './yaml-files';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the compose file is untyped YAML */
 
@@ -104,4 +105,38 @@ export function durationMs(value: string | undefined): number | undefined {
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== String(value)) return undefined;
   const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, ns: 1e-6 };
   return parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]], 0);
+}
+
+/** Attributes an override replaces rather than appends to (compose's merge rules). */
+const REPLACED = new Set(['command', 'entrypoint', 'test']);
+
+/**
+ * `docker compose -f base -f override`, as far as these checks need: mappings merge key by
+ * key, sequences append (without duplicates), `command`, `entrypoint` and `healthcheck.test`
+ * are replaced, and `!reset` removes the key.
+ */
+export function mergeCompose<T>(base: T, override: unknown): T {
+  return mergeValue(base, override) as T;
+}
+
+function mergeValue(base: unknown, override: unknown, key = ''): unknown {
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isMap(base) && isMap(override)) {
+    const merged: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(override)) {
+      if (v === COMPOSE_RESET) delete merged[k];
+      else merged[k] = k in base ? mergeValue(base[k], v, k) : v;
+    }
+    return merged;
+  }
+  if (Array.isArray(base) && Array.isArray(override) && !REPLACED.has(key)) {
+    const seen = new Set(base.map((v) => JSON.stringify(v)));
+    return [...base, ...override.filter((v) => !seen.has(JSON.stringify(v)))];
+  }
+  return override;
+}
+
+/** The compose secrets a service mounts (short `- name` or long `- source: name` form). */
+export function mountedSecrets(service: ComposeService): string[] {
+  return ((service.secrets ?? []) as Array<string | { source: string; target?: string }>).map((s) => (typeof s === 'string' ? s : s.source));
 }

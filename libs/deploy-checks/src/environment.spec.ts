@@ -11,12 +11,15 @@ import {
   composeAddressProblems,
   composeEnvironmentProblems,
   composeMigrationProblems,
+  composeSecretProblems,
   kubernetesEnvironmentProblems,
   migrationJobProblems,
 } from './checks';
 import { type K8sObject, containersOf, named } from './kubernetes';
-import { baseObjects, composeFile, manifestSets } from './manifests';
+import { mergeCompose, serviceEnvironment } from './compose';
+import { baseObjects, composeFile, composeSets, manifestSets } from './manifests';
 import { readText } from './repo';
+import { parseYamlDocuments } from './yaml-files';
 
 const contracts = allContracts();
 
@@ -53,17 +56,38 @@ describe.each(manifestSets().map((set) => [set.name, set.objects] as const))('%s
   });
 });
 
-describe('docker-compose.yml', () => {
+describe.each(composeSets().map((set) => [set.name, set.compose] as const))('%s', (_name, compose) => {
   it('gives each app service exactly the variables its app reads', () => {
-    expect(composeEnvironmentProblems(composeFile(), contracts)).toEqual([]);
+    expect(composeEnvironmentProblems(compose, contracts)).toEqual([]);
   });
 
   it('points addresses (Kafka, PostgreSQL, Redis) at services of the file', () => {
-    expect(composeAddressProblems(composeFile())).toEqual([]);
+    expect(composeAddressProblems(compose)).toEqual([]);
   });
 
   it('migrates at start, or runs a one-shot migration first', () => {
-    expect(composeMigrationProblems(composeFile(), contracts)).toEqual([]);
+    expect(composeMigrationProblems(compose, contracts)).toEqual([]);
+  });
+
+  it('mounts every secret file a <NAME>_FILE names, and defines every secret it mounts', () => {
+    expect(composeSecretProblems(compose)).toEqual([]);
+  });
+});
+
+describe('docker-compose.tls.yml', () => {
+  const tls = composeSets().find((set) => set.name.endsWith('docker-compose.tls.yml'))!.compose;
+
+  it('gives every connection secret as a file, and no plaintext connection', () => {
+    for (const [app, contract] of contracts) {
+      const given = serviceEnvironment(tls.services[app]).variables;
+      for (const name of ['DATABASE_URL', 'REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'].filter((n) => contract.reads.has(n))) {
+        expect([app, name, given.has(name)]).toEqual([app, name, false]);
+        expect([app, `${name}_FILE`, given.get(`${name}_FILE`)?.value]).toEqual([app, `${name}_FILE`, expect.stringMatching(/^\/run\/secrets\//)]);
+      }
+      if (contract.reads.has('KAFKA_SSL')) expect([app, given.get('KAFKA_SSL')?.value, given.get('KAFKA_SASL_MECHANISM')?.value]).toEqual([app, 'true', 'scram-sha-512']);
+      if (contract.reads.has('DATABASE_URL')) expect([app, given.get('DATABASE_SSL_CA_FILE')?.value]).toEqual([app, '/run/secrets/postgres-ca.crt']);
+      if (contract.reads.has('REDIS_URL')) expect([app, given.get('REDIS_TLS_CA_FILE')?.value]).toEqual([app, '/run/secrets/redis-ca.crt']);
+    }
   });
 });
 
@@ -123,5 +147,37 @@ describe('the environment checks fail', () => {
     env.KAFKA_BROKERS = 'kafak:9092';
     expect(composeEnvironmentProblems(compose, contracts)).toEqual(['compose service trace-ingest: TRACE_TOPIC_PARTITIONS is read by the app but not set']);
     expect(composeAddressProblems(compose)).toEqual(['compose service trace-ingest: KAFKA_BROKERS points at kafak, which is not a service of the file']);
+  });
+});
+
+describe('compose overrides', () => {
+  it('merge as docker compose does: maps key by key, sequences appended, commands replaced, !reset removed', () => {
+    const [override] = parseYamlDocuments(
+      ['services:', '  a:', '    environment: { A: "2", B: !reset null, C: "3" }', '    secrets: [s2]', '    command: [new]', 'secrets: { s2: { file: ./s2 } }'].join('\n'),
+      'override.yml',
+    );
+    const base = { services: { a: { image: 'x', environment: { A: '1', B: 'plain' }, secrets: ['s1'], command: ['old'] } }, secrets: { s1: { file: './s1' } } };
+    expect(mergeCompose(base, override)).toEqual({
+      services: { a: { image: 'x', environment: { A: '2', C: '3' }, secrets: ['s1', 's2'], command: ['new'] } },
+      secrets: { s1: { file: './s1' }, s2: { file: './s2' } },
+    });
+  });
+
+  it('fail on a _FILE at a secret the service does not mount, and on secrets undefined or unused', () => {
+    const compose = structuredClone(composeSets().find((set) => set.name.endsWith('docker-compose.tls.yml'))!.compose);
+    compose.services['gateway'].secrets = (compose.services['gateway'].secrets as string[]).filter((s) => s !== 'database-url');
+    compose.services['benchmark-worker'].secrets.push('kafka-ca.pem');
+    compose.secrets['unused'] = { file: './unused' };
+    expect(composeSecretProblems(compose).sort()).toEqual([
+      'compose secret unused is mounted by no service',
+      'compose service benchmark-worker mounts secret kafka-ca.pem, which the file does not define',
+      'compose service gateway: DATABASE_URL_FILE reads /run/secrets/database-url, but the service mounts no secret database-url',
+    ]);
+  });
+
+  it('fail when an override gives a secret both plainly and as a file', () => {
+    const compose = structuredClone(composeSets().find((set) => set.name.endsWith('docker-compose.tls.yml'))!.compose);
+    (compose.services['prompt-service'].environment as Record<string, unknown>).DATABASE_URL = 'postgres://u:p@postgres:5432/x';
+    expect(composeEnvironmentProblems(compose, contracts)).toEqual(['compose service prompt-service: DATABASE_URL and DATABASE_URL_FILE are both set; the app refuses that']);
   });
 });

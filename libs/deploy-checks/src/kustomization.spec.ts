@@ -15,7 +15,7 @@ import {
 } from './checks';
 import { type K8sObject, containersOf, named, secretReferences } from './kubernetes';
 import { baseKustomizationProblems, overlayProblems } from './kustomize-checks';
-import { baseObjects, composeFile, manifestSets, overlayDirs } from './manifests';
+import { baseObjects, composeFile, composeSets, manifestSets, overlayDirs } from './manifests';
 import { readText } from './repo';
 
 const contracts = allContracts();
@@ -59,9 +59,9 @@ describe.each(manifestSets().map((set) => [set.name, set.objects] as const))('%s
   });
 });
 
-describe('docker-compose.yml', () => {
+describe.each(composeSets().map((set) => [set.name, set.compose] as const))('%s', (_name, compose) => {
   it('gives apps time to stop, and lets all but the HTTP edge scale', () => {
-    expect(composePolicyProblems(composeFile(), contracts, budget)).toEqual([]);
+    expect(composePolicyProblems(compose, contracts, budget)).toEqual([]);
   });
 });
 

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ComposeFile } from './compose';
+import { type ComposeFile, mergeCompose } from './compose';
 import { isK8sObject, type K8sObject } from './kubernetes';
 import { filesUnder, packageDirs, rootPath } from './repo';
 import { kustomizeCommand, run } from './tools';
-import { loadYaml, parseYamlDocuments } from './yaml-files';
+import { COMPOSE_FILE, COMPOSE_OVERRIDES, loadYaml, parseYamlDocuments } from './yaml-files';
 
 export const BASE_DIR = 'deploy/base';
 export const OVERLAYS_DIR = 'deploy/overlays';
@@ -75,7 +75,22 @@ export function manifestSets(): ManifestSet[] {
   return sets;
 }
 
-export const composeFile = (): ComposeFile => loadYaml('docker-compose.yml')[0] as ComposeFile;
+export const composeFile = (): ComposeFile => loadYaml(COMPOSE_FILE)[0] as ComposeFile;
+
+export interface ComposeSet {
+  /** e.g. `docker-compose.yml + docker-compose.tls.yml`. */
+  name: string;
+  compose: ComposeFile;
+}
+
+/** What `docker compose` runs: docker-compose.yml alone, and with each override on top. */
+export function composeSets(): ComposeSet[] {
+  const base = composeFile();
+  return [
+    { name: COMPOSE_FILE, compose: base },
+    ...COMPOSE_OVERRIDES.map((file) => ({ name: `${COMPOSE_FILE} + ${file}`, compose: mergeCompose(base, loadYaml(file)[0]) })),
+  ];
+}
 
 /** Every directory of apps/ and libs/, as `apps/<name>`. */
 export const workspaceDirs = (): string[] => [

@@ -5,7 +5,7 @@
 import { allContracts, readinessCheckDeadlineMs } from './budget';
 import { composeDependencyProblems, composeHealthcheckProblems, kubernetesProbeProblems } from './checks';
 import { type K8sObject, containersOf, named } from './kubernetes';
-import { baseObjects, composeFile, manifestSets } from './manifests';
+import { baseObjects, composeFile, composeSets, manifestSets } from './manifests';
 import { deployableApps } from './repo';
 
 const contracts = allContracts();
@@ -17,13 +17,13 @@ describe.each(manifestSets().map((set) => [set.name, set.objects] as const))('%s
   });
 });
 
-describe('docker-compose.yml', () => {
+describe.each(composeSets().map((set) => [set.name, set.compose] as const))('%s', (_name, compose) => {
   it("checks each app's health on /readyz at the port its environment gives it", () => {
-    expect(composeHealthcheckProblems(composeFile(), contracts)).toEqual([]);
+    expect(composeHealthcheckProblems(compose, contracts)).toEqual([]);
   });
 
   it('starts apps once what they depend on is healthy', () => {
-    expect(composeDependencyProblems(composeFile(), deployableApps())).toEqual([]);
+    expect(composeDependencyProblems(compose, deployableApps())).toEqual([]);
   });
 });
 

@@ -1,12 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { logProcessName } from './process-name';
+import { redactUrlCredentialsHooks, withoutUrlCredentials } from './url-credentials';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /**
  * Structured JSON logs (pino) for every app. Secrets never reach a log line: auth and
- * key headers are redacted, and errors are reduced to their type and message (no stack).
+ * key headers are redacted, errors are reduced to their type and message (no stack), and
+ * credentials of URLs in any message are redacted (withoutUrlCredentials).
  */
 @Module({})
 export class LoggingModule {
@@ -23,8 +25,9 @@ export class LoggingModule {
               paths: ['req.headers.authorization', 'req.headers["x-project-key"]', 'req.headers.cookie'],
               censor: '[redacted]',
             },
+            hooks: redactUrlCredentialsHooks,
             serializers: {
-              err: (err: Error) => ({ type: err?.name, message: err?.message }),
+              err: (err: Error) => ({ type: err?.name, message: err?.message === undefined ? undefined : withoutUrlCredentials(String(err.message)) }),
               req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
             },
             autoLogging: level === 'debug' || level === 'trace',

@@ -1,3 +1,4 @@
+import { withoutUrlCredentials } from '@cinetrace/logging';
 import { migrateServiceDatabase, type ServiceDataSourceSpec } from './data-source.factory';
 
 /**
@@ -14,7 +15,7 @@ export function runMigrationStep(service: string, spec: () => ServiceDataSourceS
         process.exit(0);
       },
       (err: Error) => {
-        console.error(`${service}: migrating failed: ${err?.message ?? err}`);
+        console.error(`${service}: migrating failed: ${withoutUrlCredentials(String(err?.message ?? err))}`);
         process.exit(1);
       },
     );

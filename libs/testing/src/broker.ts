@@ -17,6 +17,11 @@ export interface BrokerSecurity {
   caFile: string;
   username: string;
   password: string;
+  /**
+   * Mutual TLS: the broker refuses clients without a certificate `caFile` signed; these are
+   * the PEM certificate and key its clients are given (KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE).
+   */
+  clientCertificate?: { certFile: string; keyFile: string };
 }
 
 /** A real Apache Kafka broker (one KRaft node) run by scripts/kafka/broker.sh, pinned to one port. */
@@ -53,6 +58,7 @@ function securityArguments(security: BrokerSecurity): string[] {
     '--tls-keystore-password', security.keystorePassword,
     '--tls-ca', security.caFile,
     '--scram-user', `${security.username}:${security.password}`,
+    ...(security.clientCertificate ? ['--tls-client-auth', 'required'] : []),
   ];
 }
 
@@ -71,6 +77,7 @@ export async function startBroker(port?: number, security?: BrokerSecurity): Pro
       KAFKA_SASL_MECHANISM: 'scram-sha-512',
       KAFKA_SASL_USERNAME: security.username,
       KAFKA_SASL_PASSWORD: security.password,
+      ...(security.clientCertificate && { KAFKA_SSL_CERT_FILE: security.clientCertificate.certFile, KAFKA_SSL_KEY_FILE: security.clientCertificate.keyFile }),
     });
   }
   return {

@@ -1,4 +1,21 @@
+import { EnvironmentError } from '@cinetrace/config';
 import { EnvSecrets, ENV_SECRETS_PATTERN } from './env-secrets';
+
+/** A stand-in for the disk: these paths exist, any other is missing. */
+const files: Record<string, string> = { '/run/secrets/openai': 'sk-from-file\n', '/run/secrets/other': 'never-read' };
+const read = (path: string): Buffer => {
+  if (path in files) return Buffer.from(files[path]);
+  throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+};
+const problemsOf = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof EnvironmentError) return err.problems;
+    throw err;
+  }
+  return [];
+};
 
 describe('OUTBOUND_ENV_SECRETS', () => {
   it('lists names, each optionally bound to hosts', () => {
@@ -23,5 +40,25 @@ describe('OUTBOUND_ENV_SECRETS', () => {
     }
     expect(new EnvSecrets(undefined, env).value('OPENAI_API_KEY')).toBeUndefined();
     expect(secrets.unbound()).toEqual(['EMPTY']);
+  });
+
+  it('takes a listed name as <NAME>_FILE too, trimmed, and reads no file of an unlisted name', () => {
+    const env = { OPENAI_API_KEY_FILE: '/run/secrets/openai', OTHER_KEY_FILE: '/run/secrets/other' };
+    const secrets = EnvSecrets.fromEnvironment('OPENAI_API_KEY@api.openai.com', env, read);
+    expect(secrets.value('OPENAI_API_KEY')).toBe('sk-from-file');
+    expect(secrets.value('OTHER_KEY')).toBeUndefined();
+    expect(secrets.value('OPENAI_API_KEY_FILE')).toBeUndefined();
+    const touched: string[] = [];
+    EnvSecrets.fromEnvironment('OPENAI_API_KEY', env, (path) => (touched.push(path), read(path)));
+    expect(touched).toEqual(['/run/secrets/openai']);
+    expect(EnvSecrets.fromEnvironment(undefined, env, read).value('OTHER_KEY')).toBeUndefined();
+  });
+
+  it('stops the boot when a listed name is given both ways or its file cannot be read, naming the variable and never a value', () => {
+    const both = problemsOf(() => EnvSecrets.fromEnvironment('OPENAI_API_KEY', { OPENAI_API_KEY: 'sk-direct', OPENAI_API_KEY_FILE: '/run/secrets/openai' }, read));
+    expect(both).toEqual(['OPENAI_API_KEY: set both directly and as OPENAI_API_KEY_FILE; keep one']);
+    const missing = problemsOf(() => EnvSecrets.fromEnvironment('OPENAI_API_KEY, B', { OPENAI_API_KEY_FILE: '/run/secrets/nope', B: 'b' }, read));
+    expect(missing).toEqual(['OPENAI_API_KEY_FILE: cannot read /run/secrets/nope (ENOENT)']);
+    expect(JSON.stringify([both, missing])).not.toMatch(/sk-/);
   });
 });

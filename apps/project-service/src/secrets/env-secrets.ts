@@ -1,3 +1,4 @@
+import { ReadFile, readFromDisk, resolveSecretFiles } from '@cinetrace/config';
 import { SECRET_HOST_PATTERN } from '@cinetrace/contracts';
 
 const ENV_NAME = '[A-Z_][A-Z0-9_]{0,99}';
@@ -18,6 +19,17 @@ export interface EnvSecret {
  */
 export class EnvSecrets {
   private readonly listed = new Map<string, EnvSecret>();
+
+  /**
+   * Over the process environment, where every listed NAME may instead be given as
+   * `<NAME>_FILE` (a mounted secret), read once here at boot as the connection secrets are
+   * (resolveSecretFiles: both set, or a file that cannot be read, stops the boot naming it).
+   * Only listed names are looked at: an unlisted `<NAME>_FILE` is never read.
+   */
+  static fromEnvironment(allowList: string | undefined, env: NodeJS.ProcessEnv, read: ReadFile = readFromDisk): EnvSecrets {
+    const names = [...new EnvSecrets(allowList, {}).listed.keys()];
+    return new EnvSecrets(allowList, resolveSecretFiles(env, names, read));
+  }
 
   constructor(
     allowList: string | undefined,
