@@ -23,6 +23,15 @@ describe('withoutUrlCredentials', () => {
   });
 });
 
+describe('withoutUrlCredentials on what a client could make a log line quote', () => {
+  it('stays linear: a 200,000-character dotted word (quadratic with an unbounded scheme: tens of seconds)', () => {
+    const text = 'a.'.repeat(100_000) + ' postgres://u:pw@db/x';
+    const started = performance.now();
+    expect(withoutUrlCredentials(text)).toContain('postgres://[redacted]@db/x');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
 describe('redactUrlCredentialsHooks', () => {
   it('redacts the message and the format arguments of every pino log call', () => {
     const lines: string[] = [];

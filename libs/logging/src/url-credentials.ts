@@ -2,7 +2,9 @@
  * `scheme://user:password@host` (what DATABASE_URL and REDIS_URL look like) up to the last `@`
  * before a space or `/`, so that a password holding a raw `@` is taken whole.
  */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/]+@/gi;
+// The scheme is bounded (32 characters): unbounded, a long `a.a.a.a…` in a logged message made
+// every word start scan to its end (quadratic), and log lines may quote what a client sent.
+const USERINFO = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/]+@/gi;
 /** A password given as a URL parameter instead (`?password=…`, as libpq and node-postgres accept). */
 const PASSWORD_PARAMETER = /([?&]password=)[^&\s]+/gi;
 
