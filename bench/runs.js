@@ -5,7 +5,9 @@
 //      (metadata.output) equal their expected values, and a benchmark on it: target
 //      `{ type: 'dataset' }` (no call out), one `exact_match` scorer, runner concurrency
 //      --concurrency (64, the most a run allows);
-//   2. a warm-up run of --warmup items on a dataset of its own (not measured);
+//   2. a warm-up run of --warmup items on a dataset of its own (not measured; the floor gets one
+//      too): a fresh broker's JVM compiles for its first ~10-20 s, and the service's first
+//      run of 10,000 measured 1,057 tasks/s where its third measured 1,653 (bench/README.md);
 //   3. the measured run: from POST /start (202) until GET /runs shows it ended, polled
 //      every --poll-ms; tasks/s = tasks / that time. Then the counts: every task must be
 //      completed with its score passed (the run's counts and scores, the tasks route's
@@ -18,7 +20,7 @@
 //      PostgreSQL by a consumer process. What is left between the floor and the bare
 //      baseline is the cost of the design on this machine, not of the service's code.
 // Usage: node bench/runs.js [--mode both|all-in-one|distributed] [--tasks 10000]
-//          [--concurrency 64] [--worker-concurrency <worker's default, 64>] [--runs 1] [--warmup 500]
+//          [--concurrency 64] [--worker-concurrency <worker's default, 64>] [--runs 1] [--warmup 10000]
 //          [--only service|baseline|floor] [--apps a,b,gateway] (more in bench/README.md;
 //          --only floor measures the bare baseline and the floor)
 const { randomBytes } = require('node:crypto');
@@ -33,7 +35,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   concurrency: 64, // the run's runner.concurrency (1..64)
   'worker-concurrency': 0, // distributed: WORKER_CONCURRENCY of the benchmark-worker (0: its default)
   runs: 1, // measured runs per mode (each a new start of the same benchmark)
-  warmup: 500, // tasks of the warm-up run (0: none)
+  warmup: 10000, // tasks of the warm-up run, service and floor alike (0: none)
   'poll-ms': 100,
   timeout: 600, // seconds one run may take before it counts as not finished
   only: '', // service, baseline (the bare baseline) or floor (distributed: the floor)
@@ -296,6 +298,20 @@ async function measureFloor() {
   const out = { kind: 'floor', mode: 'distributed', concurrency, runs: [] };
   try {
     const broker = await c.startBroker();
+    if (opts.warmup > 0) {
+      // As the service's: one run not measured, on its own database and topics, so that the broker is as warm.
+      const db = await c.createDatabase('floor');
+      const warmPrefix = `${prefix}-warm`;
+      c.onCleanup(() => dropRedisPrefix(warmPrefix));
+      const w = await runBaselineScript('baseline-runs-floor.js', {
+        KAFKA_BROKERS: broker.brokers,
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: warmPrefix,
+        BASELINE_CONCURRENCY: String(concurrency),
+        BASELINE_TASKS: String(opts.warmup),
+      });
+      log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s`);
+    }
     for (let i = 0; i < opts.runs; i++) {
       // Each run on an empty database (the floor creates its tables) and topics of its own (named after the prefix).
       const db = await c.createDatabase('floor');
