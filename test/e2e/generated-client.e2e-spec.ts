@@ -1,14 +1,12 @@
 import { api } from '@cinetrace/testing';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGeneratedClient } from './client/program';
+import { repoBin, useScratchDir } from './support/scratch';
 import { useStack } from './support/stack-hooks';
 
-const REPO = join(__dirname, '..', '..');
 const CLIENT = join(__dirname, 'client');
-const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
 
 /**
  * A client generated from the served document with openapi-typescript (types) and
@@ -18,23 +16,18 @@ const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
  */
 describe('A client generated from the OpenAPI document', () => {
   const ctx = useStack();
-  let dir: string;
-
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cinetrace-client-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scratch = useScratchDir('cinetrace-client-');
 
   it('is what openapi-typescript generates from the served document', async () => {
     const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
-    writeFileSync(join(dir, 'openapi.json'), doc.text);
-    execFileSync(bin('openapi-typescript'), [join(dir, 'openapi.json'), '--default-non-nullable', 'false', '-o', join(dir, 'schema.d.ts')], { stdio: 'pipe' });
-    expect(readFileSync(join(dir, 'schema.d.ts'), 'utf8')).toBe(readFileSync(join(CLIENT, 'schema.d.ts'), 'utf8'));
+    writeFileSync(join(scratch.path, 'openapi.json'), doc.text);
+    execFileSync(repoBin('openapi-typescript'), [join(scratch.path, 'openapi.json'), '--default-non-nullable', 'false', '-o', join(scratch.path, 'schema.d.ts')], { stdio: 'pipe' });
+    expect(readFileSync(join(scratch.path, 'schema.d.ts'), 'utf8')).toBe(readFileSync(join(CLIENT, 'schema.d.ts'), 'utf8'));
   }, 60_000);
 
   it('compiles under tsc --strict', () => {
     try {
-      execFileSync(bin('tsc'), ['-p', join(CLIENT, 'tsconfig.strict.json')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(repoBin('tsc'), ['-p', join(CLIENT, 'tsconfig.strict.json')], { encoding: 'utf8', stdio: 'pipe' });
     } catch (err) {
       throw new Error(`tsc --strict failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
     }

@@ -2,13 +2,11 @@ import { api } from '@cinetrace/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPO, repoBin, useScratchDir } from './support/scratch';
 import { useStack } from './support/stack-hooks';
 
-const REPO = join(__dirname, '..', '..');
-const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
 
 /**
  * The served OpenAPI document as third-party tools see it: `redocly lint` (recommended
@@ -19,21 +17,16 @@ const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
  */
 describe('The OpenAPI document', () => {
   const ctx = useStack();
-  let dir: string;
-
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cinetrace-openapi-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scratch = useScratchDir('cinetrace-openapi-');
 
   it('passes redocly lint with no errors', async () => {
     const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
     expect(doc.status).toBe(200);
-    const file = join(dir, 'openapi.json');
+    const file = join(scratch.path, 'openapi.json');
     writeFileSync(file, doc.text);
     let output: string;
     try {
-      output = execFileSync(bin('redocly'), ['lint', file, '--config', join(REPO, 'redocly.yaml'), '--format=summary'], { encoding: 'utf8', stdio: 'pipe' });
+      output = execFileSync(repoBin('redocly'), ['lint', file, '--config', join(REPO, 'redocly.yaml'), '--format=summary'], { encoding: 'utf8', stdio: 'pipe' });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string };
       throw new Error(`redocly lint failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
