@@ -2,6 +2,7 @@
 // Starts every app of the distributed mode as its own process, for local use and tests.
 // Reads KAFKA_BROKERS, DATABASE_URL, REDIS_URL, SECRETS_KEY and PORT (gateway) from the environment.
 const { spawn } = require('node:child_process');
+const http = require('node:http');
 const path = require('node:path');
 
 // Services before the gateway; each later app joins this list when it exists.
@@ -27,6 +28,38 @@ const children = APPS.map((app) => {
   return child;
 });
 
+/** The gateway's address, the console's and where the key is, once the gateway answers /readyz. */
+async function announceWhenReady() {
+  const { announceReady } = require('@cinetrace/logging');
+  const port = Number(process.env.PORT || 3000);
+  const ready = () =>
+    new Promise((resolve) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/readyz', timeout: 2000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      });
+      request.on('error', () => resolve(false));
+      request.on('timeout', () => request.destroy());
+    });
+  for (let waited = 0; waited < 180 && !stopping; waited++) {
+    if (await ready()) {
+      announceReady(
+        {
+          mode: 'distributed',
+          host: process.env.HOST || '0.0.0.0',
+          port,
+          otlpGrpcPort: Number(process.env.OTLP_GRPC_PORT ?? 4317),
+          keyFile: path.resolve(process.env.DATA_DIR || './data', 'bootstrap-api-key'),
+          keyFromEnvironment: Boolean(process.env.BOOTSTRAP_API_KEY || process.env.BOOTSTRAP_API_KEY_FILE),
+        },
+        (line) => console.log(JSON.stringify({ level: 30, time: Date.now(), app: 'start-distributed', msg: line })),
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 let stopping = false;
 function shutdown(code) {
   if (stopping) return;
@@ -39,3 +72,5 @@ function shutdown(code) {
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+
+announceWhenReady().catch(() => undefined);

@@ -4,7 +4,7 @@ import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } f
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
-import { setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
+import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
 import { outboundClientFromEnv } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
@@ -13,6 +13,7 @@ import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
 import { reportIngestLagFrom, reportTaskQueueFrom } from '@cinetrace/metrics';
 import { Topics } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
+import { join, resolve } from 'node:path';
 
 /**
  * The whole service in one process: every app's own Nest application, joined by the
@@ -53,6 +54,18 @@ async function main(): Promise<void> {
     ),
   ];
   const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
+
+  announceReady(
+    {
+      mode: 'all-in-one',
+      host: gatewayEnv.HOST,
+      port: gatewayEnv.PORT,
+      otlpGrpcPort: gatewayEnv.OTLP_GRPC_PORT,
+      keyFile: join(resolve(projectEnv.DATA_DIR), 'bootstrap-api-key'),
+      keyFromEnvironment: Boolean(projectEnv.BOOTSTRAP_API_KEY),
+    },
+    (line) => new Logger('all-in-one').log(line),
+  );
 
   // Stop taking requests first, then let the services finish (tasks in hand resume at the next start) and close their stores.
   shutDownGracefullyOnSignal({

@@ -1,7 +1,7 @@
 import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { bootLogger } from '@cinetrace/logging';
+import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
 import { BENCHMARK_SERVICE, BenchmarkExecution, BenchmarkServiceModule } from './benchmark-service.module';
@@ -17,7 +17,7 @@ export async function startBenchmarkService(
     logger: bootLogger(BENCHMARK_SERVICE, env.LOG_LEVEL),
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(withStartupAtDebug(app.get(Logger)));
   await app.listen();
   return app;
 }

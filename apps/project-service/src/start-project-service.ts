@@ -2,7 +2,7 @@ import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { BusClientConfig } from '@cinetrace/bus';
-import { bootLogger } from '@cinetrace/logging';
+import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { ProjectServiceEnv } from './project-service.env';
 import { PROJECT_SERVICE, ProjectServiceModule } from './project-service.module';
@@ -18,7 +18,7 @@ export async function startProjectService(
     logger: bootLogger(PROJECT_SERVICE, env.LOG_LEVEL),
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(withStartupAtDebug(app.get(Logger)));
   await app.listen();
   return app;
 }

@@ -1,7 +1,7 @@
 import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { bootLogger } from '@cinetrace/logging';
+import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { PromptServiceEnv } from './prompt-service.env';
 import { PROMPT_SERVICE, PromptServiceModule } from './prompt-service.module';
@@ -16,7 +16,7 @@ export async function startPromptService(
     logger: bootLogger(PROMPT_SERVICE, env.LOG_LEVEL),
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(withStartupAtDebug(app.get(Logger)));
   await app.listen();
   return app;
 }

@@ -1,4 +1,4 @@
-import { bootLogger } from '@cinetrace/logging';
+import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
@@ -18,7 +18,7 @@ export async function startTraceIngest(
     logger: bootLogger(TRACE_INGEST, env.LOG_LEVEL),
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(withStartupAtDebug(app.get(Logger)));
   await app.listen();
   return app;
 }

@@ -1,39 +1,39 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
+import { logDestination } from './log-format';
 import { logProcessName } from './process-name';
 import { redactUrlCredentialsHooks, withoutUrlCredentials } from './url-credentials';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /**
- * Structured JSON logs (pino) for every app. Secrets never reach a log line: auth and
+ * Structured logs (pino) for every app: JSON lines, or readable lines at a terminal (logFormat). Secrets never reach a log line: auth and
  * key headers are redacted, errors are reduced to their type and message (no stack), and
  * credentials of URLs in any message are redacted (withoutUrlCredentials).
  */
 @Module({})
 export class LoggingModule {
   static forApp(app: string, level: LogLevel): DynamicModule {
+    const options = {
+      level,
+      base: { app: logProcessName(app) },
+      genReqId: (req) => (req as { id?: string }).id ?? '',
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-project-key"]', 'req.headers.cookie'],
+        censor: '[redacted]',
+      },
+      hooks: redactUrlCredentialsHooks,
+      serializers: {
+        err: (err: Error) => ({ type: err?.name, message: err?.message === undefined ? undefined : withoutUrlCredentials(String(err.message)) }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+      autoLogging: level === 'debug' || level === 'trace',
+    } satisfies Options;
+    const destination = logDestination();
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level,
-            base: { app: logProcessName(app) },
-            genReqId: (req) => (req as { id?: string }).id ?? '',
-            redact: {
-              paths: ['req.headers.authorization', 'req.headers["x-project-key"]', 'req.headers.cookie'],
-              censor: '[redacted]',
-            },
-            hooks: redactUrlCredentialsHooks,
-            serializers: {
-              err: (err: Error) => ({ type: err?.name, message: err?.message === undefined ? undefined : withoutUrlCredentials(String(err.message)) }),
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-            },
-            autoLogging: level === 'debug' || level === 'trace',
-          },
-        }),
-      ],
+      imports: [LoggerModule.forRoot({ pinoHttp: destination ? [options, destination] : options })],
     };
   }
 }

@@ -48,6 +48,24 @@ function hasLongRequestLine(packet: Buffer | undefined): boolean {
   return (lineEnd < 0 ? packet.length : lineEnd) >= LONG_REQUEST_LINE;
 }
 
+/** The longest path segment (an id) the router takes: Fastify's maxParamLength. */
+export const MAX_PATH_SEGMENT = 1024;
+
+const uriTooLong = () => new DomainError(ErrorCode.UriTooLong, `A segment of the URL is longer than the ${MAX_PATH_SEGMENT} characters any id can have`);
+
+/** Whether a segment of the URL's path is longer than MAX_PATH_SEGMENT. */
+export function hasOverlongSegment(url: string): boolean {
+  return url.split('?')[0].split('/').some((segment) => segment.length > MAX_PATH_SEGMENT);
+}
+
+/**
+ * For a route that matches any path (the console's): a path no other route took because a
+ * segment is too long for an id answers 414, as it does where no such route exists.
+ */
+export function answerUriTooLong(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendProblem(reply, toProblem(uriTooLong(), String(request.id)));
+}
+
 /**
  * Fastify's own answers for a URL it cannot route (FST_ERR_BAD_URL: a %-escape that is
  * not UTF-8; FST_ERR_MAX_PARAM_LENGTH: a path segment over 1024 characters) as problems.
@@ -55,7 +73,7 @@ function hasLongRequestLine(packet: Buffer | undefined): boolean {
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const domain =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new DomainError(ErrorCode.UriTooLong, 'A segment of the URL is longer than the 1024 characters any id can have')
+      ? uriTooLong()
       : error.code === 'FST_ERR_BAD_URL'
         ? new DomainError(ErrorCode.MalformedRequest, 'The URL is not valid: a %-escape does not decode to UTF-8')
         : error;

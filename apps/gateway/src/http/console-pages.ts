@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { answerUriTooLong, hasOverlongSegment } from './client-errors';
 
 /**
  * Paths the console never answers: the API, OTLP, operations and the API's docs keep
@@ -71,7 +72,10 @@ export function serveConsole(fastify: FastifyInstance, dir: string): void {
     setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
   });
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isConsolePath(request.url) || !acceptsHtml(request.headers.accept)) return reply.callNotFound();
+    if (!isConsolePath(request.url) || !acceptsHtml(request.headers.accept)) {
+      // This route matches any path, so it also takes those the router refused for a segment too long for an id.
+      return hasOverlongSegment(request.url) ? answerUriTooLong(request, reply) : reply.callNotFound();
+    }
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')

@@ -1,6 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { GatewayEnv } from '../gateway.env';
-import { answerClientError, answerFrameworkError } from './client-errors';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
 import { refuseEarly } from './early-refusals';
 import { registerProtobufBodyParser } from '../otlp/otlp-body';
@@ -36,7 +36,7 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
       connectionsCheckingInterval: timeoutCheckInterval(limits),
     },
     // Client-chosen ids run to 128 characters (more once percent-encoded); Fastify's default is 100.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
     // What Node's parser and Fastify's router refuse is problem+json too, not their own JSON.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
