@@ -8,6 +8,8 @@ import { TracePage } from './pages/TracePage';
 import { TracesPage } from './pages/TracesPage';
 import { BenchmarkPage } from './pages/BenchmarkPage';
 import { BenchmarksPage } from './pages/BenchmarksPage';
+import { PromptPage } from './pages/PromptPage';
+import { PromptsPage } from './pages/PromptsPage';
 import { navigate, useRoute } from './router';
 import { apiKey, chooseProject, chosenProject, signOut } from './session';
 
@@ -73,6 +75,8 @@ export function App() {
       {route.page === 'trace' && project && <TracePage key={`${project.id}/${route.id}`} id={route.id} spanId={route.span} />}
       {route.page === 'benchmarks' && project && <BenchmarksPage key={project.id} />}
       {route.page === 'benchmark' && project && <BenchmarkPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
+      {route.page === 'prompts' && project && <PromptsPage key={project.id} search={route.search} />}
+      {route.page === 'prompt' && project && <PromptPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
       {route.page === 'not-found' && (
         <section className="page">
           <h1>Page not found</h1>
