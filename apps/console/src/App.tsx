@@ -8,7 +8,10 @@ import { TracePage } from './pages/TracePage';
 import { TracesPage } from './pages/TracesPage';
 import { BenchmarkPage } from './pages/BenchmarkPage';
 import { BenchmarksPage } from './pages/BenchmarksPage';
+import { DatasetPage } from './pages/DatasetPage';
+import { DatasetsPage } from './pages/DatasetsPage';
 import { PromptPage } from './pages/PromptPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { PromptsPage } from './pages/PromptsPage';
 import { navigate, useRoute } from './router';
 import { apiKey, chooseProject, chosenProject, signOut } from './session';
@@ -77,6 +80,9 @@ export function App() {
       {route.page === 'benchmark' && project && <BenchmarkPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
       {route.page === 'prompts' && project && <PromptsPage key={project.id} search={route.search} />}
       {route.page === 'prompt' && project && <PromptPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
+      {route.page === 'datasets' && project && <DatasetsPage key={project.id} />}
+      {route.page === 'dataset' && project && <DatasetPage key={`${project.id}/${route.id}`} id={route.id} />}
+      {route.page === 'settings' && <SettingsPage />}
       {route.page === 'not-found' && (
         <section className="page">
           <h1>Page not found</h1>
