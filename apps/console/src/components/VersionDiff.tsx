@@ -16,6 +16,12 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
         <caption className="visually-hidden">
           Content of version {before.version} beside version {after.version}
         </caption>
+        <colgroup>
+          <col className="ln-col" />
+          <col />
+          <col className="ln-col" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col" colSpan={2}>

@@ -157,7 +157,7 @@ function VersionsTable({ versions, onPick }: { versions: PromptVersion[]; onPick
           {versions.map((v) => (
             <tr key={v.version}>
               <td>
-                <button type="button" className="link" onClick={() => onPick(v.version)} aria-label={`Show version ${v.version} in the diff`}>
+                <button type="button" className="link" onClick={() => onPick(v.version)} aria-label={`v${v.version}: show it in the diff`}>
                   v{v.version}
                 </button>
               </td>
