@@ -6,6 +6,13 @@ import { ProjectsPage } from './pages/ProjectsPage';
 import { SignInPage } from './pages/SignInPage';
 import { TracePage } from './pages/TracePage';
 import { TracesPage } from './pages/TracesPage';
+import { BenchmarkPage } from './pages/BenchmarkPage';
+import { BenchmarksPage } from './pages/BenchmarksPage';
+import { DatasetPage } from './pages/DatasetPage';
+import { DatasetsPage } from './pages/DatasetsPage';
+import { PromptPage } from './pages/PromptPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { PromptsPage } from './pages/PromptsPage';
 import { navigate, useRoute } from './router';
 import { apiKey, chooseProject, chosenProject, signOut } from './session';
 
@@ -58,14 +65,24 @@ export function App() {
     );
   }
 
-  const needsProject = route.page === 'traces' || route.page === 'trace';
+  // Everything but the projects and the organization's settings belongs to a project.
+  const needsProject = route.page !== 'projects' && route.page !== 'settings' && route.page !== 'not-found';
+  // The nav marks the list page for a resource's own page too.
+  const section = ({ trace: 'traces', benchmark: 'benchmarks', prompt: 'prompts', dataset: 'datasets' } as Record<string, string>)[route.page] ?? route.page;
   return (
-    <Layout projects={projects} project={project} onPick={(p) => pick(p, route.page === 'projects' ? '/traces' : '/traces')} onSignOut={leave} current={route.page}>
+    <Layout projects={projects} project={project} onPick={(p) => pick(p, ['prompts', 'datasets', 'benchmarks', 'settings'].includes(section) ? `/${section}` : '/traces')} onSignOut={leave} current={section}>
       {error && <p className="notice error" role="alert">{error}</p>}
       {route.page === 'projects' && <ProjectsPage projects={projects} current={project} onOpen={(p) => pick(p)} onCreated={(p) => setProjects((list) => [p, ...(list ?? [])])} />}
       {needsProject && !project && <NoProject />}
       {route.page === 'traces' && project && <TracesPage key={project.id} search={route.search} />}
       {route.page === 'trace' && project && <TracePage key={`${project.id}/${route.id}`} id={route.id} spanId={route.span} />}
+      {route.page === 'benchmarks' && project && <BenchmarksPage key={project.id} />}
+      {route.page === 'benchmark' && project && <BenchmarkPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
+      {route.page === 'prompts' && project && <PromptsPage key={project.id} search={route.search} />}
+      {route.page === 'prompt' && project && <PromptPage key={`${project.id}/${route.id}`} id={route.id} search={route.search} />}
+      {route.page === 'datasets' && project && <DatasetsPage key={project.id} />}
+      {route.page === 'dataset' && project && <DatasetPage key={`${project.id}/${route.id}`} id={route.id} />}
+      {route.page === 'settings' && <SettingsPage />}
       {route.page === 'not-found' && (
         <section className="page">
           <h1>Page not found</h1>
@@ -84,7 +101,7 @@ function NoProject() {
   return (
     <section className="page">
       <h1>Choose a project</h1>
-      <p>Traces belong to a project: pick one in the project switcher above, or on the projects page.</p>
+      <p>Traces, prompts, datasets and benchmarks belong to a project: pick one in the project switcher above, or on the projects page.</p>
     </section>
   );
 }

@@ -31,3 +31,9 @@ export function formatTime(iso: string | null | undefined): string {
   const time = new Date(iso);
   return Number.isNaN(time.getTime()) ? iso : time.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
+
+/** A 0..1 score: 1, 0, 0.667. */
+export function formatScore(score: number | null | undefined): string {
+  if (score === null || score === undefined) return '—';
+  return Number.isInteger(score) ? String(score) : score.toFixed(3);
+}

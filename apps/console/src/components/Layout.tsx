@@ -28,6 +28,10 @@ export function Layout({ projects, project, current, onPick, onSignOut, children
         <nav aria-label="Main">
           {link('/projects', 'Projects', 'projects')}
           {link('/traces', 'Traces', 'traces')}
+          {link('/prompts', 'Prompts', 'prompts')}
+          {link('/datasets', 'Datasets', 'datasets')}
+          {link('/benchmarks', 'Benchmarks', 'benchmarks')}
+          {link('/settings', 'Settings', 'settings')}
         </nav>
         <div className="topbar-end">
           <div className="switcher">
