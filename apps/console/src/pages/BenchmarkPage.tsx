@@ -100,7 +100,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
           <div>
             <dt>Runner</dt>
             <dd>
-              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} attempts · {formatDuration(benchmark.runner.timeoutMs)} timeout
+              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} {benchmark.runner.maxAttempts === 1 ? 'attempt' : 'attempts'} · {formatDuration(benchmark.runner.timeoutMs)} timeout
             </dd>
           </div>
           {benchmark.description && (
