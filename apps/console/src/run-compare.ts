@@ -84,3 +84,24 @@ export function formatDelta(delta: number | null): string {
   const text = Math.abs(delta).toFixed(3).replace(/\.?0+$/, '');
   return delta > 0 ? `+${text}` : `−${text}`;
 }
+
+/** A scorer's summary over a run: nulls when no task of the run got a score from it. */
+export interface ScoreSummary {
+  mean: number | null;
+  passRate: number | null;
+}
+
+/**
+ * A run's summary for one scorer (all nulls for a scorer the run does not have). The
+ * document leaves the values of a run's `scores` open, so they are read defensively.
+ */
+export function scoreSummary(value: unknown): ScoreSummary {
+  const summary = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  const numberOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
+  return { mean: numberOrNull(summary.mean), passRate: numberOrNull(summary.passRate) };
+}
+
+/** A run's scorer summaries, by scorer name. */
+export function scoreSummaries(scores: Record<string, unknown>): Array<[string, ScoreSummary]> {
+  return Object.entries(scores).map(([name, value]) => [name, scoreSummary(value)]);
+}

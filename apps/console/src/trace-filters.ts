@@ -1,3 +1,5 @@
+import type { TraceQuery } from './api-types';
+
 /** The trace list's filters, as the form holds them (strings; empty means "any"). */
 export interface TraceFilters {
   status: string;
@@ -17,23 +19,24 @@ export const NO_FILTERS: TraceFilters = { status: '', name: '', tags: '', userId
 const SIMPLE = ['status', 'name', 'userId', 'sessionId'] as const;
 
 /**
- * The API's query for these filters: simple ones as parameters, tags as a comma list,
- * times as ISO-8601 UTC, and metadata in `args` (the only way the API takes an object).
+ * The API's query for these filters: simple ones as parameters, tags as a list (the client
+ * sends it as a comma list), times as ISO-8601 UTC, and metadata in `args` (the only way
+ * the API takes an object).
  */
-export function filtersToQuery(filters: TraceFilters): URLSearchParams {
-  const query = new URLSearchParams();
+export function filtersToQuery(filters: TraceFilters): TraceQuery {
+  const query: TraceQuery = {};
   for (const key of SIMPLE) {
     const value = filters[key].trim();
-    if (value) query.set(key, value);
+    if (value) query[key] = value;
   }
   const tags = splitList(filters.tags);
-  if (tags.length) query.set('tags', tags.join(','));
+  if (tags.length) query.tags = tags;
   for (const key of ['from', 'to'] as const) {
     const iso = toIso(filters[key]);
-    if (iso) query.set(key, iso);
+    if (iso) query[key] = iso;
   }
   const metadata = parseMetadata(filters.metadata);
-  if (Object.keys(metadata).length) query.set('args', JSON.stringify({ metadata }));
+  if (Object.keys(metadata).length) query.args = JSON.stringify({ metadata });
   return query;
 }
 

@@ -1,5 +1,4 @@
-import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import { createApiClient, type components } from '@cinetrace/api-client';
 
 export type ProblemCode = components['schemas']['Problem']['code'];
 
@@ -13,18 +12,17 @@ export interface ClientRun {
 }
 
 /**
- * A small program on a client generated from the served document (openapi-typescript
- * types, openapi-fetch calls): what a third-party integrator would write. It must compile
- * under `tsc --strict` and run against the service (generated-client.e2e-spec.ts).
+ * A small program on the client generated from the served document (@cinetrace/api-client:
+ * openapi-typescript types, openapi-fetch calls): what a third-party integrator would
+ * write. It must compile under `tsc --strict` and run against the service
+ * (generated-client.e2e-spec.ts).
  */
 export async function runGeneratedClient(baseUrl: string, apiKey: string): Promise<ClientRun> {
-  // List filters that are arrays travel as a comma list (`tags=a,b`), as the document says (style form, explode false).
-  const querySerializer = { array: { style: 'form', explode: false } } as const;
-  const org = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, querySerializer });
+  const org = createApiClient({ baseUrl, apiKey });
   const project = await org.POST('/api/v1/projects', { body: { name: 'Generated client' } });
   if (!project.data) throw new Error(`createProject: ${JSON.stringify(project.error)}`);
 
-  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}`, 'X-Project-Key': project.data.key }, querySerializer });
+  const api = createApiClient({ baseUrl, apiKey, projectKey: project.data.key });
   const prompt = await api.POST('/api/v1/prompts', { body: { name: 'Intro shot', content: 'A slow dolly shot of {{subject}}', type: 'text-to-video' } });
   if (!prompt.data) throw new Error(`createPrompt: ${JSON.stringify(prompt.error)}`);
 

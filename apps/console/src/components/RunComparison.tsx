@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { everyItem, listTasks } from '../api';
 import type { Run } from '../api-types';
 import { formatScore } from '../format';
-import { Comparison, compareRuns, formatDelta } from '../run-compare';
+import { Comparison, compareRuns, formatDelta, scoreSummary } from '../run-compare';
 import { ErrorNotice } from './ErrorNotice';
 import { StatusBadge } from './StatusBadge';
 
@@ -63,8 +63,8 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
           </thead>
           <tbody>
             {[...new Set([...Object.keys(base.scores), ...Object.keys(other.scores)])].map((name) => {
-              const a = base.scores[name];
-              const b = other.scores[name];
+              const a = scoreSummary(base.scores[name]);
+              const b = scoreSummary(other.scores[name]);
               const delta = a?.mean != null && b?.mean != null ? b.mean - a.mean : null;
               return (
                 <tr key={name}>

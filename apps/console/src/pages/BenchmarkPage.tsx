@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { formatCost, formatDuration, formatScore, formatTime } from '../format';
 import { usePagedList } from '../hooks/usePagedList';
 import { navigate } from '../router';
+import { scoreSummaries } from '../run-compare';
 import { isActive } from '../run-progress';
 
 /** While a run is queued or running, the runs and the task table are read again this often. */
@@ -176,7 +177,7 @@ function RunsTable({ runs, selected, compare, base }: { runs: Run[]; selected: s
                 <ProgressBar counts={r.counts} label={`Progress of run ${r.id}`} />
               </td>
               <td>
-                {Object.entries(r.scores).map(([name, s]) => (
+                {scoreSummaries(r.scores).map(([name, s]) => (
                   <span key={name} className="tag">
                     {name} {formatScore(s.mean)}
                   </span>
@@ -193,7 +194,7 @@ function RunsTable({ runs, selected, compare, base }: { runs: Run[]; selected: s
 }
 
 function ScorerSummaries({ run }: { run: Run }) {
-  const entries = Object.entries(run.scores);
+  const entries = scoreSummaries(run.scores);
   if (!entries.length) return null;
   return (
     <div className="score-cards" role="list" aria-label="Scorer summaries">
