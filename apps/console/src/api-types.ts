@@ -21,6 +21,7 @@ export type Problem = Schemas['Problem'];
 export type Run = Schemas['RunView'];
 export type RunStatus = Run['status'];
 export type RunCounts = Schemas['RunCountsView'];
+export type ScoreSummary = Schemas['ScoreSummaryView'];
 export type Benchmark = Schemas['BenchmarkView'];
 export type Task = Schemas['TaskView'];
 export type RunStarted = Schemas['RunStartedView'];

@@ -1,4 +1,4 @@
-import type { Task } from './api-types';
+import type { Run, ScoreSummary, Task } from './api-types';
 
 // Two runs of a benchmark side by side: per dataset item, each scorer's score in the base
 // run and in the other one, and the change. Regressions come first, worst first, because
@@ -85,23 +85,14 @@ export function formatDelta(delta: number | null): string {
   return delta > 0 ? `+${text}` : `−${text}`;
 }
 
-/** A scorer's summary over a run: nulls when no task of the run got a score from it. */
-export interface ScoreSummary {
-  mean: number | null;
-  passRate: number | null;
-}
+const NO_SCORES: ScoreSummary = { mean: null, passRate: null };
 
-/**
- * A run's summary for one scorer (all nulls for a scorer the run does not have). The
- * document leaves the values of a run's `scores` open, so they are read defensively.
- */
-export function scoreSummary(value: unknown): ScoreSummary {
-  const summary = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  const numberOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
-  return { mean: numberOrNull(summary.mean), passRate: numberOrNull(summary.passRate) };
+/** A run's summary for one scorer: all nulls for a scorer the run does not have. */
+export function scoreSummary(scores: Run['scores'], scorer: string): ScoreSummary {
+  return scores[scorer] ?? NO_SCORES;
 }
 
 /** A run's scorer summaries, by scorer name. */
-export function scoreSummaries(scores: Record<string, unknown>): Array<[string, ScoreSummary]> {
-  return Object.entries(scores).map(([name, value]) => [name, scoreSummary(value)]);
+export function scoreSummaries(scores: Run['scores']): Array<[string, ScoreSummary]> {
+  return Object.entries(scores);
 }

@@ -875,6 +875,12 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        ActorView: {
+            /** @enum {string} */
+            type: "api_key";
+            /** @example key_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+        };
         PromptActivityView: {
             /** @example act_01jh8z6v9q3m2r7x5c4b1n0k8d */
             id: string;
@@ -883,16 +889,11 @@ export interface components {
             action: "created" | "updated" | "deleted";
             /** @description The version the prompt had after the action */
             version: number;
-            /**
-             * @example {
-             *       "type": "api_key",
-             *       "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
-             *     }
-             */
-            actor: Record<string, never>;
+            actor: components["schemas"]["ActorView"];
             /** Format: date-time */
             at: string;
             /**
+             * @description Each changed field, by name, with its value before and after
              * @example {
              *       "content": {
              *         "from": "old",
@@ -901,7 +902,10 @@ export interface components {
              *     }
              */
             changes: {
-                [key: string]: unknown;
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
             };
         };
         DroppedPartsView: {
@@ -1130,6 +1134,12 @@ export interface components {
             maxAttempts: number;
             timeoutMs: number;
         };
+        ScoreSummaryView: {
+            /** @example 0.82 */
+            mean: number | null;
+            /** @example 0.75 */
+            passRate: number | null;
+        };
         RunCountsView: {
             total: number;
             pending: number;
@@ -1150,8 +1160,17 @@ export interface components {
             runner: components["schemas"]["Runner"];
             datasetVersion: number;
             counts: components["schemas"]["RunCountsView"];
+            /**
+             * @description Each scorer's figures, by scorer name
+             * @example {
+             *       "exact_match": {
+             *         "mean": 0.82,
+             *         "passRate": 0.75
+             *       }
+             *     }
+             */
             scores: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["ScoreSummaryView"];
             };
             costUsd: number | null;
             /** Format: date-time */

@@ -63,17 +63,17 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
           </thead>
           <tbody>
             {[...new Set([...Object.keys(base.scores), ...Object.keys(other.scores)])].map((name) => {
-              const a = scoreSummary(base.scores[name]);
-              const b = scoreSummary(other.scores[name]);
-              const delta = a?.mean != null && b?.mean != null ? b.mean - a.mean : null;
+              const a = scoreSummary(base.scores, name);
+              const b = scoreSummary(other.scores, name);
+              const delta = a.mean != null && b.mean != null ? b.mean - a.mean : null;
               return (
                 <tr key={name}>
                   <th scope="row">{name}</th>
-                  <td className="num">{formatScore(a?.mean)}</td>
-                  <td className="num">{formatScore(b?.mean)}</td>
+                  <td className="num">{formatScore(a.mean)}</td>
+                  <td className="num">{formatScore(b.mean)}</td>
                   <td className={`num delta${delta !== null && delta < 0 ? ' down' : delta ? ' up' : ''}`}>{formatDelta(delta)}</td>
-                  <td className="num">{a?.passRate == null ? '—' : `${Math.round(a.passRate * 100)} %`}</td>
-                  <td className="num">{b?.passRate == null ? '—' : `${Math.round(b.passRate * 100)} %`}</td>
+                  <td className="num">{a.passRate == null ? '—' : `${Math.round(a.passRate * 100)} %`}</td>
+                  <td className="num">{b.passRate == null ? '—' : `${Math.round(b.passRate * 100)} %`}</td>
                 </tr>
               );
             })}

@@ -208,7 +208,7 @@ function ActivityLog({ id }: { id: string }) {
                   <span className={`badge action-${a.action}`}>{a.action}</span>
                 </td>
                 <td>
-                  <code>{a.actor?.id ?? '—'}</code>
+                  <code>{a.actor.id}</code>
                 </td>
                 <td>v{a.version}</td>
                 <td className="changes">

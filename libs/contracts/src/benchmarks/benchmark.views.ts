@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 
 export const BENCHMARK_STATUSES = ['idle', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type BenchmarkStatus = (typeof BENCHMARK_STATUSES)[number];
@@ -19,6 +19,13 @@ export class RunCountsView {
   @ApiProperty() cancelled: number;
 }
 
+/** One scorer's figures over a run's scored tasks; null until one of its scores is in. */
+export class ScoreSummaryView {
+  @ApiProperty({ type: Number, nullable: true, example: 0.82 }) mean: number | null;
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.75 }) passRate: number | null;
+}
+
+@ApiExtraModels(ScoreSummaryView)
 export class RunView {
   @ApiProperty({ example: 'run_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
   @ApiProperty() benchmarkId: string;
@@ -27,7 +34,13 @@ export class RunView {
   @ApiProperty({ type: Runner }) runner: Runner;
   @ApiProperty() datasetVersion: number;
   @ApiProperty({ type: RunCountsView }) counts: RunCountsView;
-  @ApiProperty({ type: 'object', additionalProperties: true }) scores: Record<string, { mean: number | null; passRate: number | null }>;
+  @ApiProperty({
+    type: 'object',
+    description: "Each scorer's figures, by scorer name",
+    additionalProperties: { $ref: getSchemaPath(ScoreSummaryView) },
+    example: { exact_match: { mean: 0.82, passRate: 0.75 } },
+  })
+  scores: Record<string, ScoreSummaryView>;
   @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', type: String, nullable: true }) startedAt: string | null;

@@ -37,14 +37,25 @@ export interface FieldChange {
   to: unknown;
 }
 
+/** Who acted: today always an API key (its id, never its secret). */
+export class ActorView {
+  @ApiProperty({ enum: ['api_key'] }) type: 'api_key';
+  @ApiProperty({ example: 'key_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+}
+
 export class PromptActivityView {
   @ApiProperty({ example: 'act_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
   @ApiProperty() promptId: string;
   @ApiProperty({ enum: PROMPT_ACTIONS }) action: PromptAction;
   @ApiProperty({ description: 'The version the prompt had after the action' }) version: number;
-  @ApiProperty({ example: { type: 'api_key', id: 'key_01jh8z6v9q3m2r7x5c4b1n0k8d' } }) actor: { type: 'api_key'; id: string };
+  @ApiProperty({ type: ActorView }) actor: ActorView;
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { content: { from: 'old', to: 'new' } } })
+  @ApiProperty({
+    type: 'object',
+    description: 'Each changed field, by name, with its value before and after',
+    additionalProperties: { type: 'object', properties: { from: {}, to: {} }, required: ['from', 'to'] },
+    example: { content: { from: 'old', to: 'new' } },
+  })
   changes: Record<string, FieldChange>;
 }
 
