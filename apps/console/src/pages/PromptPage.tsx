@@ -105,26 +105,8 @@ export function PromptPage({ id, search }: { id: string; search: string }) {
           <div className="card-head">
             <h2>Compare versions</h2>
             <div className="inline-form">
-              <label className="field compact inline">
-                <span>From</span>
-                <select value={from ?? ''} onChange={(e) => choose('from', Number(e.target.value))}>
-                  {versions.map((v) => (
-                    <option key={v.version} value={v.version}>
-                      v{v.version}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field compact inline">
-                <span>To</span>
-                <select value={to ?? ''} onChange={(e) => choose('to', Number(e.target.value))}>
-                  {versions.map((v) => (
-                    <option key={v.version} value={v.version}>
-                      v{v.version}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <VersionSelect label="From" versions={versions} value={from} onChange={(version) => choose('from', version)} />
+              <VersionSelect label="To" versions={versions} value={to} onChange={(version) => choose('to', version)} />
             </div>
           </div>
           {before && after && <VersionDiff before={before} after={after} />}
@@ -235,4 +217,20 @@ function short(change: unknown, side: 'from' | 'to'): string {
   if (value === undefined || value === null) return '∅';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** One side of the comparison: a version of the prompt, chosen by its number. */
+function VersionSelect(props: { label: string; versions: PromptVersion[]; value: number | null | undefined; onChange(version: number): void }) {
+  return (
+    <label className="field compact inline">
+      <span>{props.label}</span>
+      <select value={props.value ?? ''} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {props.versions.map((v) => (
+          <option key={v.version} value={v.version}>
+            v{v.version}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }

@@ -4,6 +4,7 @@ import type { KeyScope } from '../api-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Pager } from '../components/Pager';
 import { formatTime } from '../format';
+import { useListChange } from '../hooks/useListChange';
 import { usePagedList } from '../hooks/usePagedList';
 
 const SCOPES: KeyScope[] = ['read', 'write', 'ingest', 'admin'];
@@ -26,30 +27,20 @@ function ApiKeys() {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<KeyScope[]>(['read']);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { error, change } = useListChange(list);
 
   async function create(event: React.FormEvent) {
     event.preventDefault();
-    setError(null);
-    try {
+    await change(async () => {
       const key = await createApiKey({ name: name.trim(), scopes });
       setCreated({ name: key.name, key: key.key });
       setName('');
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
+    });
   }
 
   async function revoke(id: string, keyName: string) {
     if (!window.confirm(`Revoke the key "${keyName}"? Every client using it is refused from now on.`)) return;
-    setError(null);
-    try {
-      await revokeApiKey(id);
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
+    await change(() => revokeApiKey(id));
   }
 
   return (
@@ -130,7 +121,7 @@ function Secrets() {
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [hosts, setHosts] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { error, change } = useListChange(list);
   const [saved, setSaved] = useState<string | null>(null);
   const hostList = () =>
     hosts
@@ -140,41 +131,27 @@ function Secrets() {
 
   async function create(event: React.FormEvent) {
     event.preventDefault();
-    setError(null);
-    try {
+    await change(async () => {
       const secret = await createSecret({ name: name.trim(), value, allowedHosts: hostList() });
       setSaved(`Secret ${secret.name} saved. Its value is never shown again: reference it as { "secret": "${secret.name}" }.`);
       setName('');
       setValue('');
       setHosts('');
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
+    });
   }
 
   async function rotate(id: string, secretName: string) {
     const next = window.prompt(`New value for ${secretName} (replaces the current one):`);
     if (!next) return;
-    setError(null);
-    try {
+    await change(async () => {
       await rotateSecret(id, { value: next });
       setSaved(`Secret ${secretName} rotated.`);
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
+    });
   }
 
   async function remove(id: string, secretName: string) {
     if (!window.confirm(`Delete the secret ${secretName}?`)) return;
-    setError(null);
-    try {
-      await deleteSecret(id);
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
+    await change(() => deleteSecret(id));
   }
 
   return (
