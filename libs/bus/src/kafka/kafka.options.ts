@@ -1,20 +1,15 @@
 import { CustomStrategy, KafkaOptions, Transport } from '@nestjs/microservices';
-import type { ConnectionOptions } from 'node:tls';
+import type { KafkaConnectionSettings } from '@cinetrace/config';
 import { logLevel, SASLOptions } from 'kafkajs';
 import { JsonValueSerializer } from './json-value.serializer';
 import { kafkaLogCreator } from './kafka-log-creator';
 import { TopicCreatingServerKafka } from './topic-creating.server';
 
-/** How a client reaches the brokers; built from the environment by kafkaConnectionFromEnv (@cinetrace/config). */
-export interface KafkaConnection {
-  brokers: string[];
-  /** Longest a fetch waits for records when there are none (Kafka answers as soon as records arrive). */
-  maxWaitTimeInMs: number;
-  /** TLS to the brokers (absent: plaintext). */
-  ssl?: ConnectionOptions;
-  /** SASL authentication (absent: none). */
-  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
-}
+/**
+ * How a client reaches the brokers (addresses, fetch wait, TLS, SASL): what
+ * kafkaConnectionFromEnv (@cinetrace/config) builds from the environment.
+ */
+export type KafkaConnection = KafkaConnectionSettings;
 
 /**
  * kafkajs retries are kept short so that a broker outage surfaces as a fast 503
