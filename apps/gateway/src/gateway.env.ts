@@ -1,6 +1,7 @@
 import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
 import type { LogLevel } from '@cinetrace/logging';
 import { DEFAULT_MAX_JSON_DEPTH } from '@cinetrace/validation';
+import { availableParallelism } from 'node:os';
 import { IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
@@ -13,6 +14,12 @@ export class GatewayEnv extends StoreAndBusEnv {
    * 0 turns it off. On HOST, beside the HTTP port.
    */
   @ToInt() @IsInt() @Min(0) @Max(65535) OTLP_GRPC_PORT = 4317;
+
+  /**
+   * Worker threads that decode, map and validate OTLP exports off the event loop. Default:
+   * one per core but one (the loop's), at least 1, at most 4.
+   */
+  @ToInt() @IsInt() @Min(1) @Max(64) OTLP_DECODE_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
   /** How long a request waits for a service's reply before answering 503. */
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;

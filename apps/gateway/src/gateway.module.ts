@@ -24,6 +24,7 @@ import { OperationsController } from './ops/operations.controller';
 import { GatewayExceptionFilter } from './otlp/otlp-exception.filter';
 import { OtlpController } from './otlp/otlp.controller';
 import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
+import { OtlpDecodePool } from './otlp/otlp-decode-pool';
 import { OtlpIngest } from './otlp/otlp-ingest';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
@@ -66,6 +67,7 @@ export class GatewayModule {
         { provide: GatewayEnv, useValue: env },
         { provide: StreamPublisher, useValue: streams },
         TraceIngestor,
+        OtlpDecodePool,
         OtlpIngest,
         OtlpGrpcServer,
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },

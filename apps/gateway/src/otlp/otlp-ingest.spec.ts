@@ -1,7 +1,8 @@
 import type { BusClient, StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ProjectContext, TraceIngestMessage } from '@cinetrace/contracts';
-import { GatewayEnv } from '../gateway.env';
 import { TraceIngestor } from '../traces/trace-ingestor';
+import type { OtlpBody } from './otlp-body';
+import { decodeOtlpExport } from './otlp-decoding';
 import { OtlpIngest } from './otlp-ingest';
 
 const TRACE = 'ab'.repeat(16);
@@ -17,13 +18,19 @@ const span = (spanId: string, name: string, parentSpanId = '') => ({
 });
 const body = (...spans: object[]) => ({ encoding: 'json' as const, bytes: Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })) });
 
-/** OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no span is stored. */
-function setup(publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined) {
+/** Decodes on the calling thread: the pool runs the same function on its threads. */
+const inlineDecoder = { decode: (b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }) };
+
+/**
+ * OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no
+ * span is stored. `storedParents` is what trace-ingest answers about spans outside the export.
+ */
+function setup(publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined, storedParents: Record<string, string | null> = {}) {
   const published: StreamRecord<TraceIngestMessage>[] = [];
   const streams = { publish: async (_topic: string, records: StreamRecord<TraceIngestMessage>[]) => (await publish(records), published.push(...records)) };
-  const bus = { request: async () => ({}) };
+  const bus = { request: async (_pattern: string, request: { spanIds: string[] }) => Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])) };
   const ingestor = new TraceIngestor(streams as unknown as StreamPublisher, bus as unknown as BusClient);
-  return { otlp: new OtlpIngest(ingestor, Object.assign(new GatewayEnv(), { MAX_JSON_DEPTH: 64 })), published };
+  return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, inlineDecoder), published };
 }
 
 describe('OtlpIngest', () => {
@@ -53,6 +60,20 @@ describe('OtlpIngest', () => {
       throw new DomainError(ErrorCode.Unavailable, 'behind', undefined, 2);
     });
     await expect(lagging.otlp.export(ctx, body(span('1'.repeat(16), 'root')))).rejects.toMatchObject({ code: ErrorCode.Unavailable, retryAfter: 2 });
+  });
+
+  it('refuses a span that closes a cycle through the stored spans, and keeps the rest', async () => {
+    // Stored: span 3 is a child of span 1. The export makes 1 a child of 3, and sends 2 under 3.
+    const { otlp, published } = setup(undefined, { ['3'.repeat(16)]: '1'.repeat(16) });
+    const partial = await otlp.export(ctx, body(span('1'.repeat(16), 'loop', '3'.repeat(16)), span('2'.repeat(16), 'leaf', '3'.repeat(16))));
+    expect(partial).toEqual({ rejectedSpans: 1, errorMessage: expect.stringMatching(/span 1{16}: parentId makes a cycle of parents/) });
+    expect(published[0].value.trace.spans.map((s) => s.id)).toEqual(['2'.repeat(16)]);
+  });
+
+  it('lets a parent outside the export through when the store does not hold it (exporters send children first)', async () => {
+    const { otlp, published } = setup();
+    expect(await otlp.export(ctx, body(span('2'.repeat(16), 'child', '9'.repeat(16))))).toEqual({ rejectedSpans: 0, errorMessage: '' });
+    expect(published[0].value.trace.spans).toMatchObject([{ id: '2'.repeat(16), parentId: '9'.repeat(16) }]);
   });
 
   it('answers an empty export without publishing', async () => {

@@ -1,5 +1,6 @@
 import { CreateTraces1763881200000 } from './1763881200000-CreateTraces';
 import { BoundTraceMerges1764100000000 } from './1764100000000-BoundTraceMerges';
+import { StoreAttributeCopiesOnce1764300000000 } from './1764300000000-StoreAttributeCopiesOnce';
 
 /** In order of their timestamps. */
-export const traceIngestMigrations = [CreateTraces1763881200000, BoundTraceMerges1764100000000];
+export const traceIngestMigrations = [CreateTraces1763881200000, BoundTraceMerges1764100000000, StoreAttributeCopiesOnce1764300000000];

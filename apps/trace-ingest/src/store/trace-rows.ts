@@ -1,4 +1,5 @@
 import type { StoredSpan, StoredTrace } from '@cinetrace/traces';
+import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
 
 /** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
@@ -14,6 +15,7 @@ export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'],
   ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
   ['input', 'text'], ['output', 'text'], ['usage', 'text'], ['cost_usd', 'float8'], ['attributes', 'text'], ['events', 'text'],
+  ['attribute_copies', 'text'],
 ]);
 
 /** A tag's row is its key: written once, never updated. */
@@ -83,9 +85,12 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
 }
 
 export function spanToRow(projectId: string, traceId: string, s: StoredSpan): unknown[] {
+  const input = toJson(s.input);
+  const output = toJson(s.output);
+  const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
   return [
     projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
-    toJson(s.input), toJson(s.output), toJson(s.usage), s.costUsd, toJson(s.attributes), toJson(s.events),
+    input, output, toJson(s.usage), s.costUsd, toJson(attributes), toJson(s.events), toJson(copies),
   ];
 }
 
@@ -96,12 +101,19 @@ export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'even
 export type StoredSpanText = Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, string | null>;
 
 export function spanFromRow(row: Row): StoredSpan {
-  return decodeSpan(row, fromJson);
+  const span = decodeSpan(row, fromJson);
+  if (row.attribute_copies) withCopies(span.attributes as Record<string, unknown>, copiesOf(row), payloadText(row));
+  return span;
 }
 
 export function spanTextFromRow(row: Row): StoredSpanText {
-  return decodeSpan(row, jsonText);
+  const span = decodeSpan(row, jsonText);
+  if (row.attribute_copies) span.attributes = JSON.stringify(withCopies(JSON.parse(span.attributes as string), copiesOf(row), payloadText(row)));
+  return span;
 }
+
+const copiesOf = (row: Row) => JSON.parse(String(row.attribute_copies)) as AttributeCopies;
+const payloadText = (row: Row) => ({ input: jsonText(row.input), output: jsonText(row.output) });
 
 const jsonText = (text: unknown) => (text === null || text === undefined ? null : String(text));
 

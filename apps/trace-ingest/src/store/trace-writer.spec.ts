@@ -125,6 +125,31 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     expect(again).toEqual(merged);
   });
 
+  it('stores an attribute repeating the span input or output once, and answers it as sent, after a merge too', async () => {
+    const prompt = `a lone cyclist under neon rain, ${AWKWARD}, slow dolly at night`.repeat(2);
+    const output = { videoUrl: 'https://cdn.example.test/v/1.mp4', frames: 192, note: AWKWARD };
+    const attributes = {
+      'input.value': prompt,
+      'input.mime_type': 'text/plain',
+      'output.value': JSON.stringify(output),
+      'other.text': 'long, and no copy of either payload '.repeat(3),
+    };
+    const span = { id: 'copy', name: 'generate', startTime: T0, input: prompt, output, attributes };
+    await writer.store([message({ id: 'copies_1', spans: [span] })]);
+    const [row] = await dataSource.query(`SELECT attributes, attribute_copies FROM spans WHERE trace_id = 'copies_1'`);
+    expect(JSON.parse(row.attribute_copies)).toEqual({ 'input.value': 'input', 'output.value': 'output' });
+    expect(row.attributes).not.toContain('neon rain, say');
+    expect(Object.keys(JSON.parse(row.attributes))).toEqual(Object.keys(attributes));
+
+    const stored = await getTrace({ ctx, id: 'copies_1' });
+    expect(stored.spans[0].attributes).toEqual(attributes);
+    expect(Object.keys(stored.spans[0].attributes!)).toEqual(Object.keys(attributes));
+
+    await writer.store([message({ id: 'copies_1', spans: [{ id: 'copy', name: 'renamed', startTime: T0 }] })]);
+    const merged = await getTrace({ ctx, id: 'copies_1' });
+    expect(merged.spans[0]).toMatchObject({ name: 'renamed', input: prompt, output, attributes });
+  });
+
   it('stores new traces without reading any, and merges a known one sent beside them', async () => {
     await writer.store([message({ id: 'known_1', name: 'known', spans: [{ id: 'a', name: 'a', startTime: T0, endTime: T0 + 5 }] })]);
     const query = jest.spyOn(EntityManager.prototype, 'query');

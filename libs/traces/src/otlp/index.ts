@@ -2,3 +2,4 @@ export * from './otlp-conventions';
 export * from './otlp-values';
 export * from './otlp-codec';
 export * from './otlp-to-traces';
+export * from './otlp-span-checks';
