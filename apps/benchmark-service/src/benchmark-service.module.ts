@@ -1,5 +1,5 @@
 import { BusClientConfig, BusModule, pingController, SERVICE_CHECKS } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
+import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -24,7 +24,7 @@ import { RunsService } from './runs/runs.service';
 import { TaskEventsHandler } from './runs/task-events.handler';
 import { Task } from './runs/task.entity';
 
-export const BENCHMARK_SERVICE = 'benchmark-service';
+export const BENCHMARK_SERVICE = ServiceNames.BenchmarkService;
 const entities = [Dataset, DatasetItem, Benchmark, BenchmarkSecret, Run, Task];
 
 /** How runs execute in this mode: where tasks go, where their events come back from, how prompts are asked for. */

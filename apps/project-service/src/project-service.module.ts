@@ -1,5 +1,5 @@
 import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
+import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
@@ -26,7 +26,7 @@ import { Secret } from './secrets/secret.entity';
 import { SecretsBusController } from './secrets/secrets.bus-controller';
 import { SecretsService } from './secrets/secrets.service';
 
-export const PROJECT_SERVICE = 'project-service';
+export const PROJECT_SERVICE = ServiceNames.ProjectService;
 const entities = [Organization, ApiKey, Project, Secret, SecretActivity];
 
 /** Organizations, API keys, projects and secrets; answers on the bus in either run mode. */

@@ -1,5 +1,5 @@
 import { pingController } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
+import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -14,7 +14,7 @@ import { Prompt } from './prompts/prompt.entity';
 import { PromptsBusController } from './prompts/prompts.bus-controller';
 import { PromptsService } from './prompts/prompts.service';
 
-export const PROMPT_SERVICE = 'prompt-service';
+export const PROMPT_SERVICE = ServiceNames.PromptService;
 const entities = [Prompt, PromptVersion, PromptLabel, PromptActivity];
 
 /** Prompts, their versions and activity; answers on the bus in either run mode. */

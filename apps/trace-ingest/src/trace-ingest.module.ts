@@ -1,5 +1,5 @@
 import { pingController } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
+import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -12,7 +12,7 @@ import { ReceiptPruner } from './store/receipt-pruner';
 import { TraceWriter } from './store/trace-writer';
 import { TraceIngestEnv } from './trace-ingest.env';
 
-export const TRACE_INGEST = 'trace-ingest';
+export const TRACE_INGEST = ServiceNames.TraceIngest;
 
 /**
  * Traces: consumes the trace stream in batches and stores them (raw multi-row SQL, no

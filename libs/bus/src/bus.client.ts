@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, type Pattern, type ReplyOf, type RequestOf } from '@cinetrace/contracts';
 import { observeBusRequest } from '@cinetrace/metrics';
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
@@ -31,19 +31,20 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     await this.probe?.close();
   }
 
-  async request<TReply>(pattern: string, payload: unknown): Promise<TReply> {
-    return replyValue<TReply>(await this.requestAnswer<TReply>(pattern, payload));
+  /** The reply to `payload` on `pattern`, both typed by the pattern's entry in BusContract. */
+  async request<P extends Pattern>(pattern: P, payload: RequestOf<P>): Promise<ReplyOf<P>> {
+    return replyValue<ReplyOf<P>>(await this.requestAnswer(pattern, payload));
   }
 
   /**
    * The reply as it arrived: the value as built (in process) or its JSON text (Kafka), for a
    * caller that sends it on as it is (see JsonText).
    */
-  async requestAnswer<TReply>(pattern: string, payload: unknown): Promise<TReply | JsonText> {
+  async requestAnswer<P extends Pattern>(pattern: P, payload: RequestOf<P>): Promise<ReplyOf<P> | JsonText> {
     const started = performance.now();
     try {
       await withTimeout(this.ensureConnected(), this.timeoutMs);
-      const reply = await firstValueFrom(this.proxy.send<TReply | JsonText>(pattern, payload).pipe(timeout(this.timeoutMs)));
+      const reply = await firstValueFrom(this.proxy.send<ReplyOf<P> | JsonText>(pattern, payload).pipe(timeout(this.timeoutMs)));
       observeBusRequest(pattern, 'ok', (performance.now() - started) / 1000);
       return reply;
     } catch (err) {
@@ -54,10 +55,10 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** For readiness: the answer to a request on `pattern`, or undefined when none came within `withinMs`. */
-  async probeAnswer<TReply>(pattern: string, withinMs: number): Promise<TReply | undefined> {
+  async probeAnswer<P extends Pattern>(pattern: P, withinMs: number): Promise<ReplyOf<P> | undefined> {
     try {
       await withTimeout(this.ensureConnected(), withinMs);
-      return replyValue<TReply>(await firstValueFrom(this.proxy.send<TReply | JsonText>(pattern, {}).pipe(timeout(withinMs))));
+      return replyValue<ReplyOf<P>>(await firstValueFrom(this.proxy.send<ReplyOf<P> | JsonText>(pattern, {}).pipe(timeout(withinMs))));
     } catch {
       return undefined;
     }

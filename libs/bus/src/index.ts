@@ -10,6 +10,8 @@ export * from './json-text';
 export * from './bus.module';
 export * from './bus-exception.filter';
 export * from './bus-controller.decorator';
+export * from './handles.decorator';
+export * from './handled-patterns';
 export * from './to-domain-error';
 export * from './kafka/json-value.serializer';
 export * from './streams';

@@ -1,5 +1,6 @@
 export * from './errors/error-codes';
 export * from './errors/domain-error';
+export * from './wire-names';
 export * from './patterns';
 export * from './context';
 export * from './lists/page';
@@ -37,3 +38,4 @@ export * from './secrets/secret.inputs';
 export * from './secrets/secret.views';
 export * from './secrets/secret.messages';
 export * from './openapi/any-json';
+export * from './bus-contract';

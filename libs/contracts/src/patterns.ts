@@ -1,59 +1,4 @@
-/**
- * Request-reply message patterns. In the distributed mode each travels in a header of a
- * record on its service's request topic (`<service>.requests`; replies come back on the
- * caller's `<client>.reply`): never rename one, only add new ones.
- */
-export const Patterns = {
-  AuthResolve: 'project.auth.resolve',
-  ProjectCreate: 'project.projects.create',
-  ProjectList: 'project.projects.list',
-  ProjectGet: 'project.projects.get',
-  ApiKeyCreate: 'project.apikeys.create',
-  ApiKeyList: 'project.apikeys.list',
-  ApiKeyRevoke: 'project.apikeys.revoke',
-  OrganizationCreate: 'project.organizations.create',
-  SecretCreate: 'project.secrets.create',
-  SecretList: 'project.secrets.list',
-  SecretRotate: 'project.secrets.rotate',
-  SecretDelete: 'project.secrets.delete',
-  SecretActivity: 'project.secrets.activity',
-  /** The gateway asks for the public key it seals new values to (the bus never carries one in clear). */
-  SecretIntakeKey: 'project.secrets.intake-key',
-  /** benchmark-service asks whether a benchmark's credential references may be used. */
-  SecretUsesCheck: 'project.secrets.uses.check',
-  /** The process making an outbound call asks for one value, sealed to its own key. */
-  SecretResolve: 'project.secrets.resolve',
-  PromptCreate: 'prompt.prompts.create',
-  PromptList: 'prompt.prompts.list',
-  PromptGet: 'prompt.prompts.get',
-  PromptUpdate: 'prompt.prompts.update',
-  PromptDelete: 'prompt.prompts.delete',
-  PromptVersions: 'prompt.prompts.versions',
-  PromptActivity: 'prompt.prompts.activity',
-  TraceList: 'trace.traces.list',
-  TraceGet: 'trace.traces.get',
-  SpanParents: 'trace.spans.parents',
-  IngestReceipts: 'trace.ingest.receipts',
-  DatasetCreate: 'benchmark.datasets.create',
-  DatasetList: 'benchmark.datasets.list',
-  DatasetGet: 'benchmark.datasets.get',
-  DatasetDelete: 'benchmark.datasets.delete',
-  DatasetItemsAdd: 'benchmark.datasets.items.add',
-  DatasetItems: 'benchmark.datasets.items',
-  BenchmarkCreate: 'benchmark.benchmarks.create',
-  BenchmarkList: 'benchmark.benchmarks.list',
-  BenchmarkGet: 'benchmark.benchmarks.get',
-  BenchmarkDelete: 'benchmark.benchmarks.delete',
-  RunStart: 'benchmark.runs.start',
-  RunList: 'benchmark.runs.list',
-  TaskList: 'benchmark.tasks.list',
-  /** project-service asks which live benchmarks name a secret, before deleting it. */
-  SecretReferences: 'benchmark.secrets.references',
-  ProjectPing: 'project.ping',
-  PromptPing: 'prompt.ping',
-  TracePing: 'trace.ping',
-  BenchmarkPing: 'benchmark.ping',
-} as const;
+import { Patterns, ServiceNames } from './wire-names';
 
 export type Pattern = (typeof Patterns)[keyof typeof Patterns];
 
@@ -94,7 +39,7 @@ export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
 
 /** The patterns each service answers; a service subscribes to exactly these. */
 export const ServicePatterns = {
-  'project-service': [
+  [ServiceNames.ProjectService]: [
     Patterns.ProjectPing,
     Patterns.AuthResolve,
     Patterns.ProjectCreate,
@@ -113,7 +58,7 @@ export const ServicePatterns = {
     Patterns.SecretUsesCheck,
     Patterns.SecretResolve,
   ],
-  'prompt-service': [
+  [ServiceNames.PromptService]: [
     Patterns.PromptPing,
     Patterns.PromptCreate,
     Patterns.PromptList,
@@ -123,8 +68,8 @@ export const ServicePatterns = {
     Patterns.PromptVersions,
     Patterns.PromptActivity,
   ],
-  'trace-ingest': [Patterns.TracePing, Patterns.TraceList, Patterns.TraceGet, Patterns.SpanParents, Patterns.IngestReceipts],
-  'benchmark-service': [
+  [ServiceNames.TraceIngest]: [Patterns.TracePing, Patterns.TraceList, Patterns.TraceGet, Patterns.SpanParents, Patterns.IngestReceipts],
+  [ServiceNames.BenchmarkService]: [
     Patterns.BenchmarkPing,
     Patterns.DatasetCreate,
     Patterns.DatasetList,
@@ -145,10 +90,10 @@ export const ServicePatterns = {
 
 /** The pattern each service answers to say it is up (the gateway's /readyz asks them all). */
 export const ServicePings = {
-  'project-service': Patterns.ProjectPing,
-  'prompt-service': Patterns.PromptPing,
-  'trace-ingest': Patterns.TracePing,
-  'benchmark-service': Patterns.BenchmarkPing,
+  [ServiceNames.ProjectService]: Patterns.ProjectPing,
+  [ServiceNames.PromptService]: Patterns.PromptPing,
+  [ServiceNames.TraceIngest]: Patterns.TracePing,
+  [ServiceNames.BenchmarkService]: Patterns.BenchmarkPing,
 } as const satisfies Record<keyof typeof ServicePatterns, Pattern>;
 
 export type ServiceName = keyof typeof ServicePatterns;

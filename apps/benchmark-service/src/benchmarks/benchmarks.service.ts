@@ -15,7 +15,6 @@ import {
   SecretReferencesReply,
   SecretReferencesRequest,
   SecretUse,
-  SecretUsesCheckReply,
   SecretUsesCheckRequest,
 } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
@@ -160,7 +159,7 @@ export class BenchmarksService {
   /** project-service owns secrets: it says which references name no secret of the organization, or a host the secret refuses. */
   private async unusableSecrets(ctx: ProjectContext, uses: SecretUse[]): Promise<FieldError[]> {
     const request: SecretUsesCheckRequest = { ctx, uses };
-    const { errors } = await this.bus.request<SecretUsesCheckReply>(Patterns.SecretUsesCheck, request);
+    const { errors } = await this.bus.request(Patterns.SecretUsesCheck, request);
     return errors;
   }
 

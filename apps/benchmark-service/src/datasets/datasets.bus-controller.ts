@@ -1,4 +1,4 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import {
   AddDatasetItemsInput,
   CreateDatasetInput,
@@ -8,7 +8,7 @@ import {
   Patterns,
   ProjectContext,
 } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DatasetsService } from './datasets.service';
 
 /** Bus adapter for datasets: unpacks the message, calls the service. */
@@ -16,32 +16,32 @@ import { DatasetsService } from './datasets.service';
 export class DatasetsBusController {
   constructor(private readonly datasets: DatasetsService) {}
 
-  @MessagePattern(Patterns.DatasetCreate)
+  @Handles(Patterns.DatasetCreate)
   create(@Payload('ctx') ctx: ProjectContext, @Payload('input') input: CreateDatasetInput) {
     return this.datasets.create(ctx, input);
   }
 
-  @MessagePattern(Patterns.DatasetItemsAdd)
+  @Handles(Patterns.DatasetItemsAdd)
   addItems(@Payload() request: Omit<DatasetRequest, never>, @Payload('input') input: AddDatasetItemsInput) {
     return this.datasets.addItems(request.ctx, request.id, input);
   }
 
-  @MessagePattern(Patterns.DatasetList)
+  @Handles(Patterns.DatasetList)
   list(@Payload() request: DatasetListRequest) {
     return this.datasets.list(request.ctx, request.filters, request.page);
   }
 
-  @MessagePattern(Patterns.DatasetGet)
+  @Handles(Patterns.DatasetGet)
   get(@Payload() request: DatasetRequest) {
     return this.datasets.get(request.ctx, request.id);
   }
 
-  @MessagePattern(Patterns.DatasetItems)
+  @Handles(Patterns.DatasetItems)
   items(@Payload() request: DatasetItemsRequest) {
     return this.datasets.items(request.ctx, request.id, request.page);
   }
 
-  @MessagePattern(Patterns.DatasetDelete)
+  @Handles(Patterns.DatasetDelete)
   delete(@Payload() request: DatasetRequest) {
     return this.datasets.delete(request.ctx, request.id);
   }

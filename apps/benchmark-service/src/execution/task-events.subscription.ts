@@ -1,5 +1,5 @@
 import { StreamSource, StreamSubscription } from '@cinetrace/bus';
-import { TaskEvent, TaskTopics } from '@cinetrace/contracts';
+import { ConsumerGroups, TaskEvent, TaskTopics } from '@cinetrace/contracts';
 import { isTransientStoreError } from '@cinetrace/persistence';
 import { Provider } from '@nestjs/common';
 import { TaskEventsHandler } from '../runs/task-events.handler';
@@ -14,7 +14,7 @@ export function taskEventsSubscription(source: TaskEventsSource): Provider {
     inject: [TaskEventsHandler],
     useFactory: (handler: TaskEventsHandler) =>
       new StreamSubscription<TaskEvent>(source, {
-        groupId: 'benchmark-service',
+        groupId: ConsumerGroups.TaskEvents,
         topic: TaskTopics.TaskEvents,
         deadLetterTopic: TaskTopics.TaskEventsDeadLetter,
         isTransient: isTransientStoreError,

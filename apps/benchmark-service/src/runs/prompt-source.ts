@@ -1,5 +1,5 @@
 import { BusClient } from '@cinetrace/bus';
-import { DomainError, Patterns, ProjectContext, PromptGetRequest, PromptView, TaskPrompt } from '@cinetrace/contracts';
+import { DomainError, Patterns, ProjectContext, PromptGetRequest, TaskPrompt } from '@cinetrace/contracts';
 import { Injectable } from '@nestjs/common';
 
 /** The prompt a run's target renders, asked of prompt-service when the run starts. */
@@ -10,7 +10,7 @@ export class PromptSource {
   async resolve(ctx: ProjectContext, id: string, version: number | undefined): Promise<TaskPrompt> {
     try {
       const request: PromptGetRequest = { ctx, id, ...(version !== undefined ? { version } : {}) };
-      const prompt = await this.bus.request<PromptView>(Patterns.PromptGet, request);
+      const prompt = await this.bus.request(Patterns.PromptGet, request);
       return { id: prompt.id, version: prompt.version, content: prompt.content };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'not_found') {

@@ -1,6 +1,6 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import { Patterns, ProjectContext, RunListRequest, TaskListRequest } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { RunsService } from './runs.service';
 
 /** Bus adapter for runs and tasks. */
@@ -8,18 +8,18 @@ import { RunsService } from './runs.service';
 export class RunsBusController {
   constructor(private readonly runs: RunsService) {}
 
-  @MessagePattern(Patterns.RunStart)
+  @Handles(Patterns.RunStart)
   start(@Payload('ctx') ctx: ProjectContext, @Payload('benchmarkId') benchmarkId: string, @Payload('input') input: unknown) {
     // Validated by the service, with the checks that need the store in the same answer.
     return this.runs.start(ctx, benchmarkId, input);
   }
 
-  @MessagePattern(Patterns.RunList)
+  @Handles(Patterns.RunList)
   list(@Payload() request: RunListRequest) {
     return this.runs.listRuns(request.ctx, request.benchmarkId, request.page);
   }
 
-  @MessagePattern(Patterns.TaskList)
+  @Handles(Patterns.TaskList)
   tasks(@Payload() request: TaskListRequest) {
     return this.runs.listTasks(request.ctx, request.benchmarkId, request.filters, request.page);
   }

@@ -31,7 +31,7 @@ describe('new keys never cross the bus', () => {
     expect(answer.key).toMatch(/^ct_/);
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent)).not.toContain(answer.key);
-    expect((sent[0] as ApiKeyCreateRequest).credential.keyHash).toBe(hashApiKey(answer.key));
+    expect((sent[0] satisfies ApiKeyCreateRequest).credential.keyHash).toBe(hashApiKey(answer.key));
   });
 
   it('POST /organizations sends the first key as its hash only, and answers the key', async () => {
@@ -39,6 +39,6 @@ describe('new keys never cross the bus', () => {
     const answer = await new OrganizationsController(bus).create(ctx, { name: 'n' }, reply);
     expect(answer.apiKey.key).toMatch(/^ct_/);
     expect(JSON.stringify(sent)).not.toContain(answer.apiKey.key);
-    expect((sent[0] as ApiKeyCreateRequest).credential.keyHash).toBe(hashApiKey(answer.apiKey.key));
+    expect((sent[0] satisfies ApiKeyCreateRequest).credential.keyHash).toBe(hashApiKey(answer.apiKey.key));
   });
 });

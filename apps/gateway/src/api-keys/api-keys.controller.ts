@@ -1,18 +1,15 @@
 import { BusClient } from '@cinetrace/bus';
 import {
-  ApiKeyCreateRequest,
   ApiKeyListRequest,
-  ApiKeyRevokeRequest,
   ApiKeyView,
   CreateApiKeyInput,
   CreatedApiKeyView,
   ListEnvelope,
   OrgContext,
   Patterns,
-  StoredApiKeyView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { OrganizationAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
@@ -38,7 +35,7 @@ export class ApiKeysController {
   @ApiResponse({ status: 201, type: CreatedApiKeyView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateApiKeyInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { key, credential } = newKey();
-    const stored = await this.bus.request<StoredApiKeyView>(Patterns.ApiKeyCreate, { ctx, input, credential } satisfies ApiKeyCreateRequest);
+    const stored = await this.bus.request(Patterns.ApiKeyCreate, { ctx, input, credential });
     reply.header('location', `/api/v1/api-keys/${stored.id}`);
     // The key must not linger in a cache between the client and us.
     reply.header('cache-control', 'no-store');
@@ -49,8 +46,8 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys, newest first (never the keys themselves)' })
   @ApiListResponse(ApiKeyView)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ApiKeyView>> {
-    return this.lists.respond('api-keys', ctx, query, {}, (_filters, page) =>
-      this.bus.request(Patterns.ApiKeyList, { ctx, page } as ApiKeyListRequest),
+    return this.lists.respond('api-keys', ctx, query, {}, (_filters, page: ApiKeyListRequest['page']) =>
+      this.bus.request(Patterns.ApiKeyList, { ctx, page }),
     );
   }
 
@@ -60,6 +57,6 @@ export class ApiKeysController {
   @ApiResponse({ status: 204, description: 'Revoked' })
   @ApiResponse({ status: 409, description: 'The last admin key without a project restriction' })
   async revoke(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<void> {
-    await this.bus.request(Patterns.ApiKeyRevoke, { ctx, id } satisfies ApiKeyRevokeRequest);
+    await this.bus.request(Patterns.ApiKeyRevoke, { ctx, id });
   }
 }

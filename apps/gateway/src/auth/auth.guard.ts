@@ -71,7 +71,7 @@ export class AuthGuard implements CanActivate {
 
   private async resolve(query: AuthResolveRequest): Promise<AuthResolveReply> {
     const cacheKey = `${query.apiKeyHash}:${query.projectKey ?? ''}`;
-    return this.cache.resolve(cacheKey, async () => withScopes(await this.bus.request<AuthResolveReply>(Patterns.AuthResolve, query)));
+    return this.cache.resolve(cacheKey, async () => withScopes(await this.bus.request(Patterns.AuthResolve, query)));
   }
 }
 

@@ -1,8 +1,6 @@
 import { BusClient } from '@cinetrace/bus';
 import {
-  BenchmarkCreateRequest,
   BenchmarkListRequest,
-  BenchmarkRequest,
   BenchmarkView,
   CreateBenchmarkInput,
   DeletedView,
@@ -20,7 +18,7 @@ import {
   TaskView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller';
 import { ApiListResponse } from '../lists/api-list-response';
@@ -46,7 +44,7 @@ export class BenchmarksController {
   @ApiBody({ type: CreateBenchmarkInput })
   async create(@Caller() ctx: ProjectContext, @Body() input: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     // benchmark-service validates it: with the dataset and scorer checks, every error comes in one answer.
-    const benchmark = await this.bus.request<BenchmarkView>(Patterns.BenchmarkCreate, { ctx, input: input as CreateBenchmarkInput } satisfies BenchmarkCreateRequest);
+    const benchmark = await this.bus.request(Patterns.BenchmarkCreate, { ctx, input: input as CreateBenchmarkInput });
     reply.header('location', `/api/v1/benchmarks/${benchmark.id}`);
     return benchmark;
   }
@@ -55,8 +53,8 @@ export class BenchmarksController {
   @ApiOperation({ operationId: 'listBenchmarks', summary: 'List benchmarks, newest first (filter: status)' })
   @ApiListResponse(BenchmarkView, BENCHMARK_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<BenchmarkView>> {
-    return this.lists.respond('benchmarks', ctx, query, BENCHMARK_FILTERS, (filters, page) =>
-      this.bus.request(Patterns.BenchmarkList, { ctx, filters, page } as BenchmarkListRequest),
+    return this.lists.respond('benchmarks', ctx, query, BENCHMARK_FILTERS, (filters, page: BenchmarkListRequest['page']) =>
+      this.bus.request(Patterns.BenchmarkList, { ctx, filters, page }),
     );
   }
 
@@ -64,7 +62,7 @@ export class BenchmarksController {
   @ApiOperation({ operationId: 'getBenchmark', summary: 'Get a benchmark with its status and last run' })
   @ApiResponse({ status: 200, type: BenchmarkView })
   get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<BenchmarkView> {
-    return this.bus.request(Patterns.BenchmarkGet, { ctx, id } satisfies BenchmarkRequest);
+    return this.bus.request(Patterns.BenchmarkGet, { ctx, id });
   }
 
   @Post(':id/start')
@@ -82,7 +80,7 @@ export class BenchmarksController {
   ): Promise<RunStartedView> {
     // A start may come without a body; benchmark-service validates the body it gets.
     const request: RunStartRequest = { ctx, benchmarkId: id, input: (input ?? {}) as StartRunInput };
-    const run = await this.bus.request<RunStartedView>(Patterns.RunStart, request);
+    const run = await this.bus.request(Patterns.RunStart, request);
     reply.header('location', `/api/v1/benchmarks/${id}/tasks?runId=${run.id}`);
     return run;
   }
@@ -91,8 +89,8 @@ export class BenchmarksController {
   @ApiOperation({ operationId: 'listBenchmarkRuns', summary: "List a benchmark's runs, newest first" })
   @ApiListResponse(RunView)
   runs(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<RunView>> {
-    return this.lists.respond(`benchmarks/${id}/runs`, ctx, query, {}, (_filters, page) =>
-      this.bus.request(Patterns.RunList, { ctx, benchmarkId: id, page } as RunListRequest),
+    return this.lists.respond(`benchmarks/${id}/runs`, ctx, query, {}, (_filters, page: RunListRequest['page']) =>
+      this.bus.request(Patterns.RunList, { ctx, benchmarkId: id, page }),
     );
   }
 
@@ -105,8 +103,8 @@ export class BenchmarksController {
     @Query() query: Record<string, unknown>,
   ): Promise<ListEnvelope<TaskView> & { summary: TaskPage['summary'] }> {
     let summary: TaskPage['summary'] = null;
-    const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, TASK_FILTERS, async (filters, page) => {
-      const reply = await this.bus.request<TaskPage>(Patterns.TaskList, { ctx, benchmarkId: id, filters, page } as TaskListRequest);
+    const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, TASK_FILTERS, async (filters, page: TaskListRequest['page']) => {
+      const reply = await this.bus.request(Patterns.TaskList, { ctx, benchmarkId: id, filters, page });
       summary = reply.summary;
       return reply;
     });
@@ -117,6 +115,6 @@ export class BenchmarksController {
   @ApiOperation({ operationId: 'deleteBenchmark', summary: 'Delete a benchmark: an active run is cancelled (its dataset is free to delete afterwards)' })
   @ApiResponse({ status: 200, type: DeletedView })
   delete(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<DeletedView> {
-    return this.bus.request(Patterns.BenchmarkDelete, { ctx, id } satisfies BenchmarkRequest);
+    return this.bus.request(Patterns.BenchmarkDelete, { ctx, id });
   }
 }

@@ -6,6 +6,18 @@ import { DEFAULT_MAX_JSON_DEPTH, excessiveNestingError } from '@cinetrace/valida
 export type FilterType = 'string' | 'boolean' | 'string-list' | 'object' | 'time';
 export type FilterSpec = Record<string, FilterType>;
 
+/** What each filter type parses to (`time`: ISO-8601, normalised). */
+interface FilterValues {
+  string: string;
+  boolean: boolean;
+  'string-list': string[];
+  object: Record<string, unknown>;
+  time: string;
+}
+
+/** The filters a list route's spec lets through, each typed as it is parsed. */
+export type FiltersOf<S extends FilterSpec> = { [K in keyof S]?: FilterValues[S[K]] };
+
 export interface ListQuery {
   limit: number;
   cursor?: string;

@@ -1,4 +1,4 @@
-import { BusClient, type PingAnswer } from '@cinetrace/bus';
+import { BusClient } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
 import { METRICS_CONTENT_TYPE, metricsText } from '@cinetrace/metrics';
 import { Controller, Get, Header } from '@nestjs/common';
@@ -54,7 +54,7 @@ export class OperationsController {
     const [store, bus, ...answers] = await Promise.all([
       this.dataSource.query('SELECT 1').then(() => true, () => false),
       this.bus.isReachable(),
-      ...services.map(([, pattern]) => this.bus.probeAnswer<PingAnswer>(pattern, SERVICE_PING_MS)),
+      ...services.map(([, pattern]) => this.bus.probeAnswer(pattern, SERVICE_PING_MS)),
     ]);
     const serviceUp = services.map((_, i) => answers[i] !== undefined && !Object.values(answers[i]?.checks ?? {}).includes('down'));
     const queue = answers[services.findIndex(([name]) => name === 'benchmark-service')]?.checks?.queue === 'up';

@@ -2,13 +2,11 @@ import { BusClient } from '@cinetrace/bus';
 import {
   CreatedOrganizationView,
   CreateOrganizationInput,
-  OrganizationCreateRequest,
   OrgContext,
   Patterns,
-  StoredOrganizationView,
 } from '@cinetrace/contracts';
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { newKey } from '../api-keys/new-key';
 import { InstanceAdmin } from '../auth/access.decorators';
@@ -29,11 +27,11 @@ export class OrganizationsController {
   @ApiResponse({ status: 201, type: CreatedOrganizationView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { key, credential } = newKey();
-    const stored = await this.bus.request<StoredOrganizationView>(Patterns.OrganizationCreate, {
+    const stored = await this.bus.request(Patterns.OrganizationCreate, {
       ctx,
       input,
       credential,
-    } satisfies OrganizationCreateRequest);
+    });
     reply.header('cache-control', 'no-store');
     return { ...stored, apiKey: { ...stored.apiKey, key } } satisfies CreatedOrganizationView;
   }

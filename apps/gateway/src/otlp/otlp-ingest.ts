@@ -1,4 +1,4 @@
-import { DomainError, Patterns, ProjectContext, SpanParentsReply, SpanParentsRequest, TraceInput } from '@cinetrace/contracts';
+import { DomainError, Patterns, ProjectContext, SpanParentsRequest, TraceInput } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
 import { CheckedOtlpTrace, OtlpTracePayload, PartialSuccess, checkSpanParents, foreignParentIds, refuseInvalidSpans } from '@cinetrace/traces';
 import { countTracesRejected } from '@cinetrace/metrics';
@@ -55,7 +55,7 @@ export class OtlpIngest {
     const foreign = foreignParentIds(trace);
     if (!foreign.length) return { trace, rejected: 0, messages: [] };
     const request: SpanParentsRequest = { ctx, traceId: trace.id, spanIds: foreign };
-    const stored = new Map(Object.entries(await this.bus.request<SpanParentsReply>(Patterns.SpanParents, request)));
+    const stored = new Map(Object.entries(await this.bus.request(Patterns.SpanParents, request)));
     if (!checkSpanParents(trace, stored, '', OTLP_PARENT_RULES).length) return { trace, rejected: 0, messages: [] };
     return refuseInvalidSpans(trace as unknown as OtlpTracePayload['trace'], (payload) => this.ingestor.checkUncounted(ctx, payload, undefined, OTLP_PARENT_RULES));
   }

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, ProjectContext } from '@cinetrace/contracts';
 import { encodeExportResponse } from '@cinetrace/traces';
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequiresScope } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';

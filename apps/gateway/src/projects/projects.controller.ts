@@ -4,13 +4,11 @@ import {
   ListEnvelope,
   OrgContext,
   Patterns,
-  ProjectCreateRequest,
-  ProjectGetRequest,
   ProjectListRequest,
   ProjectView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { OrganizationScoped, WholeOrganization } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
@@ -37,7 +35,7 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiResponse({ status: 201, type: ProjectView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateProjectInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const project = await this.bus.request<ProjectView>(Patterns.ProjectCreate, { ctx, input } satisfies ProjectCreateRequest);
+    const project = await this.bus.request(Patterns.ProjectCreate, { ctx, input });
     reply.header('location', `/api/v1/projects/${project.id}`);
     return project;
   }
@@ -46,8 +44,8 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'listProjects', summary: 'List projects, newest first (filter: name)' })
   @ApiListResponse(ProjectView, PROJECT_FILTERS)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ProjectView>> {
-    return this.lists.respond('projects', ctx, query, PROJECT_FILTERS, (filters, page) =>
-      this.bus.request(Patterns.ProjectList, { ctx, filters, page } as ProjectListRequest),
+    return this.lists.respond('projects', ctx, query, PROJECT_FILTERS, (filters, page: ProjectListRequest['page']) =>
+      this.bus.request(Patterns.ProjectList, { ctx, filters, page }),
     );
   }
 
@@ -55,6 +53,6 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'getProject', summary: 'Get a project' })
   @ApiResponse({ status: 200, type: ProjectView })
   get(@Caller() ctx: OrgContext, @Param('id') id: string): Promise<ProjectView> {
-    return this.bus.request<ProjectView>(Patterns.ProjectGet, { ctx, id } satisfies ProjectGetRequest);
+    return this.bus.request(Patterns.ProjectGet, { ctx, id });
   }
 }

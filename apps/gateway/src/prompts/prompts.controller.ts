@@ -6,7 +6,6 @@ import {
   Patterns,
   ProjectContext,
   PromptActivityView,
-  PromptCreateRequest,
   PromptDeleteRequest,
   PromptGetRequest,
   PromptHistoryRequest,
@@ -17,7 +16,7 @@ import {
   UpdatePromptInput,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller';
 import { parseIfMatch, versionETag } from '../http/if-match';
@@ -44,7 +43,7 @@ export class PromptsController {
   @ApiOperation({ operationId: 'createPrompt', summary: 'Create a prompt (version 1); the identifier is derived from the name when omitted' })
   @ApiResponse({ status: 201, type: PromptView })
   async create(@Caller() ctx: ProjectContext, @Body() input: CreatePromptInput, @Res({ passthrough: true }) reply: Reply) {
-    const prompt = await this.bus.request<PromptView>(Patterns.PromptCreate, { ctx, input } satisfies PromptCreateRequest);
+    const prompt = await this.bus.request(Patterns.PromptCreate, { ctx, input });
     reply.header('location', `/api/v1/prompts/${prompt.id}`);
     return withETag(reply, prompt);
   }
@@ -53,8 +52,8 @@ export class PromptsController {
   @ApiOperation({ operationId: 'listPrompts', summary: 'List prompts, newest first (filters: type, label, q, includeDeleted)' })
   @ApiListResponse(PromptView, PROMPT_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptView>> {
-    return this.lists.respond('prompts', ctx, query, PROMPT_FILTERS, (filters, page) =>
-      this.bus.request(Patterns.PromptList, { ctx, filters, page } as PromptListRequest),
+    return this.lists.respond('prompts', ctx, query, PROMPT_FILTERS, (filters, page: PromptListRequest['page']) =>
+      this.bus.request(Patterns.PromptList, { ctx, filters, page }),
     );
   }
 
@@ -70,7 +69,7 @@ export class PromptsController {
   ) {
     const { version } = parseResourceQuery(query, { version: 'positive-int' });
     const request: PromptGetRequest = { ctx, identifier, version };
-    return withETag(reply, await this.bus.request<PromptView>(Patterns.PromptGet, request));
+    return withETag(reply, await this.bus.request(Patterns.PromptGet, request));
   }
 
   @Get(':id')
@@ -86,7 +85,7 @@ export class PromptsController {
   ) {
     const { version, includeDeleted } = parseResourceQuery(query, { version: 'positive-int', includeDeleted: 'boolean' });
     const request: PromptGetRequest = { ctx, id, version, includeDeleted };
-    return withETag(reply, await this.bus.request<PromptView>(Patterns.PromptGet, request));
+    return withETag(reply, await this.bus.request(Patterns.PromptGet, request));
   }
 
   @Put(':id')
@@ -101,7 +100,7 @@ export class PromptsController {
     @Res({ passthrough: true }) reply: Reply,
   ) {
     const request: PromptUpdateRequest = { ctx, id, input, ifMatch: parseIfMatch(ifMatch) };
-    return withETag(reply, await this.bus.request<PromptView>(Patterns.PromptUpdate, request));
+    return withETag(reply, await this.bus.request(Patterns.PromptUpdate, request));
   }
 
   @Delete(':id')
@@ -110,15 +109,15 @@ export class PromptsController {
   @ApiResponse({ status: 200, type: DeletedPromptView })
   delete(@Caller() ctx: ProjectContext, @Param('id') id: string, @Headers('if-match') ifMatch: string | undefined) {
     const request: PromptDeleteRequest = { ctx, id, ifMatch: parseIfMatch(ifMatch) };
-    return this.bus.request<DeletedPromptView>(Patterns.PromptDelete, request);
+    return this.bus.request(Patterns.PromptDelete, request);
   }
 
   @Get(':id/versions')
   @ApiOperation({ operationId: 'listPromptVersions', summary: 'Versions of a prompt, newest first' })
   @ApiListResponse(PromptVersionView)
   versions(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptVersionView>> {
-    return this.lists.respond(`prompts/${id}/versions`, ctx, query, {}, (_, page) =>
-      this.bus.request(Patterns.PromptVersions, { ctx, id, page } as PromptHistoryRequest<number>),
+    return this.lists.respond(`prompts/${id}/versions`, ctx, query, {}, (_, page: PromptHistoryRequest<number>['page']) =>
+      this.bus.request(Patterns.PromptVersions, { ctx, id, page }),
     );
   }
 
@@ -126,8 +125,8 @@ export class PromptsController {
   @ApiOperation({ operationId: 'listPromptActivity', summary: 'Activity of a prompt (created, updated, deleted), newest first' })
   @ApiListResponse(PromptActivityView)
   activity(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptActivityView>> {
-    return this.lists.respond(`prompts/${id}/activity`, ctx, query, {}, (_, page) =>
-      this.bus.request(Patterns.PromptActivity, { ctx, id, page } as PromptHistoryRequest<string>),
+    return this.lists.respond(`prompts/${id}/activity`, ctx, query, {}, (_, page: PromptHistoryRequest<string>['page']) =>
+      this.bus.request(Patterns.PromptActivity, { ctx, id, page }),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { BusClient } from '@cinetrace/bus';
-import { DomainError, ErrorCode, Patterns, SealedSecretValue, SecretIntakeKeyReply, secretIntakeContext } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, Patterns, SealedSecretValue, secretIntakeContext } from '@cinetrace/contracts';
 import { sealFor } from '@cinetrace/secret-crypto';
 import { Injectable } from '@nestjs/common';
 
@@ -26,7 +26,7 @@ export class SecretSealer {
   }
 
   private intakeKey(): Promise<string> {
-    this.publicKey ??= this.bus.request<SecretIntakeKeyReply>(Patterns.SecretIntakeKey, {}).then(
+    this.publicKey ??= this.bus.request(Patterns.SecretIntakeKey, {}).then(
       (reply) => reply.publicKey,
       (err) => {
         this.publicKey = undefined;

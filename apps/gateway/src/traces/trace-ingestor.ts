@@ -5,7 +5,6 @@ import {
   IngestReceiptsRequest,
   Patterns,
   ProjectContext,
-  SpanParentsReply,
   SpanParentsRequest,
   TraceAcceptedView,
   TraceIngestMessage,
@@ -61,7 +60,7 @@ export class TraceIngestor {
     let stored = new Map<string, string | null>();
     if (foreign.length) {
       const request: SpanParentsRequest = { ctx, traceId: checked.trace.id, spanIds: foreign };
-      stored = new Map(Object.entries(await this.bus.request<SpanParentsReply>(Patterns.SpanParents, request)));
+      stored = new Map(Object.entries(await this.bus.request(Patterns.SpanParents, request)));
     }
     const errors = checkSpanParents(checked.trace, stored, path, parentRules);
     return errors.length ? { ok: false, errors, reason: 'unknown_parent' } : checked;
@@ -100,7 +99,7 @@ export class TraceIngestor {
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       try {
         const request: IngestReceiptsRequest = { ctx, ingestIds: pending };
-        Object.assign(stored, await this.bus.request<IngestReceiptsReply>(Patterns.IngestReceipts, request));
+        Object.assign(stored, await this.bus.request(Patterns.IngestReceipts, request));
       } catch {
         // Not knowing is not failing: the traces were accepted; keep asking until the deadline.
       }

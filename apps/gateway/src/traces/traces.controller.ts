@@ -7,13 +7,12 @@ import {
   ProjectContext,
   TraceAcceptedView,
   TraceBatchView,
-  TraceGetRequest,
   TraceListRequest,
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequiresScope } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
@@ -119,8 +118,8 @@ export class TracesController {
   @ApiOperation({ operationId: 'listTraces', summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)' })
   @ApiListResponse(TraceSummaryView, LIST_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView>> {
-    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page) =>
-      this.bus.request(Patterns.TraceList, { ctx, filters, page } as TraceListRequest),
+    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page: TraceListRequest['page']) =>
+      this.bus.request(Patterns.TraceList, { ctx, filters, page }),
     );
   }
 
@@ -129,6 +128,6 @@ export class TracesController {
   @ApiResponse({ status: 200, type: TraceView })
   get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<TraceView | JsonText> {
     // As trace-ingest wrote it: the largest answer is not parsed and serialized again here.
-    return this.bus.requestAnswer<TraceView>(Patterns.TraceGet, { ctx, id } satisfies TraceGetRequest);
+    return this.bus.requestAnswer(Patterns.TraceGet, { ctx, id });
   }
 }

@@ -1,6 +1,6 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import { ApiKeyCreateRequest, ApiKeyListRequest, ApiKeyRevokeRequest, OrganizationCreateRequest, Patterns } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ApiKeysService } from './api-keys.service';
 import { OrganizationsService } from './organizations.service';
 
@@ -12,24 +12,24 @@ export class OrganizationsBusController {
     private readonly organizations: OrganizationsService,
   ) {}
 
-  @MessagePattern(Patterns.ApiKeyCreate)
+  @Handles(Patterns.ApiKeyCreate)
   createKey(@Payload() request: ApiKeyCreateRequest) {
     return this.apiKeys.create(request.ctx, request.input, request.credential);
   }
 
-  @MessagePattern(Patterns.ApiKeyList)
+  @Handles(Patterns.ApiKeyList)
   listKeys(@Payload() request: ApiKeyListRequest) {
     return this.apiKeys.list(request.ctx, request.page);
   }
 
   /** Answers with a body, as every pattern does (the gateway's route answers 204). */
-  @MessagePattern(Patterns.ApiKeyRevoke)
+  @Handles(Patterns.ApiKeyRevoke)
   async revokeKey(@Payload() request: ApiKeyRevokeRequest) {
     await this.apiKeys.revoke(request.ctx, request.id);
-    return { id: request.id, revoked: true };
+    return { id: request.id, revoked: true as const };
   }
 
-  @MessagePattern(Patterns.OrganizationCreate)
+  @Handles(Patterns.OrganizationCreate)
   createOrganization(@Payload() request: OrganizationCreateRequest) {
     return this.organizations.create(request.input, request.credential);
   }

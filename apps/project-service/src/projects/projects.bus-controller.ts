@@ -1,4 +1,4 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import {
   CreateProjectInput,
   OrgContext,
@@ -6,7 +6,7 @@ import {
   ProjectGetRequest,
   ProjectListRequest,
 } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ProjectsService } from './projects.service';
 
 /** Bus adapter for projects: unpacks the message, calls the service. */
@@ -14,17 +14,17 @@ import { ProjectsService } from './projects.service';
 export class ProjectsBusController {
   constructor(private readonly projects: ProjectsService) {}
 
-  @MessagePattern(Patterns.ProjectCreate)
+  @Handles(Patterns.ProjectCreate)
   create(@Payload('ctx') ctx: OrgContext, @Payload('input') input: CreateProjectInput) {
     return this.projects.create(ctx, input);
   }
 
-  @MessagePattern(Patterns.ProjectList)
+  @Handles(Patterns.ProjectList)
   list(@Payload() request: ProjectListRequest) {
     return this.projects.list(request.ctx, request.filters, request.page);
   }
 
-  @MessagePattern(Patterns.ProjectGet)
+  @Handles(Patterns.ProjectGet)
   get(@Payload() request: ProjectGetRequest) {
     return this.projects.get(request.ctx, request.id);
   }

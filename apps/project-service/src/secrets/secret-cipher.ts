@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, SealedSecretValue, SECRET_VALUE_MAX_BYTES, secretIntakeContext } from '@cinetrace/contracts';
-import { AtRestCipher, parseSecretsKey, ReplyKeyPair, secretsKeyFromFile } from '@cinetrace/secret-crypto';
+import { parseSecretsKey, ReplyKeyPair, secretsKeyFromFile } from '@cinetrace/secret-crypto';
 import { ProjectServiceEnv } from '../project-service.env';
 
 /**

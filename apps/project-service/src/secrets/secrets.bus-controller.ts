@@ -1,4 +1,4 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import {
   OrgContext,
   Patterns,
@@ -10,7 +10,7 @@ import {
   SecretResolveRequest,
   SecretUsesCheckRequest,
 } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { SecretReleaseService } from './secret-release.service';
 import { SecretsService } from './secrets.service';
 
@@ -22,43 +22,43 @@ export class SecretsBusController {
     private readonly release: SecretReleaseService,
   ) {}
 
-  @MessagePattern(Patterns.SecretCreate)
+  @Handles(Patterns.SecretCreate)
   create(@Payload('ctx') ctx: OrgContext, @Payload('input') input: SealedCreateSecretInput) {
     return this.secrets.create(ctx, input);
   }
 
-  @MessagePattern(Patterns.SecretList)
+  @Handles(Patterns.SecretList)
   list(@Payload() request: SecretListRequest) {
     return this.secrets.list(request.ctx, request.filters, request.page);
   }
 
-  @MessagePattern(Patterns.SecretRotate)
+  @Handles(Patterns.SecretRotate)
   rotate(@Payload('ctx') ctx: OrgContext, @Payload('id') id: string, @Payload('input') input: SealedRotateSecretInput) {
     return this.secrets.rotate(ctx, id, input);
   }
 
-  @MessagePattern(Patterns.SecretDelete)
+  @Handles(Patterns.SecretDelete)
   async delete(@Payload() request: SecretRequest) {
     await this.secrets.delete(request.ctx, request.id);
-    return { id: request.id, deleted: true };
+    return { id: request.id, deleted: true as const };
   }
 
-  @MessagePattern(Patterns.SecretIntakeKey)
+  @Handles(Patterns.SecretIntakeKey)
   intakeKey() {
     return this.secrets.intakeKey();
   }
 
-  @MessagePattern(Patterns.SecretActivity)
+  @Handles(Patterns.SecretActivity)
   activity(@Payload() request: SecretActivityRequest) {
     return this.secrets.activity(request.ctx, request.id, request.page);
   }
 
-  @MessagePattern(Patterns.SecretUsesCheck)
+  @Handles(Patterns.SecretUsesCheck)
   checkUses(@Payload() request: SecretUsesCheckRequest) {
     return this.release.checkUses(request.ctx, Array.isArray(request.uses) ? request.uses : []);
   }
 
-  @MessagePattern(Patterns.SecretResolve)
+  @Handles(Patterns.SecretResolve)
   resolve(@Payload() request: SecretResolveRequest) {
     return this.release.resolve(request);
   }

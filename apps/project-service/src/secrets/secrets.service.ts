@@ -11,7 +11,6 @@ import {
   SecretAction,
   SecretActivityView,
   SecretListKey,
-  SecretReferencesReply,
   SecretReferencesRequest,
   SecretView,
 } from '@cinetrace/contracts';
@@ -89,7 +88,7 @@ export class SecretsService {
   async delete(ctx: OrgContext, id: string): Promise<void> {
     const secret = await findOwn(this.dataSource.manager, ctx, id);
     const request: SecretReferencesRequest = { orgId: ctx.orgId, name: secret.name };
-    const { benchmarkIds } = await this.bus.request<SecretReferencesReply>(Patterns.SecretReferences, request);
+    const { benchmarkIds } = await this.bus.request(Patterns.SecretReferences, request);
     if (benchmarkIds.length) {
       throw new DomainError(
         ErrorCode.Conflict,

@@ -1,4 +1,4 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import {
   CreatePromptInput,
   Patterns,
@@ -12,7 +12,7 @@ import {
   PromptVersionKey,
   UpdatePromptInput,
 } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { PromptReadsService } from './prompt-reads.service';
 import { PromptsService } from './prompts.service';
 
@@ -24,37 +24,37 @@ export class PromptsBusController {
     private readonly reads: PromptReadsService,
   ) {}
 
-  @MessagePattern(Patterns.PromptCreate)
+  @Handles(Patterns.PromptCreate)
   create(@Payload('ctx') ctx: ProjectContext, @Payload('input') input: CreatePromptInput) {
     return this.prompts.create(ctx, input);
   }
 
-  @MessagePattern(Patterns.PromptUpdate)
+  @Handles(Patterns.PromptUpdate)
   update(@Payload() request: Omit<PromptUpdateRequest, 'input'>, @Payload('input') input: UpdatePromptInput) {
     return this.prompts.update(request.ctx, request.id, input, request.ifMatch);
   }
 
-  @MessagePattern(Patterns.PromptDelete)
+  @Handles(Patterns.PromptDelete)
   delete(@Payload() request: PromptDeleteRequest) {
     return this.prompts.delete(request.ctx, request.id, request.ifMatch);
   }
 
-  @MessagePattern(Patterns.PromptGet)
+  @Handles(Patterns.PromptGet)
   get(@Payload() request: PromptGetRequest) {
     return this.reads.get(request);
   }
 
-  @MessagePattern(Patterns.PromptList)
+  @Handles(Patterns.PromptList)
   list(@Payload() request: PromptListRequest) {
     return this.reads.list(request.ctx, request.filters, request.page);
   }
 
-  @MessagePattern(Patterns.PromptVersions)
+  @Handles(Patterns.PromptVersions)
   versions(@Payload() request: PromptHistoryRequest<PromptVersionKey>) {
     return this.reads.versionsOf(request.ctx, request.id, request.page);
   }
 
-  @MessagePattern(Patterns.PromptActivity)
+  @Handles(Patterns.PromptActivity)
   activity(@Payload() request: PromptHistoryRequest<PromptActivityKey>) {
     return this.reads.activityOf(request.ctx, request.id, request.page);
   }

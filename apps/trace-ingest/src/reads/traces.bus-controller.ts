@@ -1,6 +1,6 @@
-import { BusController } from '@cinetrace/bus';
+import { BusController, Handles } from '@cinetrace/bus';
 import { IngestReceiptsRequest, Patterns, SpanParentsRequest, TraceGetRequest, TraceListRequest } from '@cinetrace/contracts';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { TraceReadsService } from './trace-reads.service';
 
 /** Bus adapter for trace reads (writes arrive on the trace stream, not as requests). */
@@ -8,22 +8,22 @@ import { TraceReadsService } from './trace-reads.service';
 export class TracesBusController {
   constructor(private readonly reads: TraceReadsService) {}
 
-  @MessagePattern(Patterns.TraceGet)
+  @Handles(Patterns.TraceGet)
   get(@Payload() request: TraceGetRequest) {
     return this.reads.get(request);
   }
 
-  @MessagePattern(Patterns.TraceList)
+  @Handles(Patterns.TraceList)
   list(@Payload() request: TraceListRequest) {
     return this.reads.list(request);
   }
 
-  @MessagePattern(Patterns.SpanParents)
+  @Handles(Patterns.SpanParents)
   parents(@Payload() request: SpanParentsRequest) {
     return this.reads.parentsOf(request.ctx, request.traceId, request.spanIds);
   }
 
-  @MessagePattern(Patterns.IngestReceipts)
+  @Handles(Patterns.IngestReceipts)
   receipts(@Payload() request: IngestReceiptsRequest) {
     return this.reads.receipts(request.ctx, request.ingestIds);
   }

@@ -25,7 +25,7 @@ export class BusSecretSource implements SecretSource {
     const request: SecretResolveRequest = { projectId, name, host, replyKey: keys.publicKey };
     let reply: SecretResolveReply;
     try {
-      reply = await this.bus.request<SecretResolveReply>(Patterns.SecretResolve, request);
+      reply = await this.bus.request(Patterns.SecretResolve, request);
     } catch (err) {
       const error = err instanceof DomainError ? err : undefined;
       // Only an unreachable project-service may answer next time; a missing secret or a refused host will not.

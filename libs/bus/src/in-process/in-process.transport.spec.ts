@@ -55,7 +55,8 @@ describe('in-process bus', () => {
 
   it('delivers payloads through a JSON round-trip, as Kafka would, and the reply as the handler built it', async () => {
     const sent = { at: new Date(0), key: 'k' };
-    const reply = await bus.request<{ received: unknown; atIsDate: boolean }>('test.echo', sent);
+    // A pattern of this test only, outside BusContract.
+    const reply = (await bus.request('test.echo' as never, sent as never)) as { received: unknown; atIsDate: boolean };
     expect(reply).toEqual({ received: { at: '1970-01-01T00:00:00.000Z', key: 'k' }, atIsDate: false });
     expect(reply.received).not.toBe(sent);
   });

@@ -94,14 +94,3 @@ export type TaskEvent = TaskStartedEvent | TaskFinishedEvent;
  * had one partition, hence one record batch per fetch and one benchmark-service replica.
  */
 export const taskEventRecord = (event: TaskEvent): { key: string; value: TaskEvent } => ({ key: event.taskId, value: event });
-
-export const TaskTopics = {
-  /** Task events from the executors to benchmark-service, keyed by task id (taskEventRecord). */
-  TaskEvents: 'benchmark.task.events',
-  TaskEventsDeadLetter: 'benchmark.task.events.dead-letter',
-} as const;
-
-/** The BullMQ queue of task jobs (distributed mode); job id = task id. */
-export const TASK_QUEUE = 'benchmark-tasks';
-/** Redis pub/sub channel on which benchmark-service names runs whose running tasks must stop. */
-export const TASK_CANCEL_CHANNEL = 'benchmark-tasks:cancel';

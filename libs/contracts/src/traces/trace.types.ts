@@ -59,15 +59,3 @@ export interface TraceIngestMessage {
   receivedAt: number;
   trace: TraceInput;
 }
-
-export const Topics = {
-  /** Never rename: the topic holds accepted traces until trace-ingest stored them. */
-  TraceIngest: 'trace.ingest',
-  TraceIngestDeadLetter: 'trace.ingest.dead-letter',
-} as const;
-
-/** Consumer groups of the streams. Never rename: a new group starts from the oldest record kept. */
-export const ConsumerGroups = {
-  /** Stores the trace stream; the gateway holds trace POSTs back while it lags too far. */
-  TraceIngest: 'trace-ingest',
-} as const;
