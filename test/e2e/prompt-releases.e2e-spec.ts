@@ -151,6 +151,7 @@ describe('Prompt releases, gates, rendering', () => {
       // Run the benchmark on staging (version 2): it resolves the release and records the version on the run.
       const run = await runOnStaging(api, benchmarkId);
       expect(run.scores.exact_match.mean).toBe(0.5);
+      expect(run.prompt).toEqual({ id, version: 2, release: 'staging' });
 
       const below = await moveRelease(api, id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.75 } } });
       expectProblem(below, 409, 'gate_failed', ['gate.thresholds.exact_match']);

@@ -1318,6 +1318,20 @@ export interface components {
             /** @example 0.75 */
             passRate: number | null;
         };
+        RunPromptView: {
+            /** @example prm_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+            /**
+             * @description The version rendered (what a release gate checks runs by)
+             * @example 2
+             */
+            version: number;
+            /**
+             * @description The release the target named, if it named one (resolved to `version` at start)
+             * @example staging
+             */
+            release: string | null;
+        };
         RunCountsView: {
             total: number;
             pending: number;
@@ -1337,6 +1351,8 @@ export interface components {
             };
             runner: components["schemas"]["Runner"];
             datasetVersion: number;
+            /** @description The prompt rendered, when the target names one */
+            prompt: components["schemas"]["RunPromptView"] | null;
             counts: components["schemas"]["RunCountsView"];
             /**
              * @description Each scorer's figures, by scorer name
@@ -4526,6 +4542,11 @@ export interface operations {
                      *               "timeoutMs": 60000
                      *             },
                      *             "datasetVersion": 1,
+                     *             "prompt": {
+                     *               "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *               "version": 2,
+                     *               "release": "staging"
+                     *             },
                      *             "counts": {
                      *               "total": 1,
                      *               "pending": 0,
@@ -4850,6 +4871,11 @@ export interface operations {
                      *             "timeoutMs": 60000
                      *           },
                      *           "datasetVersion": 1,
+                     *           "prompt": {
+                     *             "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *             "version": 2,
+                     *             "release": "staging"
+                     *           },
                      *           "counts": {
                      *             "total": 1,
                      *             "pending": 0,
