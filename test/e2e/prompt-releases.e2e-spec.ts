@@ -88,6 +88,9 @@ describe('Prompt releases, gates, rendering', () => {
         'gate.thresholds.exact',
       ]);
       expectProblem(await moveRelease(api, 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d', 'production', { version: 1 }), 404, 'not_found');
+      const wrongMethod = await api.post(releasePath(id, 'production'), { version: 1 });
+      expectProblem(wrongMethod, 405, 'method_not_allowed');
+      expect(wrongMethod.headers.get('allow')).toBe('PUT, DELETE');
     });
 
     it('`?release=` answers the version it points at, `latest` the newest; a rollback answers the older version at once', async () => {
