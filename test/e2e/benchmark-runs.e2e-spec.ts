@@ -47,6 +47,7 @@ describe('Benchmark runs', () => {
         experiment: { name: 'baseline', flags: { model: 'v3' } },
         runner: { concurrency: 2, maxAttempts: 3, timeoutMs: 60000 },
         datasetVersion: dataset.version,
+        prompt: null,
         counts: { total: 6, pending: 0, running: 0, completed: 6, failed: 0, cancelled: 0 },
         scores: { exact_match: { mean: 0.5, passRate: 0.5 } },
         startedAt: expect.stringMatching(ISO_MILLIS_UTC),

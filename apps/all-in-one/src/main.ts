@@ -41,7 +41,7 @@ async function main(): Promise<void> {
 
   const services = [
     await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: projectEnv.BUS_TIMEOUT_MS }),
-    await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
+    await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: promptEnv.BUS_TIMEOUT_MS }),
     await startTraceIngest(traceEnv, { strategy: new InProcessServer(broker) }, { kind: 'in-process', streams }),
     await startBenchmarkService(
       benchmarkEnv,

@@ -28,6 +28,7 @@ import { OtlpDecodePool } from './otlp/otlp-decode-pool';
 import { OtlpIngest } from './otlp/otlp-ingest';
 import { OrganizationsController } from './organizations/organizations.controller';
 import { ProjectsController } from './projects/projects.controller';
+import { PromptReleasesController } from './prompts/prompt-releases.controller';
 import { PromptsController } from './prompts/prompts.controller';
 import { SecretSealer } from './secrets/secret-sealer';
 import { SecretsController } from './secrets/secrets.controller';
@@ -57,6 +58,7 @@ export class GatewayModule {
         SecretsController,
         OrganizationsController,
         PromptsController,
+        PromptReleasesController,
         TracesController,
         OtlpController,
         DatasetsController,

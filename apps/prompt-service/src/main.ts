@@ -4,6 +4,7 @@ import { superviseProcess } from '@cinetrace/health';
 import { withoutUrlCredentials } from '@cinetrace/logging';
 import { storeAnswers } from '@cinetrace/persistence';
 import { collectProcessMetrics } from '@cinetrace/metrics';
+import { Patterns } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PromptServiceEnv } from './prompt-service.env';
@@ -16,7 +17,13 @@ async function main(): Promise<void> {
   // Served on HEALTH_PORT's /metrics with the work metrics of this app.
   collectProcessMetrics(PROMPT_SERVICE);
   const kafka = kafkaConnectionFromEnv(env);
-  const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka));
+  const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka), {
+    transport: 'kafka',
+    clientId: `${PROMPT_SERVICE}-client`,
+    kafka,
+    timeoutMs: env.BUS_TIMEOUT_MS,
+    patterns: [Patterns.RunsOfPrompt],
+  });
   const kafkaProbe = new KafkaProbe(PROMPT_SERVICE, kafka);
   await superviseProcess({
     logger: new Logger(PROMPT_SERVICE),

@@ -1,4 +1,4 @@
-import { pingController } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
 import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
@@ -8,6 +8,11 @@ import { promptServiceMigrations } from './migrations';
 import { PromptServiceEnv } from './prompt-service.env';
 import { PromptActivity } from './prompts/prompt-activity.entity';
 import { PromptLabel } from './prompts/prompt-label.entity';
+import { PromptRendersService } from './prompts/prompt-renders.service';
+import { BenchmarkRuns } from './releases/benchmark-runs';
+import { PromptRelease } from './releases/prompt-release.entity';
+import { ReleasesBusController } from './releases/releases.bus-controller';
+import { ReleasesService } from './releases/releases.service';
 import { PromptReadsService } from './prompts/prompt-reads.service';
 import { PromptVersion } from './prompts/prompt-version.entity';
 import { Prompt } from './prompts/prompt.entity';
@@ -15,21 +20,29 @@ import { PromptsBusController } from './prompts/prompts.bus-controller';
 import { PromptsService } from './prompts/prompts.service';
 
 export const PROMPT_SERVICE = ServiceNames.PromptService;
-const entities = [Prompt, PromptVersion, PromptLabel, PromptActivity];
+const entities = [Prompt, PromptVersion, PromptLabel, PromptActivity, PromptRelease];
 
-/** Prompts, their versions and activity; answers on the bus in either run mode. */
+/** Prompts, their versions, releases and activity; answers on the bus in either run mode. */
 @Module({})
 export class PromptServiceModule {
-  static register(env: PromptServiceEnv): DynamicModule {
+  static register(env: PromptServiceEnv, bus: BusClientConfig): DynamicModule {
     return {
       module: PromptServiceModule,
       imports: [
         LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL),
         PersistenceModule.forService(promptServiceStore(env)),
         TypeOrmModule.forFeature(entities),
+        BusModule.forClient(bus),
       ],
-      controllers: [pingController(Patterns.PromptPing), PromptsBusController],
-      providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService],
+      controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController],
+      providers: [
+        { provide: PromptServiceEnv, useValue: env },
+        PromptsService,
+        PromptReadsService,
+        PromptRendersService,
+        ReleasesService,
+        BenchmarkRuns,
+      ],
     };
   }
 }

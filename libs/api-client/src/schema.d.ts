@@ -212,7 +212,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the live prompt with this identifier (latest, or ?version=N)
+         * Get the live prompt with this identifier (latest, ?version=N or ?release=name)
          * @description Scope: `read` (API reference, "Authentication").
          */
         get: operations["getPromptByIdentifier"];
@@ -232,7 +232,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a prompt (latest, or ?version=N; ?includeDeleted=true shows a deleted one)
+         * Get a prompt (latest, ?version=N or ?release=name; ?includeDeleted=true shows a deleted one)
          * @description Scope: `read` (API reference, "Authentication").
          */
         get: operations["getPrompt"];
@@ -280,13 +280,97 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Activity of a prompt (created, updated, deleted), newest first
+         * Activity of a prompt (created, updated, deleted, released), newest first
          * @description Scope: `read` (API reference, "Authentication").
          */
         get: operations["listPromptActivity"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prompts/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed from one version to another: fields as in activity, content as a unified diff
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["diffPromptVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prompts/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill the placeholders of a version (default: the newest; or a release) with values; 400 missing_variables names each unfilled one
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        post: operations["renderPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prompts/{id}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Releases of a prompt (named pointers to versions), by name; one page
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listPromptReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prompts/{id}/releases/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Point a release at a version (create, move, roll back); a gated release moves only to a version that passed its benchmark (409 gate_failed)
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        put: operations["movePromptRelease"];
+        post?: never;
+        /**
+         * Remove a release (a gated one needs an admin key)
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        delete: operations["removePromptRelease"];
         options?: never;
         head?: never;
         patch?: never;
@@ -886,7 +970,7 @@ export interface components {
             id: string;
             promptId: string;
             /** @enum {string} */
-            action: "created" | "updated" | "deleted";
+            action: "created" | "updated" | "deleted" | "released";
             /** @description The version the prompt had after the action */
             version: number;
             actor: components["schemas"]["ActorView"];
@@ -907,6 +991,100 @@ export interface components {
                     to: unknown;
                 };
             };
+        };
+        PromptDiffView: {
+            /** @example 1 */
+            from: number;
+            /** @example 2 */
+            to: number;
+            /**
+             * @description Each field that differs, with its value at `from` and at `to` (as in activity)
+             * @example {
+             *       "content": {
+             *         "from": "old",
+             *         "to": "new"
+             *       }
+             *     }
+             */
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
+            };
+            /** @description The content at `from` against the content at `to`, as a unified diff ("" when equal) */
+            contentDiff: string;
+        };
+        RenderPromptInput: {
+            /**
+             * @description A value for each {{placeholder}}: strings, numbers or booleans; keys the content does not name are ignored
+             * @example {
+             *       "subject": "a lighthouse"
+             *     }
+             */
+            variables: {
+                [key: string]: string | number | boolean;
+            };
+            version?: number;
+            /** @example production */
+            release?: string;
+        };
+        RenderedPromptView: {
+            /** @example 2 */
+            version: number;
+            /** @example A slow dolly shot of a lighthouse at dawn */
+            content: string;
+            /** @description The placeholders filled, in order of first use */
+            variables: string[];
+        };
+        ReleaseGateView: {
+            /** @example bm_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            benchmarkId: string;
+            /**
+             * @example {
+             *       "exact_match": 0.8
+             *     }
+             */
+            thresholds: {
+                [key: string]: number;
+            };
+        };
+        PromptReleaseView: {
+            /** @example production */
+            name: string;
+            /** @example 2 */
+            version: number;
+            gate: components["schemas"]["ReleaseGateView"] | null;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: components["schemas"]["ActorView"];
+        };
+        PromptReleaseListView: {
+            data: components["schemas"]["PromptReleaseView"][];
+            /** @description Always null: every release is on this page */
+            nextCursor: null;
+        };
+        ReleaseGateInput: {
+            /**
+             * @description A benchmark of this project
+             * @example bm_01jh8z6v9q3m2r7x5c4b1n0k8d
+             */
+            benchmarkId: string;
+            /**
+             * @description The least mean (0..1) each named scorer of the benchmark must reach
+             * @example {
+             *       "exact_match": 0.8
+             *     }
+             */
+            thresholds: {
+                [key: string]: number;
+            };
+        };
+        MoveReleaseInput: {
+            /** @example 2 */
+            version: number;
+            /** @description Setting or removing a gate needs an admin key */
+            gate?: components["schemas"]["ReleaseGateInput"] | null;
         };
         DroppedPartsView: {
             /** @description Tags not added: the trace already had 50 */
@@ -1140,6 +1318,20 @@ export interface components {
             /** @example 0.75 */
             passRate: number | null;
         };
+        RunPromptView: {
+            /** @example prm_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+            /**
+             * @description The version rendered (what a release gate checks runs by)
+             * @example 2
+             */
+            version: number;
+            /**
+             * @description The release the target named, if it named one (resolved to `version` at start)
+             * @example staging
+             */
+            release: string | null;
+        };
         RunCountsView: {
             total: number;
             pending: number;
@@ -1159,6 +1351,8 @@ export interface components {
             };
             runner: components["schemas"]["Runner"];
             datasetVersion: number;
+            /** @description The prompt rendered, when the target names one */
+            prompt: components["schemas"]["RunPromptView"] | null;
             counts: components["schemas"]["RunCountsView"];
             /**
              * @description Each scorer's figures, by scorer name
@@ -1292,7 +1486,7 @@ export interface components {
             /** @enum {integer} */
             status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 503;
             /** @enum {string} */
-            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
+            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "gate_failed" | "missing_variables" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
             /** @example No prompt with identifier 'intro-shot' in this project */
             detail: string;
             /** @description The X-Request-Id of the request */
@@ -1449,11 +1643,15 @@ export interface components {
             type: "dataset";
             promptId?: string;
             promptVersion?: number;
+            /** @description A release of the prompt (instead of promptVersion), resolved to its version when a run starts */
+            promptRelease?: string;
         } | {
             /** @constant */
             type: "http";
             promptId?: string;
             promptVersion?: number;
+            /** @description A release of the prompt (instead of promptVersion), resolved to its version when a run starts */
+            promptRelease?: string;
             /** Format: uri */
             url: string;
             headers?: {
@@ -1466,6 +1664,8 @@ export interface components {
             type: "openai_chat";
             promptId?: string;
             promptVersion?: number;
+            /** @description A release of the prompt (instead of promptVersion), resolved to its version when a run starts */
+            promptRelease?: string;
             /** Format: uri */
             baseUrl: string;
             model: string;
@@ -1490,7 +1690,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad Request: `invalid_json`, `validation_failed`, `invalid_cursor`, `project_mismatch`, `malformed_request` */
+        /** @description Bad Request: `invalid_json`, `validation_failed`, `invalid_cursor`, `project_mismatch`, `missing_variables`, `malformed_request` */
         Problem400: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1511,7 +1711,7 @@ export interface components {
                     /** @constant */
                     status?: 400;
                     /** @enum {unknown} */
-                    code?: "invalid_json" | "validation_failed" | "invalid_cursor" | "project_mismatch" | "malformed_request";
+                    code?: "invalid_json" | "validation_failed" | "invalid_cursor" | "project_mismatch" | "missing_variables" | "malformed_request";
                 };
             };
         };
@@ -1616,7 +1816,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: `conflict`, `run_in_progress` */
+        /** @description Conflict: `conflict`, `run_in_progress`, `gate_failed` */
         Problem409: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1637,7 +1837,7 @@ export interface components {
                     /** @constant */
                     status?: 409;
                     /** @enum {unknown} */
-                    code?: "conflict" | "run_in_progress";
+                    code?: "conflict" | "run_in_progress" | "gate_failed";
                 };
             };
         };
@@ -1802,7 +2002,7 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created (or accepted) resource is read */
         Location: string;
-        /** @description The prompt version as an entity tag, `"<version>"`; send it back as If-Match */
+        /** @description The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET) */
         ETag: string;
         /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
@@ -2560,9 +2760,14 @@ export interface operations {
     getPromptByIdentifier: {
         parameters: {
             query?: {
+                /** @description The version this release points at (`latest`: the newest); instead of version */
+                release?: string;
                 version?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag a client holds, `"<version>"`: when it is current, 304 with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 identifier: string;
             };
@@ -2601,6 +2806,15 @@ export interface operations {
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
@@ -2613,9 +2827,14 @@ export interface operations {
         parameters: {
             query?: {
                 includeDeleted?: boolean;
+                /** @description The version this release points at (`latest`: the newest); instead of version */
+                release?: string;
                 version?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag a client holds, `"<version>"`: when it is current, 304 with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2653,6 +2872,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PromptView"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current version */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
@@ -2901,6 +3129,260 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    diffPromptVersions: {
+        parameters: {
+            query: {
+                to: number;
+                from: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": 1,
+                     *       "to": 2,
+                     *       "changes": {
+                     *         "content": {
+                     *           "from": "A slow dolly shot of {{subject}} at dawn",
+                     *           "to": "A slow dolly shot of {{subject}} at dusk"
+                     *         }
+                     *       },
+                     *       "contentDiff": "===================================================================\n--- version 1\n+++ version 2\n@@ -1,1 +1,1 @@\n-A slow dolly shot of {{subject}} at dawn\n+A slow dolly shot of {{subject}} at dusk\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromptDiffView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    renderPrompt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": {
+                 *         "subject": "a lighthouse"
+                 *       },
+                 *       "release": "production"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenderPromptInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 2,
+                     *       "content": "A slow dolly shot of a lighthouse at dusk",
+                     *       "variables": [
+                     *         "subject"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RenderedPromptView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listPromptReleases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "production",
+                     *           "version": 2,
+                     *           "gate": {
+                     *             "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *             "thresholds": {
+                     *               "exact_match": 0.8
+                     *             }
+                     *           },
+                     *           "updatedAt": "2025-01-15T10:05:00.000Z",
+                     *           "updatedBy": {
+                     *             "type": "api_key",
+                     *             "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "staging",
+                     *           "version": 2,
+                     *           "gate": null,
+                     *           "updatedAt": "2025-01-15T10:05:00.000Z",
+                     *           "updatedBy": {
+                     *             "type": "api_key",
+                     *             "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromptReleaseListView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    movePromptRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 2,
+                 *       "gate": {
+                 *         "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                 *         "thresholds": {
+                 *           "exact_match": 0.8
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveReleaseInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "production",
+                     *       "version": 2,
+                     *       "gate": {
+                     *         "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *         "thresholds": {
+                     *           "exact_match": 0.8
+                     *         }
+                     *       },
+                     *       "updatedAt": "2025-01-15T10:05:00.000Z",
+                     *       "updatedBy": {
+                     *         "type": "api_key",
+                     *         "id": "key_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PromptReleaseView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    removePromptRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -4060,6 +4542,11 @@ export interface operations {
                      *               "timeoutMs": 60000
                      *             },
                      *             "datasetVersion": 1,
+                     *             "prompt": {
+                     *               "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *               "version": 2,
+                     *               "release": "staging"
+                     *             },
                      *             "counts": {
                      *               "total": 1,
                      *               "pending": 0,
@@ -4384,6 +4871,11 @@ export interface operations {
                      *             "timeoutMs": 60000
                      *           },
                      *           "datasetVersion": 1,
+                     *           "prompt": {
+                     *             "id": "prm_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *             "version": 2,
+                     *             "release": "staging"
+                     *           },
                      *           "counts": {
                      *             "total": 1,
                      *             "pending": 0,

@@ -3,7 +3,7 @@ import type { ApiKeyView, StoredApiKeyView } from './api-keys/api-key.views';
 import type { AuthResolveReply, AuthResolveRequest } from './auth/auth.messages';
 import type { BenchmarkCreateRequest, BenchmarkListKey, BenchmarkListRequest, BenchmarkRequest } from './benchmarks/benchmark.messages';
 import type { BenchmarkView, RunView } from './benchmarks/benchmark.views';
-import type { RunListKey, RunListRequest, RunStartRequest, TaskListRequest } from './benchmarks/run.messages';
+import type { RunListKey, RunListRequest, RunStartRequest, RunsOfPromptReply, RunsOfPromptRequest, TaskListRequest } from './benchmarks/run.messages';
 import type { RunStartedView, TaskPage } from './benchmarks/run.views';
 import type { DatasetCreateRequest, DatasetItemKey, DatasetItemsAddRequest, DatasetItemsRequest, DatasetListKey, DatasetListRequest, DatasetRequest } from './datasets/dataset.messages';
 import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView } from './datasets/dataset.views';
@@ -24,6 +24,8 @@ import type {
   PromptVersionKey,
 } from './prompts/prompt.messages';
 import type { DeletedPromptView, PromptActivityView, PromptVersionView, PromptView } from './prompts/prompt.views';
+import type { PromptDiffRequest, PromptReleaseMoveRequest, PromptReleaseRemoveRequest, PromptReleasesRequest, PromptRenderRequest } from './prompts/release.messages';
+import type { PromptDiffView, PromptReleaseListView, PromptReleaseView, RenderedPromptView } from './prompts/release.views';
 import type {
   SecretActivityRequest,
   SecretCreateRequest,
@@ -53,6 +55,11 @@ export interface PingReply {
 
 /** The empty request of a pattern that takes none (pings, the intake key). */
 export type NoRequest = Record<string, never>;
+
+/** What removing a release answers (the gateway answers 204). */
+export interface ReleaseRemovedReply {
+  removed: true;
+}
 
 /** What revoking a key answers (the gateway answers 204). */
 export interface RevokedReply {
@@ -88,6 +95,11 @@ export interface BusContract {
   [Patterns.PromptDelete]: { request: PromptDeleteRequest; reply: DeletedPromptView };
   [Patterns.PromptVersions]: { request: PromptHistoryRequest<PromptVersionKey>; reply: Page<PromptVersionView, PromptVersionKey> };
   [Patterns.PromptActivity]: { request: PromptHistoryRequest<PromptActivityKey>; reply: Page<PromptActivityView, PromptActivityKey> };
+  [Patterns.PromptReleases]: { request: PromptReleasesRequest; reply: PromptReleaseListView };
+  [Patterns.PromptReleaseMove]: { request: PromptReleaseMoveRequest; reply: PromptReleaseView };
+  [Patterns.PromptReleaseRemove]: { request: PromptReleaseRemoveRequest; reply: ReleaseRemovedReply };
+  [Patterns.PromptDiff]: { request: PromptDiffRequest; reply: PromptDiffView };
+  [Patterns.PromptRender]: { request: PromptRenderRequest; reply: RenderedPromptView };
   [Patterns.TraceList]: { request: TraceListRequest; reply: Page<TraceSummaryView, TraceListKey> };
   [Patterns.TraceGet]: { request: TraceGetRequest; reply: TraceView };
   [Patterns.SpanParents]: { request: SpanParentsRequest; reply: SpanParentsReply };
@@ -105,6 +117,7 @@ export interface BusContract {
   [Patterns.RunStart]: { request: RunStartRequest; reply: RunStartedView };
   [Patterns.RunList]: { request: RunListRequest; reply: Page<RunView, RunListKey> };
   [Patterns.TaskList]: { request: TaskListRequest; reply: TaskPage };
+  [Patterns.RunsOfPrompt]: { request: RunsOfPromptRequest; reply: RunsOfPromptReply };
   [Patterns.SecretReferences]: { request: SecretReferencesRequest; reply: SecretReferencesReply };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };

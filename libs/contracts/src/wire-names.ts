@@ -47,6 +47,11 @@ export const Patterns = {
   PromptDelete: 'prompt.prompts.delete',
   PromptVersions: 'prompt.prompts.versions',
   PromptActivity: 'prompt.prompts.activity',
+  PromptReleases: 'prompt.releases.list',
+  PromptReleaseMove: 'prompt.releases.move',
+  PromptReleaseRemove: 'prompt.releases.remove',
+  PromptDiff: 'prompt.prompts.diff',
+  PromptRender: 'prompt.prompts.render',
   TraceList: 'trace.traces.list',
   TraceGet: 'trace.traces.get',
   SpanParents: 'trace.spans.parents',
@@ -64,6 +69,8 @@ export const Patterns = {
   RunStart: 'benchmark.runs.start',
   RunList: 'benchmark.runs.list',
   TaskList: 'benchmark.tasks.list',
+  /** prompt-service asks for the completed runs that rendered a prompt at a version (a release's gate). */
+  RunsOfPrompt: 'benchmark.runs.of-prompt',
   /** project-service asks which live benchmarks name a secret, before deleting it. */
   SecretReferences: 'benchmark.secrets.references',
   ProjectPing: 'project.ping',

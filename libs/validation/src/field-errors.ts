@@ -18,10 +18,12 @@ export function toFieldErrors(errors: ValidationError[], parentPath = ''): Field
   return result;
 }
 
-/** A line `[i] message` from an item-wise validator names the item itself: `labels[2]`. */
+/** A line `[i] message` (or `.key message`) from an item-wise validator names the item itself: `labels[2]`, `thresholds.bleu`. */
 function itemError(path: string, message: string): FieldError {
   const item = /^\[(\d+)\] (.*)$/s.exec(message);
-  return item ? { path: `${path}[${item[1]}]`, message: item[2] } : { path, message };
+  if (item) return { path: `${path}[${item[1]}]`, message: item[2] };
+  const entry = /^\.(\S+) (.*)$/s.exec(message);
+  return entry ? { path: `${path}.${entry[1]}`, message: entry[2] } : { path, message };
 }
 
 function joinPath(parent: string, property: string): string {

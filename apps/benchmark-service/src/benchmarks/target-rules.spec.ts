@@ -12,6 +12,7 @@ describe('validateTarget', () => {
     expect(paths({ type: 'openai_chat', baseUrl: 'https://api.example.com/v1', model: 'gpt-x', apiKey: { secret: 'OPENAI_API_KEY' } })).toEqual([]);
     expect(paths({ type: 'http', url: 'https://models.example.com/v1', apiKey: { secret: 'models.prod-key_2' }, headers: { 'X-Api-Key': { secret: 'k' } } })).toEqual([]);
     expect(paths({ type: 'dataset', promptId: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d', promptVersion: 2 })).toEqual([]);
+    expect(paths({ type: 'dataset', promptId: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d', promptRelease: 'staging' })).toEqual([]);
   });
 
   it('names each offending field', () => {
@@ -24,6 +25,9 @@ describe('validateTarget', () => {
     ]);
     expect(paths({ type: 'openai_chat', baseUrl: 'ftp://x.example.com', apiKey: 'sk-plain' })).toEqual(['target.baseUrl', 'target.model', 'target.apiKey']);
     expect(paths({ type: 'dataset', promptVersion: 1 })).toEqual(['target.promptVersion']);
+    expect(paths({ type: 'dataset', promptRelease: 'staging' })).toEqual(['target.promptRelease']);
+    expect(paths({ type: 'dataset', promptId: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d', promptRelease: 'Staging!' })).toEqual(['target.promptRelease']);
+    expect(paths({ type: 'dataset', promptId: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d', promptVersion: 1, promptRelease: 'staging' })).toEqual(['target.promptRelease']);
   });
 
   it('refuses any field naming a server environment variable, whatever its value', () => {

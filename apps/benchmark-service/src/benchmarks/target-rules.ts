@@ -1,4 +1,4 @@
-import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, FieldError, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE, type SecretReference } from '@cinetrace/contracts';
+import { LATEST_RELEASE, PROMPT_RELEASE_NAME_PATTERN, ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, FieldError, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE, type SecretReference } from '@cinetrace/contracts';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 
 export const TARGET_TYPES = ['dataset', 'http', 'openai_chat'] as const;
@@ -17,6 +17,8 @@ export interface TargetSpec {
   apiKey?: SecretReference;
   promptId?: string;
   promptVersion?: number;
+  /** A release of the prompt (`staging`), resolved to its version when a run starts. */
+  promptRelease?: string;
 }
 
 const FIELDS: Record<TargetType, string[]> = {
@@ -24,7 +26,7 @@ const FIELDS: Record<TargetType, string[]> = {
   http: ['url', 'headers', 'timeoutMs', 'apiKey'],
   openai_chat: ['baseUrl', 'model', 'apiKey'],
 };
-const COMMON = ['type', 'promptId', 'promptVersion'];
+const COMMON = ['type', 'promptId', 'promptVersion', 'promptRelease'];
 const PROMPT_ID = /^prm_[0-9a-z]{26}$/;
 
 export type TargetCheck = { ok: true; target: TargetSpec } | { ok: false; errors: FieldError[] };
@@ -71,6 +73,15 @@ export function validateTarget(raw: Record<string, unknown>, options: { allowPri
       errors.push({ path: 'target.promptVersion', message: 'must be a positive integer' });
     } else if (raw.promptId === undefined) {
       errors.push({ path: 'target.promptVersion', message: 'needs promptId' });
+    }
+  }
+  if (raw.promptRelease !== undefined) {
+    if (!(typeof raw.promptRelease === 'string' && PROMPT_RELEASE_NAME_PATTERN.test(raw.promptRelease))) {
+      errors.push({ path: 'target.promptRelease', message: `must be a release name (1..50 of a-z, 0-9, "_", "." and "-"), or '${LATEST_RELEASE}'` });
+    } else if (raw.promptId === undefined) {
+      errors.push({ path: 'target.promptRelease', message: 'needs promptId' });
+    } else if (raw.promptVersion !== undefined) {
+      errors.push({ path: 'target.promptRelease', message: 'takes the place of promptVersion: name one or the other' });
     }
   }
   return errors.length ? { ok: false, errors } : { ok: true, target: raw as unknown as TargetSpec };

@@ -3,6 +3,7 @@ import { CreateBenchmarks1763888400000 } from './1763888400000-CreateBenchmarks'
 import { CreateRuns1763971200000 } from './1763971200000-CreateRuns';
 import { IndexTasksInFlight1764057600000 } from './1764057600000-IndexTasksInFlight';
 import { CreateBenchmarkSecrets1764100000000 } from './1764100000000-CreateBenchmarkSecrets';
+import { AddRunPrompt1764300000000 } from './1764300000000-AddRunPrompt';
 
 /** In order of their timestamps. */
 export const benchmarkServiceMigrations = [
@@ -11,4 +12,5 @@ export const benchmarkServiceMigrations = [
   CreateRuns1763971200000,
   IndexTasksInFlight1764057600000,
   CreateBenchmarkSecrets1764100000000,
+  AddRunPrompt1764300000000,
 ];

@@ -17,7 +17,7 @@ export function aRun(id: string, concurrency: number): Run {
     id, projectId: 'prj_1', benchmarkId: 'bm_1', activeBenchmarkId: 'bm_1', status: 'running', experiment: {},
     runner: { concurrency, maxAttempts: 1, timeoutMs: 5000 },
     plan: { target: { type: 'dataset' }, scorers: [], prompt: null },
-    datasetId: 'ds_1', datasetVersion: 1, total: 20, pending: 20, running: 0, completed: 0, failed: 0, cancelled: 0,
+    promptId: null, promptVersion: null, datasetId: 'ds_1', datasetVersion: 1, total: 20, pending: 20, running: 0, completed: 0, failed: 0, cancelled: 0,
     scoreTotals: {}, costUsd: null, createdAt: Date.now(), startedAt: Date.now(), finishedAt: null,
   });
 }

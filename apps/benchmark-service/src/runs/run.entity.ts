@@ -24,6 +24,9 @@ export class Run {
   @Column({ type: 'simple-json' }) experiment: Record<string, unknown>;
   @Column({ type: 'simple-json' }) runner: Runner;
   @Column({ type: 'simple-json' }) plan: RunPlan;
+  /** The prompt the target rendered and at which version (also in `plan`), for a release's gate to find runs by. */
+  @Column({ name: 'prompt_id', type: 'varchar', length: 40, nullable: true }) promptId: string | null;
+  @Column({ name: 'prompt_version', type: 'integer', nullable: true }) promptVersion: number | null;
   @Column({ name: 'dataset_id', type: 'varchar', length: 40 }) datasetId: string;
   @Column({ name: 'dataset_version', type: 'integer' }) datasetVersion: number;
   @Column({ type: 'integer' }) total: number;

@@ -21,6 +21,12 @@ export function toRunScores(run: Run): RunView['scores'] {
   );
 }
 
+/** The prompt version the run rendered, and the release it was reached through, if any. */
+function toRunPrompt(run: Run): RunView['prompt'] {
+  if (run.promptId === null || run.promptVersion === null) return null;
+  return { id: run.promptId, version: run.promptVersion, release: run.plan.target.promptRelease ?? null };
+}
+
 export function toRunView(run: Run): RunView {
   return {
     id: run.id,
@@ -29,6 +35,7 @@ export function toRunView(run: Run): RunView {
     experiment: run.experiment,
     runner: run.runner,
     datasetVersion: run.datasetVersion,
+    prompt: toRunPrompt(run),
     counts: toRunCounts(run),
     scores: toRunScores(run),
     costUsd: run.costUsd,

@@ -6,6 +6,9 @@ import {
   ProjectContext,
   RunListKey,
   RunStartedView,
+  RUNS_OF_PROMPT_MAX,
+  RunsOfPromptReply,
+  RunsOfPromptRequest,
   RunView,
   StartRunInput,
   TASK_STATUSES,
@@ -13,7 +16,7 @@ import {
   TaskListKey,
   TaskPage,
 } from '@cinetrace/contracts';
-import { inTransaction, insertRows, isUniqueViolation, newId } from '@cinetrace/persistence';
+import { inTransaction, insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
 import { checkInput } from '@cinetrace/validation';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -27,7 +30,7 @@ import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
 import { Run, RunPlan } from './run.entity';
-import { toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
+import { toRunScores, toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { insertRunTasks } from './insert-run-tasks';
 import { selectItems } from './select-items';
@@ -59,7 +62,8 @@ export class RunsService {
     const live = await this.dataSource.manager.findOneBy(Benchmark, { id: benchmarkId, projectId: ctx.projectId, deletedAt: IsNull() });
     if (!live) throw DomainError.notFound(`No benchmark with id '${benchmarkId}' in this project`);
     // Asked before the transaction: a bus round-trip must not hold row locks.
-    const prompt = live.target.promptId ? await this.prompts.resolve(ctx, live.target.promptId, live.target.promptVersion) : null;
+    const { promptId, promptVersion, promptRelease } = live.target;
+    const prompt = promptId ? await this.prompts.resolve(ctx, promptId, { version: promptVersion, release: promptRelease }) : null;
 
     let run: Run;
     try {
@@ -84,6 +88,26 @@ export class RunsService {
     });
     const items = rows.slice(0, page.limit);
     return { items: items.map(toRunView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+  }
+
+  /** A release's gate asks: the completed runs of the benchmark that rendered this prompt version, newest first. */
+  async runsOfPrompt(ctx: ProjectContext, request: Omit<RunsOfPromptRequest, 'ctx'>): Promise<RunsOfPromptReply> {
+    const benchmark = await this.findLiveBenchmark(ctx, request.benchmarkId);
+    const runs = await this.dataSource.manager.find(Run, {
+      where: {
+        benchmarkId: benchmark.id,
+        projectId: ctx.projectId,
+        promptId: request.promptId,
+        promptVersion: request.promptVersion,
+        status: 'completed',
+      },
+      order: { id: 'DESC' },
+      take: RUNS_OF_PROMPT_MAX,
+    });
+    return {
+      scorers: benchmark.scorers.map((s) => s.name),
+      runs: runs.map((run) => ({ id: run.id, finishedAt: run.finishedAt === null ? null : toIso(run.finishedAt), scores: toRunScores(run) })),
+    };
   }
 
   async listTasks(ctx: ProjectContext, benchmarkId: string, filters: TaskListFilters, page: PageRequest<TaskListKey>): Promise<TaskPage> {
@@ -138,6 +162,9 @@ export class RunsService {
       experiment: { ...(input.experiment?.name !== undefined ? { name: input.experiment.name } : {}), flags: input.experiment?.flags ?? {} },
       runner: withRunnerOverrides(benchmark.runner, input.runner),
       plan: { target: benchmark.target, scorers: benchmark.scorers, prompt },
+      // The version rendered, in columns of its own: what a release's gate looks runs up by.
+      promptId: prompt?.id ?? null,
+      promptVersion: prompt?.version ?? null,
       datasetId: dataset.id,
       datasetVersion: dataset.version,
       total: items.length,

@@ -1,4 +1,4 @@
-import type { AuthResolveReply, OrgContext, ProjectContext } from '@cinetrace/contracts';
+import { scopeAllows, type AuthResolveReply, type OrgContext, type ProjectContext } from '@cinetrace/contracts';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
@@ -20,3 +20,9 @@ export function callerContext(auth: ResolvedAuth, requestId: string): OrgContext
   if (auth.projectIds && !auth.project) ctx.projectIds = auth.projectIds;
   return auth.project ? { ...ctx, projectId: auth.project.id } : ctx;
 }
+
+/** Whether the caller's key has `admin` (a route open to `write` that asks more for some changes: a release's gate). */
+export const CallerIsAdmin = createParamDecorator((_: unknown, context: ExecutionContext): boolean => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  return scopeAllows(request.auth!.scopes, 'admin');
+});

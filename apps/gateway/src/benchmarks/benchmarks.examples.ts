@@ -24,6 +24,7 @@ const run = {
   experiment: { name: 'dolly-v2', flags: {} },
   runner,
   datasetVersion: 1,
+  prompt: { id: EXAMPLE.promptId, version: 2, release: 'staging' },
   counts,
   scores: { 'mentions-subject': { mean: 1, passRate: 1 } },
   costUsd: null,

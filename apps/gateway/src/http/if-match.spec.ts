@@ -1,4 +1,4 @@
-import { parseIfMatch } from './if-match';
+import { ifNoneMatchHolds, parseIfMatch } from './if-match';
 
 describe('parseIfMatch', () => {
   it('accepts any version when absent or *', () => {
@@ -13,5 +13,23 @@ describe('parseIfMatch', () => {
 
   it('gives an empty list for tags that can name no version, so the write is refused', () => {
     expect(parseIfMatch('"abc"')).toEqual([]);
+  });
+});
+
+describe('ifNoneMatchHolds', () => {
+  it.each([
+    ['"3"', true],
+    ['W/"3"', true],
+    ['"1", "3"', true],
+    ['*', true],
+    ['"4"', false],
+    ['3', false],
+    ['', false],
+  ])('%s against version 3: %s', (header, holds) => {
+    expect(ifNoneMatchHolds(header, 3)).toBe(holds);
+  });
+
+  it('does not hold without the header', () => {
+    expect(ifNoneMatchHolds(undefined, 3)).toBe(false);
   });
 });

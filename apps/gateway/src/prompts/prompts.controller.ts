@@ -7,19 +7,25 @@ import {
   ProjectContext,
   PromptActivityView,
   PromptDeleteRequest,
+  PromptDiffView,
   PromptGetRequest,
   PromptHistoryRequest,
   PromptListRequest,
   PromptUpdateRequest,
   PromptVersionView,
   PromptView,
+  RenderedPromptView,
+  RenderPromptInput,
+  DomainError,
+  PROMPT_RELEASE_NAME_PATTERN,
   UpdatePromptInput,
 } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Caller } from '../auth/caller';
-import { parseIfMatch, versionETag } from '../http/if-match';
+import { RequiresScope } from '../auth/access.decorators';
+import { ifNoneMatchHolds, parseIfMatch, versionETag } from '../http/if-match';
 import { parseResourceQuery } from '../http/resource-query';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
@@ -28,6 +34,9 @@ import { ListResponder } from '../lists/list-responder';
 const PROMPT_FILTERS = { type: 'string', label: 'string', q: 'string', includeDeleted: 'boolean' } as const satisfies FilterSpec;
 
 type Reply = FastifyReply;
+
+const IF_NONE_MATCH_DOC = { name: 'If-None-Match', required: false, description: 'The ETag a client holds, `"<version>"`: when it is current, 304 with no body' };
+const RELEASE_QUERY_DOC = { name: 'release', required: false, type: String, description: 'The version this release points at (`latest`: the newest); instead of version' };
 
 /** /api/v1/prompts: project scope. Thin: validates, then asks prompt-service; adds ETag and Location. */
 @ApiTags('Prompts')
@@ -58,34 +67,42 @@ export class PromptsController {
   }
 
   @Get('by-identifier/:identifier')
-  @ApiOperation({ operationId: 'getPromptByIdentifier', summary: 'Get the live prompt with this identifier (latest, or ?version=N)' })
+  @ApiOperation({ operationId: 'getPromptByIdentifier', summary: 'Get the live prompt with this identifier (latest, ?version=N or ?release=name)' })
   @ApiQuery({ name: 'version', required: false, type: Number })
+  @ApiQuery(RELEASE_QUERY_DOC)
+  @ApiHeader(IF_NONE_MATCH_DOC)
   @ApiResponse({ status: 200, type: PromptView })
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version' })
   async byIdentifier(
     @Caller() ctx: ProjectContext,
     @Param('identifier') identifier: string,
     @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: Reply,
   ) {
-    const { version } = parseResourceQuery(query, { version: 'positive-int' });
-    const request: PromptGetRequest = { ctx, identifier, version };
-    return withETag(reply, await this.bus.request(Patterns.PromptGet, request));
+    const { version, release } = versionOrRelease(query, {});
+    const request: PromptGetRequest = { ctx, identifier, version, release };
+    return conditionally(reply, await this.bus.request(Patterns.PromptGet, request), ifNoneMatch);
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getPrompt', summary: 'Get a prompt (latest, or ?version=N; ?includeDeleted=true shows a deleted one)' })
+  @ApiOperation({ operationId: 'getPrompt', summary: 'Get a prompt (latest, ?version=N or ?release=name; ?includeDeleted=true shows a deleted one)' })
   @ApiQuery({ name: 'version', required: false, type: Number })
+  @ApiQuery(RELEASE_QUERY_DOC)
   @ApiQuery({ name: 'includeDeleted', required: false, type: Boolean })
+  @ApiHeader(IF_NONE_MATCH_DOC)
   @ApiResponse({ status: 200, type: PromptView })
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version' })
   async get(
     @Caller() ctx: ProjectContext,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: Reply,
   ) {
-    const { version, includeDeleted } = parseResourceQuery(query, { version: 'positive-int', includeDeleted: 'boolean' });
-    const request: PromptGetRequest = { ctx, id, version, includeDeleted };
-    return withETag(reply, await this.bus.request(Patterns.PromptGet, request));
+    const { version, release, includeDeleted } = versionOrRelease(query, { includeDeleted: 'boolean' });
+    const request: PromptGetRequest = { ctx, id, version, release, includeDeleted };
+    return conditionally(reply, await this.bus.request(Patterns.PromptGet, request), ifNoneMatch);
   }
 
   @Put(':id')
@@ -122,13 +139,55 @@ export class PromptsController {
   }
 
   @Get(':id/activity')
-  @ApiOperation({ operationId: 'listPromptActivity', summary: 'Activity of a prompt (created, updated, deleted), newest first' })
+  @ApiOperation({ operationId: 'listPromptActivity', summary: 'Activity of a prompt (created, updated, deleted, released), newest first' })
   @ApiListResponse(PromptActivityView)
   activity(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptActivityView>> {
     return this.lists.respond(`prompts/${id}/activity`, ctx, query, {}, (_, page: PromptHistoryRequest<string>['page']) =>
       this.bus.request(Patterns.PromptActivity, { ctx, id, page }),
     );
   }
+
+  @Get(':id/diff')
+  @ApiOperation({ operationId: 'diffPromptVersions', summary: 'What changed from one version to another: fields as in activity, content as a unified diff' })
+  @ApiQuery({ name: 'from', required: true, type: Number })
+  @ApiQuery({ name: 'to', required: true, type: Number })
+  @ApiResponse({ status: 200, type: PromptDiffView })
+  diff(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<PromptDiffView> {
+    const { from, to } = parseResourceQuery(query, { from: 'positive-int', to: 'positive-int' });
+    const missing = (['from', 'to'] as const).filter((name) => (name === 'from' ? from : to) === undefined);
+    if (missing.length) throw DomainError.validation(missing.map((path) => ({ path, message: 'is required (a version number)' })));
+    return this.bus.request(Patterns.PromptDiff, { ctx, id, from: from!, to: to! });
+  }
+
+  /** A POST (the values travel in a body) that changes nothing: `read` is enough. */
+  @Post(':id/render')
+  @HttpCode(200)
+  @RequiresScope('read')
+  @ApiOperation({ operationId: 'renderPrompt', summary: 'Fill the placeholders of a version (default: the newest; or a release) with values; 400 missing_variables names each unfilled one' })
+  @ApiResponse({ status: 200, type: RenderedPromptView })
+  render(@Caller() ctx: ProjectContext, @Param('id') id: string, @Body() input: RenderPromptInput): Promise<RenderedPromptView> {
+    return this.bus.request(Patterns.PromptRender, { ctx, id, input });
+  }
+}
+
+/** `?version=N` or `?release=name` (not both), with the route's other parameters. */
+function versionOrRelease<T extends Record<string, 'boolean'>>(query: Record<string, unknown>, others: T) {
+  const { release, ...rest } = query;
+  const parsed = parseResourceQuery(rest, { version: 'positive-int', ...others } as { version: 'positive-int' } & T);
+  if (release === undefined) return { ...parsed, release: undefined };
+  if (typeof release !== 'string' || !PROMPT_RELEASE_NAME_PATTERN.test(release)) {
+    throw DomainError.validation([{ path: 'release', message: 'must be a release name: 1..50 of a-z, 0-9, "_", "." and "-", given once' }]);
+  }
+  if (parsed.version !== undefined) throw DomainError.validation([{ path: 'release', message: 'takes the place of version: name one or the other' }]);
+  return { ...parsed, release };
+}
+
+/** A prompt answer with its ETag, or 304 with no body when the client already holds this version. */
+function conditionally(reply: Reply, prompt: PromptView, ifNoneMatch: string | undefined): PromptView | undefined {
+  withETag(reply, prompt);
+  if (!ifNoneMatchHolds(ifNoneMatch, prompt.version)) return prompt;
+  reply.status(304);
+  return undefined;
 }
 
 function withETag(reply: Reply, prompt: PromptView): PromptView {

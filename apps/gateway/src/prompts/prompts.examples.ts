@@ -1,6 +1,12 @@
 import type {
   CreatePromptInput,
   DeletedPromptView,
+  MoveReleaseInput,
+  PromptDiffView,
+  PromptReleaseListView,
+  PromptReleaseView,
+  RenderedPromptView,
+  RenderPromptInput,
   PromptActivityView,
   PromptVersionView,
   PromptView,
@@ -51,6 +57,26 @@ const updatedActivity = {
   changes: { content: { from: DAWN, to: DUSK } },
 } satisfies PromptActivityView;
 
+const gate = { benchmarkId: EXAMPLE.benchmarkId, thresholds: { exact_match: 0.8 } };
+const production = {
+  name: 'production',
+  version: 2,
+  gate,
+  updatedAt: EXAMPLE.updatedAt,
+  updatedBy: { type: 'api_key', id: EXAMPLE.apiKeyId },
+} satisfies PromptReleaseView;
+const staging = { ...production, name: 'staging', version: 2, gate: null } satisfies PromptReleaseView;
+
+const contentDiff = [
+  '===================================================================',
+  '--- version 1',
+  '+++ version 2',
+  '@@ -1,1 +1,1 @@',
+  `-${DAWN}`,
+  `+${DUSK}`,
+  '',
+].join('\n');
+
 export const PROMPT_EXAMPLES: ExampleTable = {
   createPrompt: {
     request: { name: 'Intro Shot', content: DAWN, type: 'text-to-video', labels: ['production'] } satisfies CreatePromptInput,
@@ -63,4 +89,11 @@ export const PROMPT_EXAMPLES: ExampleTable = {
   deletePrompt: { response: { id: EXAMPLE.promptId, deleted: true, deletedAt: EXAMPLE.updatedAt } satisfies DeletedPromptView },
   listPromptVersions: { response: listPage([version(updated), version(prompt)]) },
   listPromptActivity: { response: listPage([updatedActivity]) },
+  listPromptReleases: { response: { data: [production, staging], nextCursor: null } satisfies PromptReleaseListView },
+  movePromptRelease: { request: { version: 2, gate } satisfies MoveReleaseInput, response: production },
+  diffPromptVersions: { response: { from: 1, to: 2, changes: { content: { from: DAWN, to: DUSK } }, contentDiff } satisfies PromptDiffView },
+  renderPrompt: {
+    request: { variables: { subject: 'a lighthouse' }, release: 'production' } satisfies RenderPromptInput,
+    response: { version: 2, content: 'A slow dolly shot of a lighthouse at dusk', variables: ['subject'] } satisfies RenderedPromptView,
+  },
 };

@@ -1,4 +1,5 @@
 import { CreatePrompts1763877600000 } from './1763877600000-CreatePrompts';
+import { CreatePromptReleases1764300000000 } from './1764300000000-CreatePromptReleases';
 
 /** In order of their timestamps. */
-export const promptServiceMigrations = [CreatePrompts1763877600000];
+export const promptServiceMigrations = [CreatePrompts1763877600000, CreatePromptReleases1764300000000];

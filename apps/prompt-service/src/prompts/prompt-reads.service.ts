@@ -1,6 +1,7 @@
 import {
   DomainError,
   isPromptType,
+  LATEST_RELEASE,
   Page,
   PageRequest,
   ProjectContext,
@@ -17,6 +18,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { PromptRelease } from '../releases/prompt-release.entity';
 import { PromptActivity } from './prompt-activity.entity';
 import { PromptVersion } from './prompt-version.entity';
 import { Prompt } from './prompt.entity';
@@ -29,10 +31,11 @@ export class PromptReadsService {
     @InjectRepository(Prompt) private readonly prompts: Repository<Prompt>,
     @InjectRepository(PromptVersion) private readonly versions: Repository<PromptVersion>,
     @InjectRepository(PromptActivity) private readonly activity: Repository<PromptActivity>,
+    @InjectRepository(PromptRelease) private readonly releases: Repository<PromptRelease>,
   ) {}
 
   async get(request: PromptGetRequest): Promise<PromptView> {
-    const { ctx, id, identifier, version } = request;
+    const { ctx, id, identifier } = request;
     const query = this.prompts.createQueryBuilder('p').where('p.project_id = :projectId', { projectId: ctx.projectId });
     if (id !== undefined) query.andWhere('p.id = :id', { id });
     else query.andWhere('p.identifier = :identifier', { identifier });
@@ -41,10 +44,19 @@ export class PromptReadsService {
     const prompt = await query.getOne();
     const name = id !== undefined ? `id '${id}'` : `identifier '${identifier}'`;
     if (!prompt) throw DomainError.notFound(`No prompt with ${name} in this project`);
+    const version = await this.versionAsked(prompt, name, request);
     if (version === undefined || version === prompt.version) return toPromptView(prompt);
     const old = await this.versions.findOneBy({ promptId: prompt.id, version });
     if (!old) throw DomainError.notFound(`The prompt with ${name} has no version ${version}`);
     return toPromptViewAt(prompt, old);
+  }
+
+  /** The version a get names: `version`, or the one `release` points at (`latest`: the newest), or undefined (the newest). */
+  private async versionAsked(prompt: Prompt, name: string, { version, release }: PromptGetRequest): Promise<number | undefined> {
+    if (release === undefined || release === LATEST_RELEASE) return version;
+    const found = await this.releases.findOneBy({ promptId: prompt.id, name: release });
+    if (!found) throw DomainError.notFound(`The prompt with ${name} has no release '${release}'`);
+    return found.version;
   }
 
   async list(ctx: ProjectContext, filters: PromptListFilters, page: PageRequest<PromptListKey>): Promise<Page<PromptView, PromptListKey>> {

@@ -1,5 +1,5 @@
 import { PROMPT_IDENTIFIER_PATTERN } from '@cinetrace/contracts';
-import { deriveIdentifier, extractVariables } from './prompt-text';
+import { deriveIdentifier, extractVariables, fillVariables } from './prompt-text';
 
 describe('deriveIdentifier', () => {
   it.each([
@@ -28,5 +28,19 @@ describe('extractVariables', () => {
 
   it('ignores what is not a placeholder', () => {
     expect(extractVariables('{{}} {{ 1abc }} {single} {{two words}} plain')).toEqual([]);
+  });
+});
+
+describe('fillVariables', () => {
+  it('fills strings, numbers and booleans, ignores extra keys and never re-scans a value', () => {
+    expect(fillVariables('{{ a }} {{b}} {{c}} {{a}}', { a: '{{b}}', b: 2.5, c: false, extra: 'x' })).toEqual({ content: '{{b}} 2.5 false {{b}}', missing: [] });
+  });
+
+  it('names each placeholder left unfilled, once, in order of first use', () => {
+    expect(fillVariables('{{x}} {{y}} {{x}}', {})).toEqual({ content: '{{x}} {{y}} {{x}}', missing: ['x', 'y'] });
+  });
+
+  it('does not take inherited keys as values', () => {
+    expect(fillVariables('{{constructor}}', {}).missing).toEqual(['constructor']);
   });
 });

@@ -14,3 +14,20 @@ export function extractVariables(content: string): string[] {
   for (const match of content.matchAll(PLACEHOLDER)) names.add(match[1]);
   return [...names];
 }
+
+/**
+ * The content with each `{{name}}` replaced by `values[name]` (numbers and booleans as
+ * written in JSON), and the placeholders no value was given for. Values are inserted as
+ * they are, never scanned for placeholders in turn.
+ */
+export function fillVariables(content: string, values: Record<string, string | number | boolean>): { content: string; missing: string[] } {
+  const missing = new Set<string>();
+  const filled = content.replace(PLACEHOLDER, (placeholder, name: string) => {
+    if (!Object.hasOwn(values, name)) {
+      missing.add(name);
+      return placeholder;
+    }
+    return String(values[name]);
+  });
+  return { content: filled, missing: [...missing] };
+}

@@ -5,6 +5,9 @@ import {
   ProjectContext,
   PromptActivityKey,
   PromptDeleteRequest,
+  PromptDiffRequest,
+  PromptRenderRequest,
+  RenderPromptInput,
   PromptGetRequest,
   PromptHistoryRequest,
   PromptListRequest,
@@ -14,6 +17,7 @@ import {
 } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { PromptReadsService } from './prompt-reads.service';
+import { PromptRendersService } from './prompt-renders.service';
 import { PromptsService } from './prompts.service';
 
 /** Bus adapter for prompts: unpacks the message, calls the service. */
@@ -22,6 +26,7 @@ export class PromptsBusController {
   constructor(
     private readonly prompts: PromptsService,
     private readonly reads: PromptReadsService,
+    private readonly renders: PromptRendersService,
   ) {}
 
   @Handles(Patterns.PromptCreate)
@@ -57,5 +62,15 @@ export class PromptsBusController {
   @Handles(Patterns.PromptActivity)
   activity(@Payload() request: PromptHistoryRequest<PromptActivityKey>) {
     return this.reads.activityOf(request.ctx, request.id, request.page);
+  }
+
+  @Handles(Patterns.PromptDiff)
+  diff(@Payload() request: PromptDiffRequest) {
+    return this.renders.diff(request);
+  }
+
+  @Handles(Patterns.PromptRender)
+  render(@Payload() request: Omit<PromptRenderRequest, 'input'>, @Payload('input') input: RenderPromptInput) {
+    return this.renders.render({ ...request, input });
   }
 }

@@ -167,7 +167,8 @@ export class PromptsService {
   }
 }
 
-async function findLive(tx: EntityManager, ctx: ProjectContext, id: string): Promise<Prompt> {
+/** The caller's live prompt, or 404. */
+export async function findLive(tx: EntityManager, ctx: ProjectContext, id: string): Promise<Prompt> {
   const prompt = await tx
     .getRepository(Prompt)
     .createQueryBuilder('p')
@@ -211,7 +212,8 @@ async function replaceLabels(tx: EntityManager, promptId: string, labels: string
   if (labels.length) await insertRows(tx, PromptLabel, labels.map((label) => ({ promptId, label })));
 }
 
-function activity(
+/** An activity row of the prompt, by the caller's key. */
+export function activity(
   ctx: ProjectContext,
   promptId: string,
   action: PromptAction,

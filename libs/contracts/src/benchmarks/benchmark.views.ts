@@ -25,6 +25,14 @@ export class ScoreSummaryView {
   @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.75 }) passRate: number | null;
 }
 
+/** The prompt a run's target rendered, as resolved when the run started. */
+export class RunPromptView {
+  @ApiProperty({ example: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
+  @ApiProperty({ example: 2, description: 'The version rendered (what a release gate checks runs by)' }) version: number;
+  @ApiProperty({ type: String, nullable: true, example: 'staging', description: "The release the target named, if it named one (resolved to `version` at start)" })
+  release: string | null;
+}
+
 @ApiExtraModels(ScoreSummaryView)
 export class RunView {
   @ApiProperty({ example: 'run_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
@@ -33,6 +41,7 @@ export class RunView {
   @ApiProperty({ type: 'object', additionalProperties: true }) experiment: Record<string, unknown>;
   @ApiProperty({ type: Runner }) runner: Runner;
   @ApiProperty() datasetVersion: number;
+  @ApiProperty({ type: RunPromptView, nullable: true, description: 'The prompt rendered, when the target names one' }) prompt: RunPromptView | null;
   @ApiProperty({ type: RunCountsView }) counts: RunCountsView;
   @ApiProperty({
     type: 'object',

@@ -31,3 +31,24 @@ export interface TaskListRequest {
   filters: TaskListFilters;
   page: PageRequest<TaskListKey>;
 }
+
+/** The newest runs this many are enough to judge a gate by (a version is rarely evaluated more often). */
+export const RUNS_OF_PROMPT_MAX = 20;
+
+/**
+ * prompt-service asks (a release's gate): the completed runs of a benchmark of the caller's
+ * project whose target rendered this prompt at this version, newest first. An unknown
+ * benchmark (or one of another project) is `not_found`.
+ */
+export interface RunsOfPromptRequest {
+  ctx: ProjectContext;
+  benchmarkId: string;
+  promptId: string;
+  promptVersion: number;
+}
+
+export interface RunsOfPromptReply {
+  /** The benchmark's scorer names, so a gate can be checked against them when it is set. */
+  scorers: string[];
+  runs: Array<{ id: string; finishedAt: string | null; scores: Record<string, { mean: number | null; passRate: number | null }> }>;
+}

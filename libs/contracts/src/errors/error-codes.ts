@@ -16,6 +16,10 @@ export const ErrorCode = {
   MethodNotAllowed: 'method_not_allowed',
   Conflict: 'conflict',
   RunInProgress: 'run_in_progress',
+  /** A release's gate refused the version: no passing run of its benchmark (the run and scores are in the answer). */
+  GateFailed: 'gate_failed',
+  /** A render left placeholders unfilled; `errors` names each. */
+  MissingVariables: 'missing_variables',
   PreconditionFailed: 'precondition_failed',
   IdempotencyKeyReused: 'idempotency_key_reused',
   PayloadTooLarge: 'payload_too_large',

@@ -26,3 +26,14 @@ export const PROMPT_METADATA_MAX_BYTES = 64 * 1024;
 /** The fields a PUT may change; every other field of a prompt is fixed at create. */
 export const PROMPT_MUTABLE_FIELDS = ['name', 'content', 'labels', 'metadata'] as const;
 export type PromptMutableField = (typeof PROMPT_MUTABLE_FIELDS)[number];
+
+/** Release names are written like labels (`production`, `staging`). */
+export const PROMPT_RELEASE_NAME_PATTERN = PROMPT_LABEL_PATTERN;
+/** The implicit release: always the newest version. It can be read, never set or removed. */
+export const LATEST_RELEASE = 'latest';
+/** Releases of one prompt: few by nature, so their list is one page. */
+export const PROMPT_RELEASES_MAX = 50;
+/** Scorers a gate may name (a benchmark has at most 20). */
+export const GATE_THRESHOLDS_MAX = 20;
+/** Values of one render: names of at most 100 characters, values of at most 100 000 (a prompt's content). */
+export const RENDER_VARIABLES_MAX = 200;

@@ -25,12 +25,13 @@ export interface PromptListRequest {
   page: PageRequest<PromptListKey>;
 }
 
-/** One prompt, by id or by identifier; `version` picks an older version. */
+/** One prompt, by id or by identifier; `version` picks an older version, `release` the version a release points at. */
 export interface PromptGetRequest {
   ctx: ProjectContext;
   id?: string;
   identifier?: string;
   version?: number;
+  release?: string;
   includeDeleted?: boolean;
 }
 

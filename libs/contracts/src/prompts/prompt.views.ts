@@ -29,7 +29,7 @@ export class PromptVersionView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export const PROMPT_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export const PROMPT_ACTIONS = ['created', 'updated', 'deleted', 'released'] as const;
 export type PromptAction = (typeof PROMPT_ACTIONS)[number];
 
 export interface FieldChange {

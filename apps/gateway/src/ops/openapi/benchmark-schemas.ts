@@ -15,7 +15,11 @@ const TARGET_FIELDS: Record<string, Record<string, unknown>> = {
   openai_chat: { baseUrl: { type: 'string', format: 'uri' }, model: { type: 'string', minLength: 1, maxLength: 200 }, apiKey: ref('SecretReference') },
 };
 const TARGET_REQUIRED: Record<string, string[]> = { dataset: [], http: ['url'], openai_chat: ['baseUrl', 'model'] };
-const TARGET_COMMON = { promptId: { type: 'string', pattern: '^prm_[0-9a-z]{26}$' }, promptVersion: { type: 'integer', minimum: 1 } };
+const TARGET_COMMON = {
+  promptId: { type: 'string', pattern: '^prm_[0-9a-z]{26}$' },
+  promptVersion: { type: 'integer', minimum: 1 },
+  promptRelease: { type: 'string', pattern: '^[a-z0-9_.-]{1,50}$', description: 'A release of the prompt (instead of promptVersion), resolved to its version when a run starts' },
+};
 
 /**
  * Scorers and targets, which benchmark-service checks by their type: one schema per type,

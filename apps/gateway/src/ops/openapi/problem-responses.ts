@@ -80,7 +80,11 @@ function problemResponse(status: number, codes: ErrorCode[]): ResponseObject {
 const exampleDetail = (code: ErrorCode) => (code === ErrorCode.ValidationFailed ? 'The request is not valid' : `An example of ${code}`);
 
 /** Conflicts (409) beyond Idempotency-Key races on POST: what the services refuse while something else holds the resource. */
-const CONFLICT_ON = ['revokeApiKey', 'rotateSecret', 'deleteSecret', 'deleteDataset', 'updatePrompt', 'deletePrompt', 'deleteBenchmark'];
+const CONFLICT_ON = [
+  'revokeApiKey', 'rotateSecret', 'deleteSecret', 'deleteDataset', 'updatePrompt', 'deletePrompt', 'deleteBenchmark',
+  // gate_failed, and the most releases a prompt may have.
+  'movePromptRelease', 'removePromptRelease',
+];
 /** If-Match: a stale version is 412. */
 const PRECONDITION_ON = ['updatePrompt', 'deletePrompt'];
 /** Quotas (429 quota_exceeded). */

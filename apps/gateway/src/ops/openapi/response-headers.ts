@@ -5,7 +5,7 @@ const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': { description: "The request's id: the client's X-Request-Id if it sent one, else a new one", required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
   Location: { description: 'Where the created (or accepted) resource is read', required: true, schema: { type: 'string' } },
-  ETag: { description: 'The prompt version as an entity tag, `"<version>"`; send it back as If-Match', required: true, schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' } },
+  ETag: { description: 'The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET)', required: true, schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
   'Preference-Applied': { description: '`wait` when the answer waited for the traces to be stored (Prefer: wait)', schema: { type: 'string', enum: ['wait'] } },
 };
@@ -38,7 +38,8 @@ export function describeResponseHeaders(doc: OpenAPIObject): void {
       const headers: Record<string, ReferenceObject> = { 'X-Request-Id': headerRef('X-Request-Id') };
       if (LOCATION_ON[id]?.includes(status)) headers.Location = headerRef('Location');
       // A replayed create (Idempotency-Key) carries the stored ETag too (idempotency.store.ts): required on every one.
-      if (ETAG_ON.includes(id) && status.startsWith('2')) headers.ETag = headerRef('ETag');
+      // A 304 names the version the client holds, as RFC 9110 §15.4.5 asks.
+      if (ETAG_ON.includes(id) && (status.startsWith('2') || status === '304')) headers.ETag = headerRef('ETag');
       if (PREFERENCE_APPLIED_ON[id]?.includes(status)) headers['Preference-Applied'] = headerRef('Preference-Applied');
       if (method === 'post' && status.startsWith('2') && !NO_IDEMPOTENCY.includes(id)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
       (response as ResponseObject).headers = { ...headers, ...(response as ResponseObject).headers };

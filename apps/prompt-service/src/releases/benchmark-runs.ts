@@ -1,0 +1,23 @@
+import { BusClient } from '@cinetrace/bus';
+import { DomainError, ErrorCode, Patterns, ProjectContext, RunsOfPromptReply, RunsOfPromptRequest } from '@cinetrace/contracts';
+import { Injectable } from '@nestjs/common';
+
+/**
+ * What benchmark-service knows about a gate's benchmark: its scorers and the completed runs
+ * that rendered a prompt version. Asked over the bus: runs are benchmark-service's data.
+ * null when the benchmark is not one of the caller's project (deleted, or never was).
+ */
+@Injectable()
+export class BenchmarkRuns {
+  constructor(private readonly bus: BusClient) {}
+
+  async ofPrompt(ctx: ProjectContext, benchmarkId: string, promptId: string, promptVersion: number): Promise<RunsOfPromptReply | null> {
+    try {
+      const request: RunsOfPromptRequest = { ctx, benchmarkId, promptId, promptVersion };
+      return await this.bus.request(Patterns.RunsOfPrompt, request);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === ErrorCode.NotFound) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import {
+  DomainError,
+  ErrorCode,
+  FieldChange,
+  LATEST_RELEASE,
+  ProjectContext,
+  PROMPT_RELEASE_NAME_PATTERN,
+  PROMPT_RELEASES_MAX,
+  PromptReleaseListView,
+  PromptReleaseMoveRequest,
+  PromptReleaseRemoveRequest,
+  PromptReleaseView,
+  ReleaseGateView,
+} from '@cinetrace/contracts';
+import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PromptActivity } from '../prompts/prompt-activity.entity';
+import { canonical } from '../prompts/prompt-changes';
+import { PromptVersion } from '../prompts/prompt-version.entity';
+import { Prompt } from '../prompts/prompt.entity';
+import { activity, findLive } from '../prompts/prompts.service';
+import { BenchmarkRuns } from './benchmark-runs';
+import { gateFailed, judgeGate } from './gate-verdict';
+import { PromptRelease } from './prompt-release.entity';
+
+/** Concurrent moves of one release: the loser of the compare-and-set re-reads and moves from where the winner left it. */
+const MOVE_ATTEMPTS = 10;
+
+class LostReleaseRace extends Error {}
+
+/** Releases of a prompt: list, move (through its gate), remove; every change is in the prompt's activity. */
+@Injectable()
+export class ReleasesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly benchmarkRuns: BenchmarkRuns,
+  ) {}
+
+  async list(ctx: ProjectContext, id: string): Promise<PromptReleaseListView> {
+    const found = await this.dataSource.manager.existsBy(Prompt, { id, projectId: ctx.projectId });
+    if (!found) throw notFound(id);
+    const releases = await this.dataSource.manager.find(PromptRelease, { where: { promptId: id }, order: { name: 'ASC' } });
+    return { data: releases.map(toReleaseView), nextCursor: null };
+  }
+
+  async move(request: PromptReleaseMoveRequest): Promise<PromptReleaseView> {
+    checkName(request.name);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.moveOnce(request);
+      } catch (err) {
+        const lost = err instanceof LostReleaseRace || isUniqueViolation(err);
+        if (!lost || attempt >= MOVE_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async remove(request: PromptReleaseRemoveRequest): Promise<void> {
+    const { ctx, id, name } = request;
+    checkName(name);
+    await inTransaction(this.dataSource, async (tx) => {
+      const prompt = await findLive(tx, ctx, id);
+      const release = await tx.findOneBy(PromptRelease, { promptId: id, name });
+      if (!release) throw DomainError.notFound(`The prompt with id '${id}' has no release '${name}'`);
+      if (release.gate && !request.mayChangeGate) throw gateNeedsAdmin(name);
+      const result = await tx.delete(PromptRelease, { promptId: id, name, revision: release.revision });
+      if (!result.affected) throw new DomainError(ErrorCode.Conflict, `Release '${name}' changed while it was being removed; try again`);
+      const changes: Record<string, FieldChange> = { [name]: { from: release.version, to: null } };
+      if (release.gate) changes[`${name}.gate`] = { from: release.gate, to: null };
+      await insertRows(tx, PromptActivity, activity(ctx, id, 'released', prompt.version, Date.now(), changes));
+    });
+  }
+
+  private async moveOnce({ ctx, id, name, input, mayChangeGate }: PromptReleaseMoveRequest): Promise<PromptReleaseView> {
+    const manager = this.dataSource.manager;
+    const prompt = await findLive(manager, ctx, id);
+    if (!(await manager.existsBy(PromptVersion, { promptId: id, version: input.version }))) {
+      throw DomainError.validation([{ path: 'version', message: `the prompt has no version ${input.version} (its newest is ${prompt.version})` }]);
+    }
+    const current = await manager.findOneBy(PromptRelease, { promptId: id, name });
+    const gate = input.gate === undefined ? (current?.gate ?? null) : input.gate && { benchmarkId: input.gate.benchmarkId, thresholds: input.gate.thresholds };
+    // The same gate sent again (keys in any order) is no change, and needs no admin.
+    const gateChanged = canonical(gate) !== canonical(current?.gate ?? null);
+    if (gateChanged && !mayChangeGate) throw gateNeedsAdmin(name);
+    const moved = current?.version !== input.version;
+    if (!moved && !gateChanged) return toReleaseView(current!);
+
+    // A gated release only ever points at a version that passed. Asked before the transaction:
+    // a bus round-trip must not hold the store; the compare-and-set below catches a move in between.
+    if (gate) await this.checkGate(ctx, id, name, input.version, gate, gateChanged);
+
+    return inTransaction(this.dataSource, async (tx) => {
+      const now = Date.now();
+      const next: PromptRelease = {
+        promptId: id,
+        name,
+        version: input.version,
+        gate,
+        revision: (current?.revision ?? 0) + 1,
+        updatedAt: now,
+        updatedBy: ctx.apiKeyId,
+      };
+      if (current) await compareAndSet(tx, current, next);
+      else await insertNew(tx, next);
+      const changes: Record<string, FieldChange> = {};
+      if (moved) changes[name] = { from: current?.version ?? null, to: input.version };
+      if (gateChanged) changes[`${name}.gate`] = { from: current?.gate ?? null, to: gate };
+      await insertRows(tx, PromptActivity, activity(ctx, id, 'released', prompt.version, now, changes));
+      return toReleaseView(next);
+    });
+  }
+
+  /**
+   * A gate being set must name a benchmark of the project and only its scorers (400
+   * otherwise, naming the field); the version must have passed it (409 gate_failed).
+   * A gate set earlier whose benchmark has gone can no longer be passed.
+   */
+  private async checkGate(ctx: ProjectContext, id: string, name: string, version: number, gate: ReleaseGateView, gateIsNew: boolean): Promise<void> {
+    const evidence = await this.benchmarkRuns.ofPrompt(ctx, gate.benchmarkId, id, version);
+    if (!evidence) {
+      const message = `is not a benchmark of this project`;
+      if (gateIsNew) throw DomainError.validation([{ path: 'gate.benchmarkId', message }], 'The gate is not valid');
+      throw new DomainError(ErrorCode.GateFailed, `Release '${name}' is gated by benchmark '${gate.benchmarkId}', which no longer exists; an admin key can remove the gate`);
+    }
+    if (gateIsNew) {
+      const unknown = Object.keys(gate.thresholds).filter((scorer) => !evidence.scorers.includes(scorer));
+      if (unknown.length) {
+        const message = `is not a scorer of the benchmark (its scorers: ${evidence.scorers.join(', ')})`;
+        throw DomainError.validation(unknown.map((scorer) => ({ path: `gate.thresholds.${scorer}`, message })), 'The gate is not valid');
+      }
+    }
+    const verdict = judgeGate(gate.thresholds, evidence.runs);
+    if (!verdict.passed) throw gateFailed(name, version, gate, verdict);
+  }
+}
+
+async function compareAndSet(tx: EntityManager, current: PromptRelease, next: PromptRelease): Promise<void> {
+  const result = await tx
+    .createQueryBuilder()
+    .update(PromptRelease)
+    .set({ version: next.version, gate: next.gate as object | null, revision: next.revision, updatedAt: next.updatedAt, updatedBy: next.updatedBy })
+    .where('prompt_id = :promptId AND name = :name AND revision = :revision', { promptId: current.promptId, name: current.name, revision: current.revision })
+    .execute();
+  if (!result.affected) throw new LostReleaseRace();
+}
+
+async function insertNew(tx: EntityManager, release: PromptRelease): Promise<void> {
+  const count = await tx.countBy(PromptRelease, { promptId: release.promptId });
+  if (count >= PROMPT_RELEASES_MAX) throw new DomainError(ErrorCode.Conflict, `A prompt has at most ${PROMPT_RELEASES_MAX} releases; remove one first`);
+  // A concurrent first move of the same name loses on the primary key and is retried as a move.
+  await insertRows(tx, PromptRelease, release);
+}
+
+function checkName(name: string): void {
+  if (name === LATEST_RELEASE) {
+    throw DomainError.validation([{ path: 'name', message: `'${LATEST_RELEASE}' is always the newest version; it cannot be set or removed` }]);
+  }
+  if (!PROMPT_RELEASE_NAME_PATTERN.test(name)) {
+    throw DomainError.validation([{ path: 'name', message: 'must be 1..50 of a-z, 0-9, "_", "." and "-"' }]);
+  }
+}
+
+const gateNeedsAdmin = (name: string) =>
+  new DomainError(ErrorCode.InsufficientScope, `Setting, changing or removing the gate of release '${name}' needs an API key with the 'admin' scope`);
+
+const notFound = (id: string) => DomainError.notFound(`No prompt with id '${id}' in this project`);
+
+export function toReleaseView(r: PromptRelease): PromptReleaseView {
+  return { name: r.name, version: r.version, gate: r.gate, updatedAt: toIso(r.updatedAt), updatedBy: { type: 'api_key', id: r.updatedBy } };
+}
