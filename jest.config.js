@@ -30,7 +30,8 @@ const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironmen
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
+    // The deployment checks (test/deploy-checks) need no build either: they run with the unit tests.
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The repository root: this file lives in libs/deploy-checks/src (or dist). */
-export const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The repository root: this file lives in test/deploy-checks. */
+export const ROOT = path.resolve(__dirname, '..', '..');
 
 export const rootPath = (...parts: string[]): string => path.join(ROOT, ...parts);
 

@@ -1,7 +1,7 @@
 // 6a. The Dockerfile builds every app once and makes a runtime image per app: ARG APP (in the
 //     last stage only) chooses what CMD runs, tini is PID 1, the USER is a non-root uid; the
 //     build stage has the compilers better-sqlite3 needs and dev dependencies are dropped.
-import { dockerfileProblems, dockerignoreProblems } from './checks';
+import { dockerfileProblems, dockerignoreProblems } from './dockerfile-checks';
 import { deployableApps, readText } from './repo';
 import { loadYaml } from './yaml-files';
 

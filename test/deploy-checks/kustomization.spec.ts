@@ -6,13 +6,9 @@
 // consumed topic's partitions), MIGRATE_ON_START=false under the migration Job, and every
 // Secret the manifests refer to documented in docs/deploy.md.
 import { allContracts, shutdownBudget } from './budget';
-import {
-  autoscalingProblems,
-  composePolicyProblems,
-  dockerfileUid,
-  kubernetesPolicyProblems,
-  secretDocumentationProblems,
-} from './checks';
+import { composePolicyProblems } from './compose-checks';
+import { dockerfileUid } from './dockerfile-checks';
+import { autoscalingProblems, kubernetesPolicyProblems, secretDocumentationProblems } from './kubernetes-checks';
 import { type K8sObject, containersOf, named, secretReferences } from './kubernetes';
 import { baseKustomizationProblems, overlayProblems } from './kustomize-checks';
 import { baseObjects, composeFile, composeSets, manifestSets, overlayDirs } from './manifests';

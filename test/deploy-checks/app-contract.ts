@@ -61,6 +61,9 @@ export function handsOnWholeEnvironment(source: string): boolean {
 
 const contracts = new Map<string, AppContract>();
 
+/** Every deployed app's contract, by app name. */
+export type Contracts = Map<string, AppContract>;
+
 /** Reads the app's env class(es) and main.ts. Meant for jest (it requires the TypeScript sources). */
 export function appContract(app: string): AppContract {
   const cached = contracts.get(app);
@@ -93,6 +96,10 @@ export function appContract(app: string): AppContract {
   contracts.set(app, contract);
   return contract;
 }
+
+/** The paths of libs/health's probes: liveness, and readiness (which checks the app's dependencies). */
+export const LIVENESS_PATH = '/healthz';
+export const READINESS_PATH = '/readyz';
 
 /** The port an app's probes answer on: HEALTH_PORT when it reads one, else its HTTP PORT (the gateway). */
 export function probePortVariable(contract: AppContract): 'HEALTH_PORT' | 'PORT' | undefined {

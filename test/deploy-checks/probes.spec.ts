@@ -3,7 +3,8 @@
 //    class); container ports and Service target ports agree; compose healthchecks fetch
 //    /readyz on that port and depends_on waits for health.
 import { allContracts, readinessCheckDeadlineMs } from './budget';
-import { composeDependencyProblems, composeHealthcheckProblems, kubernetesProbeProblems } from './checks';
+import { composeDependencyProblems, composeHealthcheckProblems } from './compose-checks';
+import { kubernetesProbeProblems } from './kubernetes-checks';
 import { type K8sObject, containersOf, named } from './kubernetes';
 import { baseObjects, composeFile, composeSets, manifestSets } from './manifests';
 import { deployableApps } from './repo';

@@ -1,6 +1,7 @@
 // 2. Every app of apps/ (but all-in-one) has a Deployment and a Service in the manifests and a
 //    service in docker-compose.yml; every image and command there names an app that exists.
-import { composeCoverageProblems, kubernetesCoverageProblems } from './checks';
+import { composeCoverageProblems } from './compose-checks';
+import { kubernetesCoverageProblems } from './kubernetes-checks';
 import { type K8sObject, containersOf, named } from './kubernetes';
 import { baseObjects, composeFile, manifestSets } from './manifests';
 import { deployableApps, NOT_DEPLOYED, packageDirs, readText } from './repo';

@@ -7,14 +7,8 @@
 //    The variable lists come from the code (app-contract.ts), never from this file.
 import { handsOnWholeEnvironment, requiredVariablesIn } from './app-contract';
 import { allContracts } from './budget';
-import {
-  composeAddressProblems,
-  composeEnvironmentProblems,
-  composeMigrationProblems,
-  composeSecretProblems,
-  kubernetesEnvironmentProblems,
-  migrationJobProblems,
-} from './checks';
+import { composeAddressProblems, composeEnvironmentProblems, composeMigrationProblems, composeSecretProblems } from './compose-checks';
+import { kubernetesEnvironmentProblems, migrationJobProblems } from './kubernetes-checks';
 import { type K8sObject, containersOf, named } from './kubernetes';
 import { mergeCompose, serviceEnvironment } from './compose';
 import { baseObjects, composeFile, composeSets, manifestSets } from './manifests';

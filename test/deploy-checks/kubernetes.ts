@@ -58,6 +58,12 @@ export const podSpecOf = (workload: K8sObject): any => workload.spec?.template?.
 export const podLabelsOf = (workload: K8sObject): Record<string, string> => workload.spec?.template?.metadata?.labels ?? {};
 export const containersOf = (workload: K8sObject): Container[] => podSpecOf(workload).containers ?? [];
 
+/** The one container of an app's Deployment (its image names the app). */
+export function appContainer(deployment: K8sObject): Container | undefined {
+  const containers = containersOf(deployment);
+  return containers.length === 1 ? containers[0] : undefined;
+}
+
 /**
  * What a container is given: `env` entries (literal values, ConfigMap and Secret keys) and
  * `envFrom` sources (every key of a ConfigMap defined in `configMaps`; a Secret's keys are
