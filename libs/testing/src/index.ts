@@ -15,3 +15,4 @@ export * from './test-certificates';
 export * from './tls-postgres';
 export * from './openapi-conformance';
 export * from './test-store';
+export * from './contexts';
