@@ -16,3 +16,4 @@ export * from './tls-postgres';
 export * from './openapi-conformance';
 export * from './test-store';
 export * from './contexts';
+export * from './keyset-pages';
