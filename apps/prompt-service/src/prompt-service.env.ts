@@ -1,11 +1,4 @@
-import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
-import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ServiceEnv } from '@cinetrace/config';
 
-/** Environment of prompt-service; validated at boot (see validateEnv). */
-export class PromptServiceEnv extends StoreAndBusEnv {
-  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
-  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
-}
+/** Environment of prompt-service; validated at boot (see validateEnv): the bus, its store, logs and probes, nothing of its own. */
+export class PromptServiceEnv extends ServiceEnv {}

@@ -59,7 +59,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
   it('lets targets call private addresses only with OUTBOUND_ALLOW_PRIVATE', async () => {
     const local = aBenchmarkInput(datasetId, { target: { type: 'http', url: 'http://127.0.0.1:8080/generate' } });
     await expect(benchmarks.create(ctx, local)).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
-    expect(await benchmarksWith({ OUTBOUND_ALLOW_PRIVATE: 'true' }).create(ctx, local)).toMatchObject({ target: { url: 'http://127.0.0.1:8080/generate' } });
+    expect(await benchmarksWith({ OUTBOUND_ALLOW_PRIVATE: true }).create(ctx, local)).toMatchObject({ target: { url: 'http://127.0.0.1:8080/generate' } });
   });
 
   describe('secrets', () => {
