@@ -1,22 +1,10 @@
-import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
-import { INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
-import { Logger } from 'nestjs-pino';
+import { startMicroservice } from '@cinetrace/bootstrap';
+import type { INestMicroservice } from '@nestjs/common';
+import type { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { PromptServiceEnv } from './prompt-service.env';
 import { PROMPT_SERVICE, PromptServiceModule } from './prompt-service.module';
 
 /** Starts prompt-service on the given transport: Kafka (distributed) or an in-process strategy (all-in-one). */
-export async function startPromptService(
-  env: PromptServiceEnv,
-  transport: KafkaOptions | CustomStrategy,
-): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(PromptServiceModule.register(env), {
-    ...transport,
-    logger: bootLogger(PROMPT_SERVICE, env.LOG_LEVEL),
-    abortOnError: false,
-  });
-  app.useLogger(withStartupAtDebug(app.get(Logger)));
-  await app.listen();
-  return app;
+export function startPromptService(env: PromptServiceEnv, transport: KafkaOptions | CustomStrategy): Promise<INestMicroservice> {
+  return startMicroservice(PROMPT_SERVICE, PromptServiceModule.register(env), transport, env.LOG_LEVEL);
 }
