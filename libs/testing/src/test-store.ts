@@ -1,4 +1,4 @@
-import { openServiceDataSource, type ServiceDataSourceSpec, type StoreEnv } from '@cinetrace/persistence';
+import type { ServiceDataSourceSpec, StoreEnv } from '@cinetrace/persistence';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ export async function createTestStoreEnv(kind: StoreKind): Promise<TestStoreEnv>
 export async function openTestStore<E extends StoreEnv>(kind: StoreKind, storeOf: (env: E) => ServiceDataSourceSpec): Promise<TestStore> {
   const place = await createTestStoreEnv(kind);
   try {
+    // Loaded here: the e2e harness imports this library too, and never opens a store itself.
+    const { openServiceDataSource } = await import('@cinetrace/persistence');
     // The store functions take the app's whole environment but read only its store variables.
     const dataSource = await openServiceDataSource(storeOf(place.env as E), 1);
     return {
