@@ -1,4 +1,5 @@
 import { withBus, withHealthPort, withLog, Env } from '@cinetrace/config';
+import { SHUTDOWN_DEADLINE_MS } from '@cinetrace/health';
 import { freePort, waitFor } from '@cinetrace/testing';
 import { Logger } from '@nestjs/common';
 import { runServiceProcess, type RunningProcess } from './run-service-process';
@@ -62,9 +63,12 @@ describe('runServiceProcess', () => {
     expect(readiness).toMatchObject({ status: 503 });
     expect(JSON.stringify(readiness!.body)).toContain('bus');
 
+    const timers = jest.spyOn(global, 'setTimeout');
     process.emit('SIGTERM', 'SIGTERM');
     await waitFor(() => expect(exit).toHaveBeenCalled(), 5000);
     expect(closed).toBe(true);
     expect(exit).toHaveBeenCalledWith(0);
+    // process.exit is mocked, so the process lives on: its shutdown deadline must not fire later, in another spec.
+    timers.mock.calls.forEach(([, ms], i) => ms === SHUTDOWN_DEADLINE_MS && clearTimeout(timers.mock.results[i].value));
   });
 });
