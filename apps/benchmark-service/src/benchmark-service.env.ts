@@ -1,11 +1,10 @@
-import { EmptyAsUnset, StreamConsumerEnv, ToInt } from '@cinetrace/config';
-import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { EmptyAsUnset, StreamServiceEnv, ToBool, ToInt } from '@cinetrace/config';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-service; validated at boot (see validateEnv). */
-export class BenchmarkServiceEnv extends StreamConsumerEnv {
+export class BenchmarkServiceEnv extends StreamServiceEnv {
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
-  @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
+  @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
 
   /** Redis for the task queue (BullMQ); required in the distributed mode. `rediss://` for TLS; user and password in the URL. */
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
@@ -31,9 +30,4 @@ export class BenchmarkServiceEnv extends StreamConsumerEnv {
 
   /** How long a request to prompt-service (a target's prompt) or project-service (a benchmark's secrets) may take. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
-
-  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
-  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

@@ -1,23 +1,14 @@
-import { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
-import { INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
-import { Logger } from 'nestjs-pino';
+import { startMicroservice } from '@cinetrace/bootstrap';
+import type { INestMicroservice } from '@nestjs/common';
+import type { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
 import { BENCHMARK_SERVICE, BenchmarkExecution, BenchmarkServiceModule } from './benchmark-service.module';
 
 /** Starts benchmark-service on the given transport: Kafka (distributed) or an in-process strategy (all-in-one). */
-export async function startBenchmarkService(
+export function startBenchmarkService(
   env: BenchmarkServiceEnv,
   transport: KafkaOptions | CustomStrategy,
   execution: BenchmarkExecution,
 ): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(BenchmarkServiceModule.register(env, execution), {
-    ...transport,
-    logger: bootLogger(BENCHMARK_SERVICE, env.LOG_LEVEL),
-    abortOnError: false,
-  });
-  app.useLogger(withStartupAtDebug(app.get(Logger)));
-  await app.listen();
-  return app;
+  return startMicroservice(BENCHMARK_SERVICE, BenchmarkServiceModule.register(env, execution), transport, env.LOG_LEVEL);
 }

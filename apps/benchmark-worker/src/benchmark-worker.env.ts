@@ -1,9 +1,8 @@
-import { EmptyAsUnset, KafkaEnv, ToInt } from '@cinetrace/config';
-import type { LogLevel } from '@cinetrace/logging';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { EmptyAsUnset, ToBool, ToInt, WorkerEnv } from '@cinetrace/config';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /** Environment of benchmark-worker; validated at boot (see validateEnv). */
-export class BenchmarkWorkerEnv extends KafkaEnv {
+export class BenchmarkWorkerEnv extends WorkerEnv {
   /** Redis holding the task queue; required. `rediss://` for TLS; user and password in the URL. */
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
@@ -31,10 +30,5 @@ export class BenchmarkWorkerEnv extends KafkaEnv {
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 
   /** `true` lets targets and scorers call private, loopback and link-local addresses (local development, tests). */
-  @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE: 'true' | 'false' = 'false';
-
-  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
-  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
+  @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
 }

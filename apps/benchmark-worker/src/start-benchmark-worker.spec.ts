@@ -17,7 +17,7 @@ describe('BenchmarkWorkerEnv', () => {
       WORKER_CONCURRENCY: 64,
       WORKER_LOCK_MS: 10_000,
       WORKER_SHUTDOWN_GRACE_MS: 6000,
-      OUTBOUND_ALLOW_PRIVATE: 'false',
+      OUTBOUND_ALLOW_PRIVATE: false,
       QUEUE_PREFIX: 'cinetrace',
       LOG_LEVEL: 'info',
     });

@@ -3,7 +3,7 @@ import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetra
 import { Patterns } from '@cinetrace/contracts';
 import { kafkaConnectionFromEnv, redisConnection, requireVariables } from '@cinetrace/config';
 import { reportTaskQueueFrom } from '@cinetrace/metrics';
-import { outboundClientFromEnv } from '@cinetrace/outbound';
+import { OutboundClient } from '@cinetrace/outbound';
 import { ScoringThreads } from '@cinetrace/scorers';
 import { BenchmarkWorkerEnv } from './benchmark-worker.env';
 
@@ -83,8 +83,7 @@ function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<v
 }
 
 function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets: SecretSource, releases: Array<() => Promise<void>>): TaskProcessor {
-  // The validated value, so that only 'true' (not '1' or 'yes') lifts the public-address rule.
-  const outbound = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: env.OUTBOUND_ALLOW_PRIVATE });
+  const outbound = new OutboundClient({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE });
   releases.push(() => outbound.close());
   const scoring = new ScoringThreads();
   releases.push(() => scoring.close());

@@ -1,11 +1,10 @@
-import { StoreAndBusEnv, ToInt } from '@cinetrace/config';
-import type { LogLevel } from '@cinetrace/logging';
+import { GatewayBaseEnv, ToInt } from '@cinetrace/config';
 import { DEFAULT_MAX_JSON_DEPTH } from '@cinetrace/validation';
+import { IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { availableParallelism } from 'node:os';
-import { IsIn, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
-export class GatewayEnv extends StoreAndBusEnv {
+export class GatewayEnv extends GatewayBaseEnv {
   @ToInt() @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
 
@@ -56,8 +55,6 @@ export class GatewayEnv extends StoreAndBusEnv {
    * readable. 64 MiB: 8,000 traces of 8 KB.
    */
   @ToInt() @IsInt() @Min(0) @Max(1024 * 1024 * 1024 * 1024) TRACE_INGEST_MAX_LAG_BYTES = 64 * 1024 * 1024;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }
 
 /** At least another variable of the same environment (Node requires headers ≤ request timeout). */

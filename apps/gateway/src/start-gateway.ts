@@ -1,7 +1,7 @@
 import type { BusClientConfig, StreamPublisher } from '@cinetrace/bus';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { bootLogger, withStartupAtDebug } from '@cinetrace/logging';
+import { bootLogger, useAppLogger } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY, GatewayModule } from './gateway.module';
@@ -23,7 +23,7 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
     // Fastify's own JSON parser only: Nest's would add form bodies, which the API refuses (415).
     bodyParser: false,
   });
-  app.useLogger(withStartupAtDebug(app.get(Logger)));
+  useAppLogger(app);
   const fastify = app.getHttpAdapter().getInstance();
   app.get(HttpMetrics).attach(fastify);
   registerMethodNotAllowed(fastify);

@@ -1,12 +1,11 @@
-import { StoreAndBusEnv, ToInt, ToList } from '@cinetrace/config';
-import type { LogLevel } from '@cinetrace/logging';
+import { ServiceEnv, ToInt, ToList } from '@cinetrace/config';
 import { parseSecretsKey } from '@cinetrace/secret-crypto';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { ENV_SECRETS_PATTERN } from './secrets/env-secrets';
 
 /** Environment of project-service; validated at boot (see validateEnv). */
-export class ProjectServiceEnv extends StoreAndBusEnv {
+export class ProjectServiceEnv extends ServiceEnv {
   /** A key made to exist for the bootstrap organization at every start. */
   @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' })
   BOOTSTRAP_API_KEY?: string;
@@ -41,9 +40,4 @@ export class ProjectServiceEnv extends StoreAndBusEnv {
 
   /** How long a request to benchmark-service (is a secret still referenced?) may take. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
-
-  /** When set, GET /healthz and /readyz are served on this port: the probes of an orchestrator. */
-  @IsOptional() @ToInt() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL: LogLevel = 'info';
 }

@@ -5,3 +5,4 @@ export * from './url-credentials';
 export * from './log-format';
 export * from './quiet-startup';
 export * from './ready-banner';
+export * from './app-logger';

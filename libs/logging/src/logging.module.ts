@@ -1,3 +1,4 @@
+import type { LogLevel } from '@cinetrace/config';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
@@ -5,7 +6,8 @@ import { logDestination } from './log-format';
 import { logProcessName } from './process-name';
 import { redactUrlCredentialsHooks, withoutUrlCredentials } from './url-credentials';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+// LOG_LEVEL's values, as the apps' environment validates them.
+export type { LogLevel };
 
 /**
  * Structured logs (pino) for every app: JSON lines, or readable lines at a terminal (logFormat). Secrets never reach a log line: auth and

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { OutboundClient, outboundClientFromEnv } from './outbound-client';
+import { OutboundClient } from './outbound-client';
 import { OutboundError } from './outbound-error';
 import { metricsRegistry } from '@cinetrace/metrics';
 
@@ -202,11 +202,11 @@ describe('OutboundClient, private addresses allowed', () => {
   });
 });
 
-describe('outboundClientFromEnv', () => {
-  it('allows private addresses only for OUTBOUND_ALLOW_PRIVATE=true', async () => {
+describe('allowPrivate (OUTBOUND_ALLOW_PRIVATE)', () => {
+  it('lets a client call private addresses only when set', async () => {
     const server = await serve((_, res) => json(res, 200, { ok: true }));
-    const allowed = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: 'true' });
-    const refused = outboundClientFromEnv({ OUTBOUND_ALLOW_PRIVATE: '1' });
+    const allowed = new OutboundClient({ allowPrivate: true });
+    const refused = new OutboundClient({ allowPrivate: false });
     clients.push(allowed, refused);
     await expect(allowed.getJson(`${server.url}/`, { timeoutMs: 2000 })).resolves.toEqual({ status: 200, body: { ok: true } });
     expect(await failure(refused.getJson(`${server.url}/`, { timeoutMs: 2000 }))).toMatchObject({ reason: 'refused_address' });

@@ -163,8 +163,3 @@ function formatBytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
-
-/** The service's client: private addresses only when `OUTBOUND_ALLOW_PRIVATE=true`. */
-export function outboundClientFromEnv(env: NodeJS.ProcessEnv = process.env): OutboundClient {
-  return new OutboundClient({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' });
-}

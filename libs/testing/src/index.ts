@@ -14,3 +14,6 @@ export * from './kafka-client';
 export * from './test-certificates';
 export * from './tls-postgres';
 export * from './openapi-conformance';
+export * from './test-store';
+export * from './contexts';
+export * from './keyset-pages';

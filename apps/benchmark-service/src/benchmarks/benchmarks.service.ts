@@ -55,7 +55,7 @@ export class BenchmarksService {
   /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
   async create(ctx: ProjectContext, raw: unknown): Promise<BenchmarkView> {
     const { value: input, errors } = await checkInput(CreateBenchmarkInput, raw);
-    const allowPrivate = this.env.OUTBOUND_ALLOW_PRIVATE === 'true';
+    const allowPrivate = this.env.OUTBOUND_ALLOW_PRIVATE;
     const named = new Set(errors.map((e) => e.path));
     const scorers = validateScorers(input.scorers, 'scorers');
     if (!scorers.ok) errors.push(...scorers.errors);

@@ -1,11 +1,11 @@
 import type { TaskJob } from '@cinetrace/contracts';
 import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
+import { createTestStoreEnv, openTestStore, type TestStore, type TestStoreEnv } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { In, type DataSource } from 'typeorm';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { aRun, aTask, stores } from '../runs/run-rows.fixtures';
+import { aRun, aTask } from '../runs/run-rows.fixtures';
 import { Task } from '../runs/task.entity';
 import { TaskDispatcher } from './task-dispatcher';
 import { QueueSurvey, TaskQueue } from './task-queue';
@@ -33,18 +33,18 @@ const CONCURRENCY = 3;
 // Two replicas of benchmark-service on one PostgreSQL, each refilling the same run at once:
 // the run's window must hold, as with one.
 describe('TaskDispatcher, two replicas on one PostgreSQL', () => {
-  let database: TestDatabase;
+  let database: TestStoreEnv;
   let replicas: DataSource[];
 
   beforeAll(async () => {
-    database = await createDatabase();
-    const env = { DATABASE_URL: database.url, DATA_DIR: '/nonexistent', MIGRATE_ON_START: true } as BenchmarkServiceEnv;
-    replicas = [await openServiceDataSource(benchmarkServiceStore(env), 1), await openServiceDataSource(benchmarkServiceStore(env), 1)];
+    database = await createTestStoreEnv('postgres');
+    const spec = benchmarkServiceStore(database.env as BenchmarkServiceEnv);
+    replicas = [await openServiceDataSource(spec, 1), await openServiceDataSource(spec, 1)];
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all((replicas ?? []).map((ds) => ds.destroy()));
-    await database?.drop();
+    await database?.remove();
   });
 
   it('never hands over more than the run concurrency, however the fills interleave', async () => {
@@ -120,12 +120,12 @@ class StagingQueue extends TaskQueue {
 }
 
 describe('TaskDispatcher with a queue that stages', () => {
-  let store: { dataSource: DataSource; drop: () => Promise<void> };
+  let store: TestStore;
   let queue: StagingQueue;
   let dispatcher: TaskDispatcher;
 
   beforeEach(async () => {
-    store = await stores[0][1]();
+    store = await openTestStore('sqlite', benchmarkServiceStore);
     await store.dataSource.manager.save(aRun('run_1', 2));
     await store.dataSource.manager.save(Array.from({ length: 20 }, (_, i) => aTask('run_1', i)));
     queue = new StagingQueue();
@@ -133,8 +133,7 @@ describe('TaskDispatcher with a queue that stages', () => {
   });
 
   afterEach(async () => {
-    await store.dataSource.destroy();
-    await store.drop();
+    await store.close();
   });
 
   it('hands over the run window and four staged tasks per slot, in item order', async () => {

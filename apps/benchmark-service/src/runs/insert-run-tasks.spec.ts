@@ -1,7 +1,9 @@
+import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import type { DataSource } from 'typeorm';
+import { benchmarkServiceStore } from '../benchmark-service.module';
 import { DatasetItem } from '../datasets/dataset-item.entity';
 import { insertRunTasks } from './insert-run-tasks';
-import { aRun, stores } from './run-rows.fixtures';
+import { aRun } from './run-rows.fixtures';
 import { Task } from './task.entity';
 
 function anItem(datasetId: string, index: number): DatasetItem {
@@ -14,19 +16,19 @@ function anItem(datasetId: string, index: number): DatasetItem {
   });
 }
 
-describe.each(stores)('insertRunTasks on %s', (_name, open) => {
+describe.each(TEST_STORES)('insertRunTasks on %s', (kind) => {
+  let store: TestStore;
   let dataSource: DataSource;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ dataSource, drop } = await open());
+    store = await openTestStore(kind, benchmarkServiceStore);
+    dataSource = store.dataSource;
     await dataSource.manager.save(Array.from({ length: 1205 }, (_, i) => anItem('ds_1', i)), { chunk: 200 });
     await dataSource.manager.save([anItem('ds_other', 0), anItem('ds_other', 1)]);
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await drop?.();
+    await store?.close();
   });
 
   it('creates one pending task per chosen item, with the item content as stored, over several statements', async () => {

@@ -1,11 +1,3 @@
-import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { DataSource } from 'typeorm';
-import type { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { benchmarkServiceStore } from '../benchmark-service.module';
 import { Run } from './run.entity';
 import { Task } from './task.entity';
 
@@ -30,25 +22,3 @@ export function aTask(runId: string, index: number): Task {
     costUsd: null, traceId: `trace_${index}`, dispatchedAt: null, startedAt: null, finishedAt: null, durationMs: null,
   });
 }
-
-/** Each store the service runs on: a SQLite file (all-in-one) and a PostgreSQL database (distributed). */
-export const stores: Array<[name: string, open: () => Promise<{ dataSource: DataSource; drop: () => Promise<void> }>]> = [
-  [
-    'SQLite',
-    async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cinetrace-runs-'));
-      const env = { DATA_DIR: dir, MIGRATE_ON_START: true } as BenchmarkServiceEnv;
-      const dataSource = await openServiceDataSource(benchmarkServiceStore(env), 1);
-      return { dataSource, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const database: TestDatabase = await createDatabase();
-      const env = { DATABASE_URL: database.url, DATA_DIR: '/nonexistent', MIGRATE_ON_START: true } as BenchmarkServiceEnv;
-      const dataSource = await openServiceDataSource(benchmarkServiceStore(env), 1);
-      return { dataSource, drop: () => database.drop() };
-    },
-  ],
-];

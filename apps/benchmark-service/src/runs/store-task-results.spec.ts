@@ -1,21 +1,23 @@
+import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import type { DataSource } from 'typeorm';
-import { aRun, aTask, stores } from './run-rows.fixtures';
+import { benchmarkServiceStore } from '../benchmark-service.module';
+import { aRun, aTask } from './run-rows.fixtures';
 import { storeTaskResults } from './store-task-results';
 import { Task } from './task.entity';
 
-describe.each(stores)('storeTaskResults on %s', (_name, open) => {
+describe.each(TEST_STORES)('storeTaskResults on %s', (kind) => {
+  let store: TestStore;
   let dataSource: DataSource;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ dataSource, drop } = await open());
+    store = await openTestStore(kind, benchmarkServiceStore);
+    dataSource = store.dataSource;
     await dataSource.manager.save(aRun('run_1', 4));
     await dataSource.manager.save(Array.from({ length: 5 }, (_, i) => aTask('run_1', i)));
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await drop?.();
+    await store?.close();
   });
 
   it('writes each task its own result in one statement, reads back as stored, and leaves other tasks alone', async () => {

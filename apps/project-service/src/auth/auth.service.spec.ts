@@ -1,20 +1,27 @@
 import { hashApiKey } from '@cinetrace/auth';
-import type { Repository } from 'typeorm';
-import type { ApiKey } from '../organizations/api-key.entity';
+import { ErrorCode } from '@cinetrace/contracts';
+import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UpdateQueryBuilder, type Repository, type UpdateResult } from 'typeorm';
+import { ApiKey } from '../organizations/api-key.entity';
+import { Organization } from '../organizations/organization.entity';
 import type { ProjectServiceEnv } from '../project-service.env';
-import type { Project } from '../projects/project.entity';
+import { projectServiceStore } from '../project-service.module';
+import { Project } from '../projects/project.entity';
 import { AuthService, LAST_USED_PRECISION_MS } from './auth.service';
 
-const HASH = hashApiKey('ct_the_key');
 const NOW = 1_800_000_000_000;
+let keys = 0;
 
+/** A stored key of org_1 and the hash the gateway sends for it. */
 function aKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  const id = `key_${++keys}`;
   return {
-    id: 'key_1',
+    id,
     orgId: 'org_1',
     name: 'k',
-    keyHash: HASH,
-    preview: 'ct_the_…',
+    keyHash: hashApiKey(`ct_secret_of_${id}`),
+    preview: 'ct_secr…',
     scopes: ['read'],
     projectIds: null,
     instanceAdmin: false,
@@ -25,59 +32,110 @@ function aKey(overrides: Partial<ApiKey> = {}): ApiKey {
   };
 }
 
-/** The repositories as AuthService uses them, counting the `last_used_at` writes. */
-function setup(key: ApiKey, instanceAdminIds: string[] = []) {
-  const writes: number[] = [];
-  const builder: Record<string, unknown> = {};
-  for (const step of ['update', 'where', 'andWhere']) builder[step] = () => builder;
-  builder.set = (values: { lastUsedAt: number }) => (writes.push(values.lastUsedAt), builder);
-  builder.execute = async () => ({ affected: 1 });
-  const apiKeys = { findOneBy: async () => key, createQueryBuilder: () => builder } as unknown as Repository<ApiKey>;
-  const projects = {
-    findOneBy: async ({ key: projectKey }: { key: string }) => ({ id: projectKey === 'a' ? 'prj_a' : 'prj_b', key: projectKey }),
-  } as unknown as Repository<Project>;
-  const env = { INSTANCE_ADMIN_KEY_IDS: instanceAdminIds } as ProjectServiceEnv;
-  return { auth: new AuthService(apiKeys, projects, env), writes };
-}
+// project-service resolving the gateway's credentials on both of its stores.
+describe.each(TEST_STORES)('AuthService on %s', (kind) => {
+  let store: TestStore;
+  let apiKeys: Repository<ApiKey>;
+  let auth: AuthService;
 
-describe('AuthService', () => {
-  beforeEach(() => jest.useFakeTimers({ now: NOW }));
-  afterEach(() => jest.useRealTimers());
+  const authWith = (instanceAdminIds: string[]) =>
+    new AuthService(apiKeys, store.dataSource.getRepository(Project), { INSTANCE_ADMIN_KEY_IDS: instanceAdminIds } as ProjectServiceEnv);
+  const stored = async (overrides: Partial<ApiKey> = {}) => {
+    const key = aKey(overrides);
+    await apiKeys.insert(key);
+    return key;
+  };
+  /** The use is recorded after the answer: wait until the row shows it (or give up and show what it holds). */
+  const lastUsedOf = async (id: string, expected: number | null) => {
+    for (let i = 0; i < 50; i++) {
+      const { lastUsedAt } = await apiKeys.findOneByOrFail({ id });
+      if (lastUsedAt === expected) return lastUsedAt;
+      await sleep(10);
+    }
+    return (await apiKeys.findOneByOrFail({ id })).lastUsedAt;
+  };
 
-  it("answers the key's scopes, project restriction and instance-admin flag", async () => {
-    const { auth } = setup(aKey({ scopes: ['read', 'ingest'], projectIds: ['prj_a'] }));
-    await expect(auth.resolve({ apiKeyHash: HASH })).resolves.toEqual({
+  beforeAll(async () => {
+    store = await openTestStore(kind, projectServiceStore);
+    const { dataSource } = store;
+    apiKeys = dataSource.getRepository(ApiKey);
+    await dataSource.getRepository(Organization).insert([
+      { id: 'org_1', slug: 'one', name: 'One', createdAt: 1 },
+      { id: 'org_2', slug: 'two', name: 'Two', createdAt: 1 },
+    ]);
+    await dataSource.getRepository(Project).insert([
+      { id: 'prj_a', orgId: 'org_1', name: 'A', description: '', key: 'alpha', createdAt: 1, updatedAt: 1 },
+      { id: 'prj_b', orgId: 'org_1', name: 'B', description: '', key: 'beta', createdAt: 1, updatedAt: 1 },
+      { id: 'prj_c', orgId: 'org_2', name: 'C', description: '', key: 'gamma', createdAt: 1, updatedAt: 1 },
+    ]);
+    auth = authWith([]);
+  }, 60_000);
+  afterAll(() => store?.close());
+  beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(NOW));
+  afterEach(() => jest.restoreAllMocks());
+
+  it("answers the key's organization, scopes and project restriction", async () => {
+    const key = await stored({ scopes: ['read', 'ingest'], projectIds: ['prj_a'] });
+    expect(await auth.resolve({ apiKeyHash: key.keyHash })).toEqual({
       orgId: 'org_1',
-      apiKeyId: 'key_1',
+      apiKeyId: key.id,
       scopes: ['read', 'ingest'],
       projectIds: ['prj_a'],
       instanceAdmin: false,
     });
   });
 
-  it('makes instance admins of the stored flag and of INSTANCE_ADMIN_KEY_IDS', async () => {
-    await expect(setup(aKey({ instanceAdmin: true })).auth.resolve({ apiKeyHash: HASH })).resolves.toMatchObject({ instanceAdmin: true });
-    await expect(setup(aKey(), ['key_1']).auth.resolve({ apiKeyHash: HASH })).resolves.toMatchObject({ instanceAdmin: true });
-    await expect(setup(aKey(), ['key_2']).auth.resolve({ apiKeyHash: HASH })).resolves.toMatchObject({ instanceAdmin: false });
+  it('refuses an unknown key and a revoked one with unauthenticated', async () => {
+    const revoked = await stored({ revokedAt: NOW - 1000 });
+    const unauthenticated = { code: ErrorCode.Unauthenticated, detail: 'The API key is missing, malformed or unknown' };
+    await expect(auth.resolve({ apiKeyHash: hashApiKey('ct_nobody_issued_this') })).rejects.toMatchObject(unauthenticated);
+    await expect(auth.resolve({ apiKeyHash: revoked.keyHash })).rejects.toMatchObject(unauthenticated);
   });
 
-  it('answers invalid_project_key for a project outside the key\'s restriction', async () => {
-    const { auth } = setup(aKey({ projectIds: ['prj_a'] }));
-    await expect(auth.resolve({ apiKeyHash: HASH, projectKey: 'a' })).resolves.toMatchObject({ project: { id: 'prj_a' } });
-    await expect(auth.resolve({ apiKeyHash: HASH, projectKey: 'b' })).rejects.toMatchObject({ code: 'invalid_project_key' });
+  it('makes instance admins of the stored flag and of INSTANCE_ADMIN_KEY_IDS, no one else', async () => {
+    const flagged = await stored({ instanceAdmin: true });
+    const listed = await stored();
+    const plain = await stored();
+    const withList = authWith([listed.id]);
+    expect(await withList.resolve({ apiKeyHash: flagged.keyHash })).toMatchObject({ instanceAdmin: true });
+    expect(await withList.resolve({ apiKeyHash: listed.keyHash })).toMatchObject({ instanceAdmin: true });
+    expect(await withList.resolve({ apiKeyHash: plain.keyHash })).toMatchObject({ instanceAdmin: false });
   });
 
-  it('records a use when none is recorded, or the last is a minute old, and not more often', async () => {
-    const never = setup(aKey({ lastUsedAt: null }));
-    await never.auth.resolve({ apiKeyHash: HASH });
-    expect(never.writes).toEqual([NOW]);
+  it("resolves a project key of the key's organization, and no other organization's", async () => {
+    const key = await stored();
+    expect(await auth.resolve({ apiKeyHash: key.keyHash, projectKey: 'beta' })).toMatchObject({ project: { id: 'prj_b', key: 'beta' } });
+    await expect(auth.resolve({ apiKeyHash: key.keyHash, projectKey: 'gamma' })).rejects.toMatchObject({ code: ErrorCode.InvalidProjectKey });
+    await expect(auth.resolve({ apiKeyHash: key.keyHash, projectKey: 'missing' })).rejects.toMatchObject({ code: ErrorCode.InvalidProjectKey });
+  });
 
-    const recent = setup(aKey({ lastUsedAt: NOW - LAST_USED_PRECISION_MS + 1000 }));
-    await recent.auth.resolve({ apiKeyHash: HASH });
-    expect(recent.writes).toEqual([]);
+  it("answers invalid_project_key for a project outside the key's restriction", async () => {
+    const key = await stored({ projectIds: ['prj_a'] });
+    expect(await auth.resolve({ apiKeyHash: key.keyHash, projectKey: 'alpha' })).toMatchObject({ project: { id: 'prj_a' } });
+    await expect(auth.resolve({ apiKeyHash: key.keyHash, projectKey: 'beta' })).rejects.toMatchObject({ code: ErrorCode.InvalidProjectKey });
+  });
 
-    const old = setup(aKey({ lastUsedAt: NOW - LAST_USED_PRECISION_MS - 1 }));
-    await old.auth.resolve({ apiKeyHash: HASH });
-    expect(old.writes).toEqual([NOW]);
+  it('records a use when none is recorded or the last is a minute old, and not more often', async () => {
+    const never = await stored({ lastUsedAt: null });
+    const recent = await stored({ lastUsedAt: NOW - LAST_USED_PRECISION_MS + 1000 });
+    const old = await stored({ lastUsedAt: NOW - LAST_USED_PRECISION_MS - 1 });
+
+    for (const key of [never, recent, old]) await auth.resolve({ apiKeyHash: key.keyHash });
+
+    expect(await lastUsedOf(never.id, NOW)).toBe(NOW);
+    expect(await lastUsedOf(old.id, NOW)).toBe(NOW);
+    expect(await lastUsedOf(recent.id, recent.lastUsedAt)).toBe(recent.lastUsedAt);
+  });
+
+  it('writes one use between resolves that race each other (replicas), whatever they read', async () => {
+    const key = await stored({ lastUsedAt: null });
+    const updates = jest.spyOn(UpdateQueryBuilder.prototype, 'execute');
+
+    await Promise.all(Array.from({ length: 5 }, () => authWith([]).resolve({ apiKeyHash: key.keyHash })));
+    expect(await lastUsedOf(key.id, NOW)).toBe(NOW);
+
+    const written = await Promise.all(updates.mock.results.map((result) => result.value as Promise<UpdateResult>));
+    expect(written.length).toBeGreaterThan(1);
+    expect(written.filter((result) => result.affected)).toHaveLength(1);
   });
 });

@@ -1,8 +1,5 @@
 import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createTestStoreEnv, TEST_STORES, type TestStoreEnv } from '@cinetrace/testing';
 import { ApiKey } from '../organizations/api-key.entity';
 import type { ProjectServiceEnv } from '../project-service.env';
 import { projectServiceStore } from '../project-service.module';
@@ -10,20 +7,17 @@ import { CreateOrganizationsAndProjects1763791200000 } from './1763791200000-Cre
 
 // An installation made before API keys had scopes holds one bootstrap key: after the
 // migration it must still work, as the admin and instance admin it always was.
-describe.each(['postgres', 'sqlite'] as const)('AddApiKeyScopes on %s', (store) => {
-  let database: TestDatabase | undefined;
-  let dataDir: string;
+describe.each(TEST_STORES)('AddApiKeyScopes on %s', (kind) => {
+  let place: TestStoreEnv;
   let env: ProjectServiceEnv;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'api-key-scopes-'));
-    if (store === 'postgres') database = await createDatabase();
-    env = { DATABASE_URL: database?.url, DATA_DIR: dataDir, MIGRATE_ON_START: true } as ProjectServiceEnv;
+    place = await createTestStoreEnv(kind);
+    env = place.env as ProjectServiceEnv;
   }, 60_000);
 
   afterAll(async () => {
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await place?.remove();
   });
 
   it('turns the keys already stored into admin instance admins, and stores new keys with their scopes', async () => {

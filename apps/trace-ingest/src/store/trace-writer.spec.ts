@@ -1,12 +1,7 @@
 import type { ProjectContext, TraceGetRequest, TraceIngestMessage, TraceInput, TraceView } from '@cinetrace/contracts';
-import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { EntityManager, type DataSource } from 'typeorm';
 import { TraceReadsService } from '../reads/trace-reads.service';
-import type { TraceIngestEnv } from '../trace-ingest.env';
 import { traceIngestStore } from '../trace-ingest.module';
 import { TraceWriter } from './trace-writer';
 
@@ -26,28 +21,23 @@ const AWKWARD = 'say "hi", {brace} \\back\\slash\\ NULL \'single\' ✓ 视频\nn
 
 // PostgreSQL writes a batch with one unnest statement per table, SQLite with VALUES lists:
 // both must store exactly what the client sent.
-describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
+describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
+  let store: TestStore;
   let dataSource: DataSource;
-  let database: TestDatabase | undefined;
-  let dataDir: string | undefined;
   let writer: TraceWriter;
   let reads: TraceReadsService;
   /** The GET answer's value (trace-ingest answers with its JSON text). */
   const getTrace = async (request: TraceGetRequest) => (await reads.get(request)).value<TraceView>();
 
   beforeAll(async () => {
-    if (store === 'postgres') database = await createDatabase();
-    else dataDir = mkdtempSync(join(tmpdir(), 'trace-writer-'));
-    const env = { DATABASE_URL: database?.url, DATA_DIR: dataDir ?? '/nonexistent', MIGRATE_ON_START: true } as TraceIngestEnv;
-    dataSource = await openServiceDataSource(traceIngestStore(env), 1);
+    store = await openTestStore(kind, traceIngestStore);
+    dataSource = store.dataSource;
     writer = new TraceWriter(dataSource);
     reads = new TraceReadsService(dataSource);
   }, 60_000);
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await store?.close();
   });
 
   it('stores a batch of traces with every field as sent, nulls and awkward text included', async () => {
@@ -191,7 +181,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
       await writer.store([message({ id: 'good', startTime: T0, spans: [] }, bad.projectId)]);
       await writer.store([message({ id: 'bad', startTime: T0, endTime: T0 + 1, spans: [{ id: 's', name: 's', startTime: T0 }, { id: 'ok', name: 'ok', startTime: T0 }] }, bad.projectId)]);
       // What the old validation let through, written as it would have been.
-      const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+      const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
       await dataSource.query(`UPDATE traces SET start_time = ${p(1)}, end_time = ${p(2)} WHERE project_id = ${p(3)} AND id = 'bad'`, [FAR, FAR + 5, bad.projectId]);
       await dataSource.query(
         `UPDATE spans SET start_time = ${p(1)}, end_time = ${p(2)}, events = ${p(3)} WHERE project_id = ${p(4)} AND id = 's'`,
@@ -256,7 +246,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     it('still filters a project holding metadata stored before U+0000 and lone surrogates were refused', async () => {
       const legacy = { ...ctx, projectId: 'proj_metadata_legacy' };
       await writer.store([message({ id: 'legacy', metadata: { env: 'prod' }, spans: [] }, legacy.projectId)]);
-      const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+      const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
       // As JSON.stringify wrote them: jsonb refuses both escapes.
       const text = JSON.stringify({ env: 'prod', nul: 'a\u0000b', lone: '\ud800', pair: '🎬', slash: '\\u0000' });
       await dataSource.query(`UPDATE traces SET metadata = ${p(1)} WHERE project_id = ${p(2)} AND id = 'legacy'`, [text, legacy.projectId]);
@@ -306,7 +296,7 @@ describe.each(['postgres', 'sqlite'] as const)('TraceWriter on %s', (store) => {
     const old = { ...ctx, projectId: 'proj_migrated' };
     const spans = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, startTime: T0 + i, input: { prompt: 'x'.repeat(500 * i) } }));
     await writer.store([message({ id: 'before', spans }, old.projectId)]);
-    const p = (n: number) => (store === 'postgres' ? `$${n}` : '?');
+    const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
     const spanBytes = async () =>
       Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
     const counted = await spanBytes();

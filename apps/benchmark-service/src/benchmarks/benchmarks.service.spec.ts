@@ -1,0 +1,118 @@
+import { ErrorCode, Patterns, type FieldError, type ProjectContext, type SecretUsesCheckRequest } from '@cinetrace/contracts';
+import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, RecordingTaskQueue } from '../benchmark-service.fixtures';
+import type { BenchmarkServiceEnv } from '../benchmark-service.env';
+import { benchmarkServiceStore } from '../benchmark-service.module';
+import { DatasetsService } from '../datasets/datasets.service';
+import { BenchmarksService } from './benchmarks.service';
+
+// benchmark-service's benchmarks on both of its stores: one answer for every invalid field, secrets, paging, deletes.
+describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
+  let store: TestStore;
+  let datasets: DatasetsService;
+  let projects = 0;
+  let ctx: ProjectContext;
+  let datasetId: string;
+  /** What project-service says of the secrets a benchmark names (nothing wrong, unless a test says otherwise). */
+  let secretErrors: FieldError[];
+  /** What the service asked over the bus. */
+  let busRequests: Array<{ pattern: string; request: unknown }>;
+
+  const benchmarksWith = (env: Partial<BenchmarkServiceEnv> = {}) => {
+    const fake = aFakeBus({ [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }) });
+    busRequests = fake.requests;
+    return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus);
+  };
+  let benchmarks: BenchmarksService;
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, benchmarkServiceStore);
+    datasets = new DatasetsService(store.dataSource);
+  }, 60_000);
+  afterAll(() => store?.close());
+  beforeEach(async () => {
+    ctx = aProjectContext(`prj_${++projects}`);
+    datasetId = (await datasets.create(ctx, aDatasetInput())).id;
+    secretErrors = [];
+    benchmarks = benchmarksWith();
+  });
+
+  it('creates an idle benchmark with the runner defaults filled in', async () => {
+    const created = await benchmarks.create(ctx, aBenchmarkInput(datasetId, { runner: { concurrency: 2 } }));
+    expect(created).toMatchObject({ status: 'idle', lastRun: null, datasetId, runner: { concurrency: 2, maxAttempts: 3, timeoutMs: 60_000 } });
+    expect(await benchmarks.get(ctx, created.id)).toEqual(created);
+  });
+
+  it('names every offending field in one validation_failed answer, and stores nothing', async () => {
+    const invalid = aBenchmarkInput('ds_nowhere', {
+      target: { type: 'http', url: 'http://127.0.0.1:8080/generate' },
+      scorers: [{ type: 'exact_match' }, { type: 'psychic' }],
+      runner: { concurrency: 0 },
+    });
+    const refusal = await benchmarks.create(ctx, invalid).catch((err) => err);
+
+    expect(refusal).toMatchObject({ code: ErrorCode.ValidationFailed, detail: 'The benchmark is not valid' });
+    expect(refusal.errors.map((e: FieldError) => e.path).sort()).toEqual(['datasetId', 'runner.concurrency', 'scorers[1].type', 'target.url']);
+    expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);
+  });
+
+  it('lets targets call private addresses only with OUTBOUND_ALLOW_PRIVATE', async () => {
+    const local = aBenchmarkInput(datasetId, { target: { type: 'http', url: 'http://127.0.0.1:8080/generate' } });
+    await expect(benchmarks.create(ctx, local)).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
+    expect(await benchmarksWith({ OUTBOUND_ALLOW_PRIVATE: true }).create(ctx, local)).toMatchObject({ target: { url: 'http://127.0.0.1:8080/generate' } });
+  });
+
+  describe('secrets', () => {
+    const withSecret = () => aBenchmarkInput(datasetId, { target: { type: 'http', url: 'https://models.example.com/v1/generate', apiKey: { secret: 'MODEL_KEY' } } });
+
+    it("asks project-service about each secret named, and records the benchmark as the secret's user", async () => {
+      const created = await benchmarks.create(ctx, withSecret());
+
+      const check: SecretUsesCheckRequest = { ctx, uses: [{ path: 'target.apiKey', name: 'MODEL_KEY', host: 'models.example.com' }] };
+      expect(busRequests).toEqual([{ pattern: Patterns.SecretUsesCheck, request: check }]);
+      expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [created.id] });
+      expect(await benchmarks.secretReferences({ orgId: 'org_other', name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });
+
+      await benchmarks.delete(ctx, created.id);
+      expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });
+    });
+
+    it("refuses a secret project-service refuses, with its reasons, and records nothing", async () => {
+      secretErrors = [{ path: 'target.apiKey', message: "names no secret of this organization ('MODEL_KEY')" }];
+      await expect(benchmarks.create(ctx, withSecret())).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, errors: secretErrors });
+      expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);
+    });
+  });
+
+  describe('lists', () => {
+    it('pages newest first by keyset, each benchmark once, and filters by status', async () => {
+      for (let i = 0; i < 5; i++) await benchmarks.create(ctx, aBenchmarkInput(datasetId, { name: `B${i}` }));
+      const gone = await benchmarks.create(ctx, aBenchmarkInput(datasetId, { name: 'Deleted' }));
+      await benchmarks.delete(ctx, gone.id);
+
+      const pages = await allPages((page) => benchmarks.list(ctx, {}, page), 2);
+      expect(pages.flat().map((b) => b.name)).toEqual(['B4', 'B3', 'B2', 'B1', 'B0']);
+      expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+      expect((await benchmarks.list(ctx, { status: 'running' }, { limit: 10 })).items).toEqual([]);
+      expect((await benchmarks.list(ctx, { status: 'idle' }, { limit: 10 })).items).toHaveLength(5);
+    });
+
+    it('refuses an unknown status with validation_failed', async () => {
+      await expect(benchmarks.list(ctx, { status: 'sleeping' }, { limit: 10 })).rejects.toMatchObject({
+        code: ErrorCode.ValidationFailed,
+        errors: [{ path: 'status', message: expect.stringContaining('must be one of: idle, queued, running') }],
+      });
+    });
+  });
+
+  it("reads and deletes only the caller's project's live benchmarks", async () => {
+    const { id } = await benchmarks.create(ctx, aBenchmarkInput(datasetId));
+    const stranger = aProjectContext('prj_stranger');
+    await expect(benchmarks.get(stranger, id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    await expect(benchmarks.delete(stranger, id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+
+    expect(await benchmarks.delete(ctx, id)).toEqual({ id, deleted: true });
+    await expect(benchmarks.get(ctx, id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    await expect(benchmarks.delete(ctx, id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+  });
+});

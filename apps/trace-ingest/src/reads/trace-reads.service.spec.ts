@@ -1,0 +1,120 @@
+import { ErrorCode, type ProjectContext, type TraceIngestMessage, type TraceInput, type TraceListFilters, type TraceView } from '@cinetrace/contracts';
+import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { TraceWriter } from '../store/trace-writer';
+import { traceIngestStore } from '../trace-ingest.module';
+import { TraceReadsService } from './trace-reads.service';
+
+const T0 = Date.UTC(2030, 0, 1);
+let ingests = 0;
+
+const ingest = (ctx: ProjectContext, trace: TraceInput): TraceIngestMessage => ({ ingestId: `ing_${++ingests}`, projectId: ctx.projectId, receivedAt: T0, trace });
+
+// trace-ingest's reads on both of its stores: keyset pages, filters, project scoping, receipts.
+describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
+  let store: TestStore;
+  let writer: TraceWriter;
+  let reads: TraceReadsService;
+  let projects = 0;
+  let ctx: ProjectContext;
+
+  const ids = async (filters: TraceListFilters, limit = 100) => (await allPages((page) => reads.list({ ctx, filters, page }), limit)).flat().map((t) => t.id);
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, traceIngestStore);
+    writer = new TraceWriter(store.dataSource);
+    reads = new TraceReadsService(store.dataSource);
+  }, 60_000);
+  afterAll(() => store?.close());
+  beforeEach(() => {
+    ctx = aProjectContext(`prj_${++projects}`);
+  });
+
+  describe('the list', () => {
+    it('pages newest first by (startTime, id): every trace once, ties on startTime included, at any page size', async () => {
+      // Four traces share each start time, so pages break in the middle of a tie.
+      const traces: TraceInput[] = Array.from({ length: 17 }, (_, i) => ({ id: `tr_${String(i).padStart(2, '0')}`, startTime: T0 + Math.floor(i / 4) * 1000, spans: [] }));
+      await writer.store(traces.map((trace) => ingest(ctx, trace)));
+      await writer.store([ingest(aProjectContext('prj_elsewhere'), { id: 'tr_other', startTime: T0, spans: [] })]);
+      const newestFirst = [...traces].sort((a, b) => b.startTime! - a.startTime! || (a.id < b.id ? 1 : -1)).map((t) => t.id);
+
+      for (const limit of [1, 3, 4, 5, 17, 50]) {
+        const pages = await allPages((page) => reads.list({ ctx, filters: {}, page }), limit);
+        expect(pages.flat().map((t) => t.id)).toEqual(newestFirst);
+        expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+      }
+    });
+
+    it('keeps its place when traces arrive between pages: nothing already listed again, nothing older skipped', async () => {
+      await writer.store(Array.from({ length: 6 }, (_, i) => ingest(ctx, { id: `old_${i}`, startTime: T0 + i, spans: [] })));
+      const first = await reads.list({ ctx, filters: {}, page: { limit: 3 } });
+      await writer.store([ingest(ctx, { id: 'newer', startTime: T0 + 100, spans: [] })]);
+      const rest = await reads.list({ ctx, filters: {}, page: { limit: 10, after: first.nextKey! } });
+
+      expect(first.items.map((t) => t.id)).toEqual(['old_5', 'old_4', 'old_3']);
+      expect(rest).toMatchObject({ nextKey: null });
+      expect(rest.items.map((t) => t.id)).toEqual(['old_2', 'old_1', 'old_0']);
+    });
+
+    it('filters by status, name, user, session, tags (all of them) and time range', async () => {
+      await writer.store(
+        [
+          { id: 'a', name: 'render', status: 'ok', userId: 'u1', sessionId: 's1', tags: ['prod', 'gpu'], startTime: T0 },
+          { id: 'b', name: 'render', status: 'error', userId: 'u2', sessionId: 's1', tags: ['prod'], startTime: T0 + 1000 },
+          { id: 'c', name: 'upscale', status: 'ok', userId: 'u1', sessionId: 's2', tags: ['gpu'], startTime: T0 + 2000 },
+        ].map((trace) => ingest(ctx, { ...trace, spans: [] } as TraceInput)),
+      );
+
+      expect(await ids({ status: 'error' })).toEqual(['b']);
+      expect(await ids({ name: 'render' })).toEqual(['b', 'a']);
+      expect(await ids({ userId: 'u1', sessionId: 's2' })).toEqual(['c']);
+      expect(await ids({ tags: ['prod', 'gpu'] })).toEqual(['a']);
+      expect(await ids({ from: new Date(T0 + 1000).toISOString(), to: new Date(T0 + 2000).toISOString() })).toEqual(['b']);
+      expect(await ids({ name: 'render' }, 1)).toEqual(['b', 'a']);
+    });
+
+    it('refuses another projectId with project_mismatch and an unknown status with validation_failed', async () => {
+      await expect(reads.list({ ctx, filters: { projectId: 'prj_someone_else' }, page: { limit: 10 } })).rejects.toMatchObject({ code: ErrorCode.ProjectMismatch });
+      await expect(reads.list({ ctx, filters: { status: 'sideways' }, page: { limit: 10 } })).rejects.toMatchObject({
+        code: ErrorCode.ValidationFailed,
+        errors: [{ path: 'status', message: expect.stringContaining('must be one of:') }],
+      });
+      expect(await reads.list({ ctx, filters: { projectId: ctx.projectId }, page: { limit: 10 } })).toEqual({ items: [], nextKey: null });
+    });
+  });
+
+  it("reads a trace of the caller's project only, with its spans as a tree", async () => {
+    await writer.store([ingest(ctx, { id: 'tree', name: 'render', spans: [{ id: 'root', name: 'root', startTime: T0 }, { id: 'leaf', parentId: 'root', name: 'leaf', startTime: T0 + 5 }] })]);
+
+    const view = (await reads.get({ ctx, id: 'tree' })).value<TraceView>();
+    expect(view).toMatchObject({ id: 'tree', name: 'render', spanCount: 2 });
+    expect(view.spans.map((span) => [span.id, span.parentId])).toEqual([
+      ['root', null],
+      ['leaf', 'root'],
+    ]);
+    await expect(reads.get({ ctx: aProjectContext('prj_stranger'), id: 'tree' })).rejects.toMatchObject({ code: ErrorCode.NotFound });
+  });
+
+  it('answers the stored parents of named spans and their ancestors', async () => {
+    await writer.store([
+      ingest(ctx, {
+        id: 'deep',
+        spans: [
+          { id: 's1', name: 's1', startTime: T0 },
+          { id: 's2', parentId: 's1', name: 's2', startTime: T0 },
+          { id: 's3', parentId: 's2', name: 's3', startTime: T0 },
+          { id: 'x', name: 'x', startTime: T0 },
+        ],
+      }),
+    ]);
+    expect(await reads.parentsOf(ctx, 'deep', ['s3', 'unknown'])).toEqual({ s3: 's2', s2: 's1', s1: null });
+    expect(await reads.parentsOf(aProjectContext('prj_stranger'), 'deep', ['s3'])).toEqual({});
+  });
+
+  it("answers receipts of stored ingests only, and only the caller's", async () => {
+    const stored = ingest(ctx, { id: 'receipted', status: 'ok', spans: [{ id: 'a', name: 'a', startTime: T0 }] });
+    await writer.store([stored]);
+
+    expect(await reads.receipts(ctx, [stored.ingestId, 'ing_never_sent'])).toEqual({ [stored.ingestId]: { id: 'receipted', status: 'ok', spanCount: 1 } });
+    expect(await reads.receipts(aProjectContext('prj_stranger'), [stored.ingestId])).toEqual({});
+  });
+});

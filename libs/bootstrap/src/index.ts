@@ -1,0 +1,3 @@
+export * from './start-microservice';
+export * from './run-service-process';
+export * from './bus-service-process';

@@ -1,0 +1,20 @@
+import { Env } from './env-class';
+import { withHealthPort } from './health.env';
+import { withBus } from './kafka.env';
+import { withLog } from './log.env';
+import { withStore } from './store.env';
+import { withStreamConsumer } from './stream-consumer.env';
+
+// The blocks as the apps combine them; each app's class extends one and adds its own variables.
+
+/** The gateway's: the bus, its store (idempotency records, the cursor secret), logs; its probes are on PORT. */
+export class GatewayBaseEnv extends withLog(withStore(withBus(Env))) {}
+
+/** A service that answers on the bus with a store of its own (prompt-service, project-service). */
+export class ServiceEnv extends withHealthPort(withLog(withStore(withBus(Env)))) {}
+
+/** A service that also consumes a stream (trace-ingest, benchmark-service). */
+export class StreamServiceEnv extends withHealthPort(withLog(withStreamConsumer(withStore(withBus(Env))))) {}
+
+/** A process with no store: the bus, logs and probes (benchmark-worker). */
+export class WorkerEnv extends withHealthPort(withLog(withBus(Env))) {}
