@@ -212,6 +212,36 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(decodeExportResponse(proto.bytes)).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringMatching(/name /) } });
   });
 
+  it('stores every span of a large export (past 256 KiB, decoded off the event loop), in either encoding', async () => {
+    const project = await newProject();
+    const note = (i: number) => `${'a long generation note '.repeat(50)}${i}`; // ~1.2 KB per span
+    // OTLP/JSON as written by hand, and protobuf as the SDK's serializer writes it.
+    const jsonTraceId = 'c1'.repeat(16);
+    const spans = Array.from({ length: 300 }, (_, i) => ({
+      traceId: jsonTraceId,
+      spanId: (i + 1).toString(16).padStart(16, '0'),
+      name: `frame-${i}`,
+      startTimeUnixNano: String(1780000000000000000n + BigInt(i) * 1000000n),
+      endTimeUnixNano: String(1780000000500000000n + BigInt(i) * 1000000n),
+      attributes: [{ key: 'note', value: { stringValue: note(i) } }],
+    }));
+    const json = JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+    const recorded = recordSpans(({ start }) => {
+      const root = start('frame-0', { note: note(0) });
+      for (let i = 1; i < 300; i++) start(`frame-${i}`, { note: note(i) }, root).end();
+      root.end();
+    });
+    const protobuf = Buffer.from(ProtobufTraceSerializer.serializeRequest(recorded)!);
+    const protobufTraceId = recorded[0].spanContext().traceId;
+    for (const [body, type, traceId] of [[json, JSON_TYPE, jsonTraceId], [protobuf, PROTOBUF_TYPE, protobufTraceId]] as const) {
+      expect(body.length).toBeGreaterThan(300 * 1024);
+      const answer = await postOtlp(ctx.stack, body, otlpHeaders(ctx.stack.apiKey, project.key, type));
+      expect(answer.status).toBe(200);
+      const stored = await readEventually(project.rest, traceId, (t: any) => t.spans.length === 300);
+      expect(stored.spans.find((s: any) => s.name === 'frame-299')).toMatchObject({ attributes: { note: note(299) } });
+    }
+  });
+
   it('answers 400 with a google.rpc.Status for undecodable bodies, 415 for other types, 413 for a gzip bomb', async () => {
     const project = await newProject();
     const headers = (type: string, extra: Record<string, string> = {}) => otlpHeaders(ctx.stack.apiKey, project.key, type, extra);
