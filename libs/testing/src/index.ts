@@ -14,3 +14,4 @@ export * from './kafka-client';
 export * from './test-certificates';
 export * from './tls-postgres';
 export * from './openapi-conformance';
+export * from './schema-drift';
