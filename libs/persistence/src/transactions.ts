@@ -20,11 +20,20 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
 /**
  * A typed INSERT of whole rows. TypeORM's deep-partial insert type cannot express JSON
  * columns typed as `Record<string, unknown>`; a whole entity row is always insertable.
+ * Nothing is read back: every column is written. (For a column with a default, TypeORM
+ * would re-read it, with RETURNING on PostgreSQL, merging the raw text into the row past
+ * its transformer, and with a SELECT on SQLite.)
  */
 export async function insertRows<T extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<T>,
   rows: T | T[],
 ): Promise<void> {
-  await manager.insert(entity, rows as QueryDeepPartialEntity<T> | QueryDeepPartialEntity<T>[]);
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(entity)
+    .values(rows as QueryDeepPartialEntity<T> | QueryDeepPartialEntity<T>[])
+    .updateEntity(false)
+    .execute();
 }

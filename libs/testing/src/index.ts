@@ -17,3 +17,4 @@ export * from './openapi-conformance';
 export * from './test-store';
 export * from './contexts';
 export * from './keyset-pages';
+export * from './schema-drift';

@@ -1,10 +1,11 @@
-import { Entity, PrimaryColumn, Column } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A secret a benchmark names (by name, as references do), with the benchmark's organization:
  * what project-service asks about before deleting a secret. Written with the benchmark.
  */
 @Entity('benchmark_secrets')
+@Index('benchmark_secrets_org_name', ['orgId', 'secretName'])
 export class BenchmarkSecret {
   @PrimaryColumn({ name: 'benchmark_id', type: 'varchar', length: 40 }) benchmarkId: string;
   @PrimaryColumn({ name: 'secret_name', type: 'varchar', length: 100 }) secretName: string;

@@ -1,10 +1,13 @@
 import type { BenchmarkStatus, Runner } from '@cinetrace/contracts';
 import { epochMs } from '@cinetrace/persistence';
 import type { ScorerSpec } from '@cinetrace/scorers';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { TargetSpec } from './target-rules';
 
 @Entity('benchmarks')
+@Index('benchmarks_project_id', ['projectId', 'id'])
+@Index('benchmarks_project_status_id', ['projectId', 'status', 'id'])
+@Index('benchmarks_dataset', ['datasetId'])
 export class Benchmark {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;

@@ -1,8 +1,9 @@
 import { epochMs, jsonText } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** `expected` may be any JSON, `null` included, or absent (SQL NULL). */
 @Entity('dataset_items')
+@Index('dataset_items_id', ['id'], { unique: true })
 export class DatasetItem {
   @PrimaryColumn({ name: 'dataset_id', type: 'varchar', length: 40 }) datasetId: string;
   @PrimaryColumn({ name: 'idx', type: 'integer' }) index: number;

@@ -1,7 +1,9 @@
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity('datasets')
+@Index('datasets_project_id', ['projectId', 'id'])
+@Index('datasets_project_name_id', ['projectId', 'name', 'id'])
 export class Dataset {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;

@@ -1,7 +1,7 @@
 import type { Runner, RunStatus, TaskPrompt } from '@cinetrace/contracts';
 import { epochMs, nullableNumber } from '@cinetrace/persistence';
 import type { ScorerSpec } from '@cinetrace/scorers';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { TargetSpec } from '../benchmarks/target-rules';
 
 /** What every task of a run executes, fixed when the run starts. */
@@ -15,6 +15,12 @@ export interface RunPlan {
 export type ScoreTotals = Record<string, { sum: number; scored: number; passed: number }>;
 
 @Entity('runs')
+// One queued or running run per benchmark: NULLs (finished runs) never collide.
+@Index('runs_active_benchmark', ['activeBenchmarkId'], { unique: true })
+@Index('runs_benchmark_id', ['benchmarkId', 'id'])
+@Index('runs_project_created', ['projectId', 'createdAt'])
+@Index('runs_project_status', ['projectId', 'status'])
+@Index('runs_benchmark_prompt', ['benchmarkId', 'promptId', 'promptVersion', 'status', 'id'])
 export class Run {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;

@@ -1,9 +1,13 @@
 import type { TaskScore, TaskStatus } from '@cinetrace/contracts';
 import { epochMs, jsonText, nullableNumber } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** JSON columns read SQL NULL as absent: an item without `expected`, a task without output yet. */
 @Entity('tasks')
+@Index('tasks_run_item', ['runId', 'itemIndex'], { unique: true })
+@Index('tasks_run_status_item', ['runId', 'status', 'itemIndex'])
+// The tasks of a run handed over and unfinished, counted each time the run's window is refilled.
+@Index('tasks_in_flight', ['runId'], { where: "dispatched_at IS NOT NULL AND status IN ('pending', 'running')" })
 export class Task {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'run_id', type: 'varchar', length: 40 }) runId: string;

@@ -1,10 +1,11 @@
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type IdempotencyState = 'pending' | 'done';
 
 /** The first answer to a POST sent with an Idempotency-Key, kept 24 h for replays. */
 @Entity('idempotency_records')
+@Index('idempotency_records_expires_at', ['expiresAt'])
 export class IdempotencyRecord {
   /** `<orgId>:<projectId or ->`: keys are the caller's own namespace. */
   @PrimaryColumn({ type: 'varchar', length: 100 }) scope: string;

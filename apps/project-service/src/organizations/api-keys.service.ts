@@ -11,7 +11,7 @@ import {
   PageRequest,
   StoredApiKeyView,
 } from '@cinetrace/contracts';
-import { inTransaction } from '@cinetrace/persistence';
+import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
@@ -31,7 +31,7 @@ export class ApiKeysService {
   async create(ctx: OrgContext, input: CreateApiKeyInput, credential: NewKeyDigest): Promise<StoredApiKeyView> {
     if (input.projectIds) await this.checkProjects(ctx.orgId, input.projectIds);
     const row = newApiKeyRow({ orgId: ctx.orgId, name: input.name, scopes: input.scopes as ApiKeyScope[], projectIds: input.projectIds, credential });
-    await this.apiKeys.insert(row);
+    await insertRows(this.apiKeys.manager, ApiKey, row);
     return toStoredApiKeyView(row);
   }
 

@@ -1,5 +1,5 @@
 import { generateApiKey, hashApiKey } from '@cinetrace/auth';
-import { isUniqueViolation, newId } from '@cinetrace/persistence';
+import { insertRows, isUniqueViolation, newId } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import fs from 'node:fs';
@@ -69,7 +69,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       return;
     }
     try {
-      await this.apiKeys.insert(newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
+      await insertRows(this.apiKeys.manager, ApiKey, newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }

@@ -1,7 +1,8 @@
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, Unique } from 'typeorm';
 
 @Entity('organizations')
+@Unique('organizations_slug_key', ['slug'])
 export class Organization {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   /** `default` for the organization made at first start; unique, which keeps two replicas from both making one. */

@@ -1,5 +1,5 @@
 import { CreateOrganizationInput, NewKeyDigest, StoredOrganizationView } from '@cinetrace/contracts';
-import { inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -21,7 +21,7 @@ export class OrganizationsService {
     const row = newApiKeyRow({ orgId: id, name: FIRST_KEY_NAME, scopes: ['admin'], credential });
     await inTransaction(this.dataSource, async (manager) => {
       await manager.insert(Organization, organization);
-      await manager.insert(ApiKey, row);
+      await insertRows(manager, ApiKey, row);
     });
     return { id, name: organization.name, createdAt: toIso(organization.createdAt), apiKey: toStoredApiKeyView(row) };
   }

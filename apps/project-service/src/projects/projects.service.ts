@@ -9,7 +9,7 @@ import {
   ProjectListKey,
   ProjectView,
 } from '@cinetrace/contracts';
-import { isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -37,7 +37,7 @@ export class ProjectsService {
       const key = firstFreeSlug(derived, await this.keysLike(ctx.orgId, derived));
       const project = this.projects.create({ ...base, id: newId('prj'), key });
       try {
-        await this.projects.insert(project);
+        await insertRows(this.projects.manager, Project, project);
         return toView(project);
       } catch (err) {
         if (!isUniqueViolation(err) || attempt >= DERIVED_KEY_ATTEMPTS) throw err;
@@ -69,7 +69,7 @@ export class ProjectsService {
 
   private async insertOrConflict(project: Project, conflictDetail: string): Promise<void> {
     try {
-      await this.projects.insert(project);
+      await insertRows(this.projects.manager, Project, project);
     } catch (err) {
       if (isUniqueViolation(err)) throw new DomainError(ErrorCode.Conflict, conflictDetail);
       throw err;

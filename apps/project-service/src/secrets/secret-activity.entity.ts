@@ -1,9 +1,10 @@
 import type { SecretAction } from '@cinetrace/contracts';
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** The audit trail of secrets: who created, rotated or deleted which, when. Never a value. Kept after the secret is gone. */
 @Entity('secret_activity')
+@Index('secret_activity_secret', ['orgId', 'secretId', 'id'])
 export class SecretActivity {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;

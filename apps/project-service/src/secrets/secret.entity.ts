@@ -1,10 +1,14 @@
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Organization } from '../organizations/organization.entity';
 
 /** An organization's secret: its value only encrypted (AES-256-GCM, libs/secret-crypto). */
 @Entity('secrets')
+@Index('secrets_org_name', ['orgId', 'name'], { unique: true })
+@Index('secrets_org_id', ['orgId', 'id'])
 export class Secret {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
+  @ForeignKey(() => Organization, { name: 'secrets_org_id_fkey' })
   @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
   @Column({ type: 'varchar', length: 100 }) name: string;
   /** Which key encrypted the value: a key rotation re-encrypts the rows of the old one. */

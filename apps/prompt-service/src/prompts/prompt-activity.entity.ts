@@ -1,8 +1,9 @@
 import type { FieldChange, PromptAction } from '@cinetrace/contracts';
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity('prompt_activity')
+@Index('prompt_activity_prompt_id', ['promptId', 'id'])
 export class PromptActivity {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'prompt_id', type: 'varchar', length: 40 }) promptId: string;

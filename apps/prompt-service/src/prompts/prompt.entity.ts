@@ -1,8 +1,12 @@
 import type { PromptType } from '@cinetrace/contracts';
 import { epochMs } from '@cinetrace/persistence';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity('prompts')
+// Identifiers are unique among live prompts only, so two concurrent creates cannot both take one.
+@Index('prompts_live_identifier', ['projectId', 'identifier'], { unique: true, where: 'deleted_at IS NULL' })
+@Index('prompts_project_id', ['projectId', 'id'])
+@Index('prompts_project_type_id', ['projectId', 'type', 'id'])
 export class Prompt {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;
