@@ -52,6 +52,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
   const run = runs?.find((r) => r.id === runId) ?? null;
   const compare = params.get('compare')?.split(',').filter(Boolean) ?? [];
 
+  // Catches its own errors (shown as `error`): the button calls it with `void`, nothing to await.
   async function start() {
     setStarting(true);
     setError(null);
@@ -75,7 +76,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
         <h1>
           {benchmark?.name ?? 'Benchmark'} {benchmark && <StatusBadge status={benchmark.status} />}
         </h1>
-        <button type="button" className="primary" onClick={start} disabled={!benchmark || starting || active}>
+        <button type="button" className="primary" onClick={() => void start()} disabled={!benchmark || starting || active}>
           {active ? 'Run in progress…' : starting ? 'Starting…' : 'Start run'}
         </button>
       </div>
