@@ -21,7 +21,7 @@ interface ConfigRules {
   required?: string[];
   keys: Record<string, Check>;
   /** Rules between keys; they skip keys whose own check failed. */
-  together?: (config: Record<string, any>, path: string, errors: ScorerFieldError[]) => void;
+  together?: (config: Record<string, unknown>, path: string, errors: ScorerFieldError[]) => void;
 }
 
 const REGEX_FLAGS_PATTERN = /^(?!.*(.).*\1)[gimsuy]*$/; // each flag at most once
@@ -183,7 +183,7 @@ function isHttpUrlText(value: unknown): boolean {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, any> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

@@ -69,7 +69,7 @@ function pings(port: number, ca?: Buffer, user?: { name: string; password: strin
     const auth = user ? `AUTH ${user.name} ${user.password}\r\n` : '';
     socket.once(ca ? 'secureConnect' : 'connect', () => socket.write(`${auth}PING\r\n`));
     let answer = '';
-    socket.on('data', (data) => {
+    socket.on('data', (data: Buffer) => {
       answer += data.toString();
       if (!answer.includes('\r\n') || (user && answer.split('\r\n').length < 3)) return;
       socket.destroy();

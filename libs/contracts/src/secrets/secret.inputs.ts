@@ -22,7 +22,7 @@ class AllowedHostsField {
     example: ['api.openai.com'],
   })
   // Host names are case-insensitive: kept lowercase, as URLs' hostnames are compared.
-  @Transform(({ value }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(SECRET_ALLOWED_HOSTS_MAX)
