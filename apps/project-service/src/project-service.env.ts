@@ -33,7 +33,7 @@ export class ProjectServiceEnv extends ServiceEnv {
    * (`OPENAI_API_KEY@api.openai.com,…`): only these can ever be read, and each only for
    * its hosts when it names some. Nothing else of the environment is ever sent anywhere.
    */
-  @Transform(({ value }) => (value === '' ? undefined : value))
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsOptional()
   @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
   OUTBOUND_ENV_SECRETS?: string;

@@ -5,7 +5,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /** A JSON value that is SQL NULL when null (jsonText reads NULL back as undefined). */
 const nullableJsonText = {
   to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
-  from: (text: string | null) => (text === null ? null : JSON.parse(text)),
+  from: (text: string | null): unknown => (text === null ? null : JSON.parse(text)),
 };
 
 /** An organization API key, stored as its SHA-256 only. */

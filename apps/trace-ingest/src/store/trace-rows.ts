@@ -43,7 +43,8 @@ function upsertTable(name: string, key: string[], columns: UpsertTable['columns'
 type Row = Record<string, unknown>;
 
 export const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-const fromJson = (text: unknown) => (text === null || text === undefined ? null : JSON.parse(String(text)));
+/** A JSON column's value; T is what was stored there (from the same field of a StoredTrace or StoredSpan). */
+const fromJson = <T = unknown>(text: unknown): T | null => (text === null || text === undefined ? null : (JSON.parse(String(text)) as T));
 /** PostgreSQL hands bigint back as a string. */
 const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -68,17 +69,17 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
     endTime: toNumber(row.end_time),
     input: withPayload ? fromJson(row.input) : null,
     output: withPayload ? fromJson(row.output) : null,
-    metadata: fromJson(row.metadata) ?? {},
-    tags: fromJson(row.tags) ?? [],
+    metadata: fromJson<StoredTrace['metadata']>(row.metadata) ?? {},
+    tags: fromJson<StoredTrace['tags']>(row.tags) ?? [],
     userId: (row.user_id as string | null) ?? null,
     sessionId: (row.session_id as string | null) ?? null,
     spanCount: Number(row.span_count),
     errorCount: Number(row.error_count),
-    usage: fromJson(row.usage) ?? {},
+    usage: fromJson<StoredTrace['usage']>(row.usage) ?? {},
     costUsd: toNumber(row.cost_usd),
     costSpans: Number(row.cost_spans),
     spanBytes: Number(row.span_bytes ?? 0),
-    dropped: fromJson(row.dropped),
+    dropped: fromJson<NonNullable<StoredTrace['dropped']>>(row.dropped),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -101,14 +102,14 @@ export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'even
 export type StoredSpanText = Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, string | null>;
 
 export function spanFromRow(row: Row): StoredSpan {
-  const span = decodeSpan(row, fromJson);
+  const span = decodeSpan(row, fromJson) as StoredSpan;
   if (row.attribute_copies) withCopies(span.attributes as Record<string, unknown>, copiesOf(row), payloadText(row));
   return span;
 }
 
 export function spanTextFromRow(row: Row): StoredSpanText {
   const span = decodeSpan(row, jsonText);
-  if (row.attribute_copies) span.attributes = JSON.stringify(withCopies(JSON.parse(span.attributes as string), copiesOf(row), payloadText(row)));
+  if (row.attribute_copies) span.attributes = JSON.stringify(withCopies(JSON.parse(span.attributes as string) as Record<string, unknown>, copiesOf(row), payloadText(row)));
   return span;
 }
 

@@ -71,7 +71,7 @@ export class TraceWriter {
       const asNew = mergeBatch(messages, new Map(), this.limits);
       const inserted = await this.insertNewTraces(manager, [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace));
       const known = messages.filter((m) => !inserted.has(keyOf(m.projectId, m.trace.id)));
-      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map(), this.limits);
+      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map<string, TraceState>(), this.limits);
       await this.upsert(manager, TRACE_TABLE, [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)));
       const written = [...inserted].map((key) => ({ trace: asNew.states.get(key)!.trace, spans: asNew.changedSpans.get(key)! }));
       for (const key of merged.changedTraces) written.push({ trace: merged.states.get(key)!.trace, spans: merged.changedSpans.get(key)! });
