@@ -3,6 +3,8 @@ import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
 
 /** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['project_id', 'text'], ['id', 'text'], ['name', 'text'], ['status', 'text'], ['status_explicit', 'int2'], ['start_time', 'int8'],
   ['start_explicit', 'int2'], ['end_time', 'int8'], ['input', 'text'], ['output', 'text'], ['metadata', 'text'], ['tags', 'text'],
@@ -11,6 +13,8 @@ export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['dropped', 'text'],
 ], ['created_at']);
 
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
   ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
@@ -27,6 +31,8 @@ export const TAG_TABLE: UpsertTable = {
 };
 
 /** One per ingest message, for `Prefer: wait`: the first store of a message is the one that counts. */
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const RECEIPT_TABLE: UpsertTable = {
   name: 'trace_receipts',
   columns: [['ingest_id', 'text'], ['project_id', 'text'], ['trace_id', 'text'], ['stored_at', 'int8'], ['dropped', 'text']],
@@ -49,6 +55,8 @@ const fromJson = <T = unknown>(text: unknown): T | null => (text === null || tex
 const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 export function traceToRow(t: StoredTrace): unknown[] {
+  // Columns packed by hand, as the table has them:
+  // prettier-ignore
   return [
     t.projectId, t.id, t.name, t.status, t.statusExplicit ? 1 : 0, t.startTime, t.startExplicit ? 1 : 0, t.endTime,
     toJson(t.input), toJson(t.output), JSON.stringify(t.metadata), JSON.stringify(t.tags), t.userId, t.sessionId,
@@ -89,6 +97,8 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan): un
   const input = toJson(s.input);
   const output = toJson(s.output);
   const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
+  // Columns packed by hand, as the table has them:
+  // prettier-ignore
   return [
     projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
     input, output, toJson(s.usage), s.costUsd, toJson(attributes), toJson(s.events), toJson(copies),
