@@ -93,7 +93,7 @@ export function dependencies(service: ComposeService): Record<string, string> {
 /** The URL a healthcheck fetches (`http://127.0.0.1:8081/readyz` → port and path), if it fetches one. */
 export function healthcheckUrl(service: ComposeService): { port: number; path: string } | undefined {
   const test = service.healthcheck?.test;
-  const text = Array.isArray(test) ? test.join(' ') : test ?? '';
+  const text = Array.isArray(test) ? test.join(' ') : (test ?? '');
   const match = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)(\/[^\s'"`)]*)/.exec(text);
   return match ? { port: Number(match[1]), path: match[2] } : undefined;
 }

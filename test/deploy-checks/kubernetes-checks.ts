@@ -241,10 +241,10 @@ export function kubernetesPolicyProblems(objects: K8sObject[], contracts: Contra
     if (covering.length !== 1) problems.push(`Deployment ${name}: ${covering.length} PodDisruptionBudgets select its pods (expected 1)`);
     const hpa = hpas.find((h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === name);
     if (hpa && deployment.spec?.replicas !== undefined) problems.push(`Deployment ${name}: sets replicas although HorizontalPodAutoscaler ${hpa.metadata.name} owns them`);
-    const maxReplicas: number = hpa ? hpa.spec.maxReplicas : deployment.spec?.replicas ?? 1;
+    const maxReplicas: number = hpa ? hpa.spec.maxReplicas : (deployment.spec?.replicas ?? 1);
     for (const pdb of covering) {
       const minAvailable = pdb.spec?.minAvailable;
-      const minReplicas: number = hpa ? hpa.spec.minReplicas ?? 1 : deployment.spec?.replicas ?? 1;
+      const minReplicas: number = hpa ? (hpa.spec.minReplicas ?? 1) : (deployment.spec?.replicas ?? 1);
       if (typeof minAvailable === 'number' && minAvailable >= minReplicas) {
         problems.push(`PodDisruptionBudget ${pdb.metadata.name}: minAvailable ${minAvailable} with ${minReplicas} replica(s) blocks every eviction`);
       }

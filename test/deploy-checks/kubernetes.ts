@@ -40,17 +40,11 @@ export const isK8sObject = (value: unknown): value is K8sObject =>
 
 export const ofKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
 
-export const named = (objects: K8sObject[], kind: string, name: string): K8sObject | undefined =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name);
+export const named = (objects: K8sObject[], kind: string, name: string): K8sObject | undefined => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 /** ConfigMap name → its data (values as strings). */
 export function configMapData(objects: K8sObject[]): Map<string, Record<string, string>> {
-  return new Map(
-    ofKind(objects, 'ConfigMap').map((cm) => [
-      cm.metadata.name,
-      Object.fromEntries(Object.entries(cm.data ?? {}).map(([k, v]) => [k, String(v)])),
-    ]),
-  );
+  return new Map(ofKind(objects, 'ConfigMap').map((cm) => [cm.metadata.name, Object.fromEntries(Object.entries(cm.data ?? {}).map(([k, v]) => [k, String(v)]))]));
 }
 
 /** The pod template of a Deployment, StatefulSet, DaemonSet or Job. */

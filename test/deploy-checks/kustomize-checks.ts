@@ -6,8 +6,7 @@ import { loadYaml } from './yaml-files';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- kustomization files are untyped YAML */
 
-const kustomizationFile = (dir: string): string | undefined =>
-  ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => `${dir}/${f}`).find(exists);
+const kustomizationFile = (dir: string): string | undefined => ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => `${dir}/${f}`).find(exists);
 
 /** deploy/base's kustomization lists exactly the resource files present in deploy/base. */
 export function baseKustomizationProblems(): string[] {
@@ -37,9 +36,7 @@ export function overlayProblems(dir: string, base: K8sObject[]): string[] {
     if (!exists(path.posix.normalize(`${dir}/${resource}`))) problems.push(`${file}: resource ${resource} does not exist`);
   }
   if (!k?.namespace) problems.push(`${file} sets no namespace`);
-  const baseImages = new Set(
-    [...ofKind(base, 'Deployment'), ...ofKind(base, 'Job')].flatMap((w) => containersOf(w).map((c) => imageRepository(c.image ?? ''))),
-  );
+  const baseImages = new Set([...ofKind(base, 'Deployment'), ...ofKind(base, 'Job')].flatMap((w) => containersOf(w).map((c) => imageRepository(c.image ?? ''))));
   const images: any[] = k?.images ?? [];
   for (const image of images) {
     if (!baseImages.has(image.name)) problems.push(`${file}: image ${image.name} is used by no container of the base`);

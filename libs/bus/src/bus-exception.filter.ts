@@ -19,4 +19,3 @@ export class BusExceptionFilter implements RpcExceptionFilter<unknown> {
     return throwError(() => ({ code: ErrorCode.Internal, detail: 'Internal error' }));
   }
 }
-

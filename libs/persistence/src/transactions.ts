@@ -13,7 +13,10 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
   if (dataSource.options.type === 'postgres') return dataSource.transaction(work);
   const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => dataSource.transaction(work));
-  sqliteQueues.set(dataSource, run.catch(() => undefined));
+  sqliteQueues.set(
+    dataSource,
+    run.catch(() => undefined),
+  );
   return run;
 }
 
@@ -21,10 +24,6 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
  * A typed INSERT of whole rows. TypeORM's deep-partial insert type cannot express JSON
  * columns typed as `Record<string, unknown>`; a whole entity row is always insertable.
  */
-export async function insertRows<T extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: EntityTarget<T>,
-  rows: T | T[],
-): Promise<void> {
+export async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: T | T[]): Promise<void> {
   await manager.insert(entity, rows as QueryDeepPartialEntity<T> | QueryDeepPartialEntity<T>[]);
 }

@@ -29,7 +29,20 @@ export async function startRedis(options: TestRedisOptions = {}): Promise<TestRe
   const { tls, user } = options;
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   if (tls) {
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile, '--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      tls.certFile,
+      '--tls-key-file',
+      tls.keyFile,
+      '--tls-ca-cert-file',
+      tls.caFile,
+      '--tls-auth-clients',
+      'no',
+    );
   } else {
     args.push('--port', String(port));
   }

@@ -118,12 +118,7 @@ export interface SpanParentRules {
  * (`storedParents`: span id → its stored parent, for the spans on the stored ancestor
  * chains of the foreign parents) under the payload's.
  */
-export function checkSpanParents(
-  trace: TraceInput,
-  storedParents: ReadonlyMap<string, string | null> = new Map(),
-  prefix = '',
-  rules: SpanParentRules = {},
-): FieldError[] {
+export function checkSpanParents(trace: TraceInput, storedParents: ReadonlyMap<string, string | null> = new Map(), prefix = '', rules: SpanParentRules = {}): FieldError[] {
   const errors: FieldError[] = [];
   const spans = trace.spans;
   const parentOf = new Map<string, string | null>(storedParents);

@@ -102,7 +102,8 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
           <div>
             <dt>Runner</dt>
             <dd>
-              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} {benchmark.runner.maxAttempts === 1 ? 'attempt' : 'attempts'} · {formatDuration(benchmark.runner.timeoutMs)} timeout
+              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} {benchmark.runner.maxAttempts === 1 ? 'attempt' : 'attempts'} ·{' '}
+              {formatDuration(benchmark.runner.timeoutMs)} timeout
             </dd>
           </div>
           {benchmark.description && (
@@ -114,7 +115,15 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
         </dl>
       )}
       {runs && <RunsTable runs={runs} selected={runId} compare={compare} base={base} />}
-      {compare.length === 2 && runs && <RunComparison benchmarkId={id} baseRun={compare[0]} otherRun={compare[1]} runs={runs} onClose={() => navigate(runId ? `${base}?run=${encodeURIComponent(runId)}` : base)} />}
+      {compare.length === 2 && runs && (
+        <RunComparison
+          benchmarkId={id}
+          baseRun={compare[0]}
+          otherRun={compare[1]}
+          runs={runs}
+          onClose={() => navigate(runId ? `${base}?run=${encodeURIComponent(runId)}` : base)}
+        />
+      )}
       {run && benchmark && compare.length !== 2 && (
         <>
           <ScorerSummaries run={run} />
@@ -282,7 +291,15 @@ function TaskTable({ benchmarkId, run, scorers, tick }: { benchmarkId: string; r
                   );
                 })}
                 <td className="num">{formatDuration(t.durationMs)}</td>
-                <td>{t.traceId ? <Link to={`/traces/${encodeURIComponent(t.traceId)}`} label={`Trace of item ${t.itemIndex}`}>trace</Link> : <span className="muted">—</span>}</td>
+                <td>
+                  {t.traceId ? (
+                    <Link to={`/traces/${encodeURIComponent(t.traceId)}`} label={`Trace of item ${t.itemIndex}`}>
+                      trace
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

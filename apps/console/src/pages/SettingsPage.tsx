@@ -235,7 +235,16 @@ function ShownOnce({ what, value, onDone }: { what: string; value: string; onDon
       </p>
       <div className="shown-once-value">
         <code aria-label="New key">{value}</code>
-        <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => undefined)}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => undefined,
+            )
+          }
+        >
           {copied ? 'Copied' : 'Copy'}
         </button>
         <button type="button" className="ghost" onClick={onDone}>

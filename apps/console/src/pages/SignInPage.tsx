@@ -28,7 +28,10 @@ export function SignInPage({ onSignedIn }: { signedIn: boolean; onSignedIn(): vo
     <main className="sign-in">
       <form className="card sign-in-card" onSubmit={(event) => void submit(event)}>
         <h1>
-          <span className="brand-mark" aria-hidden="true">▶</span> Cinetrace
+          <span className="brand-mark" aria-hidden="true">
+            ▶
+          </span>{' '}
+          Cinetrace
         </h1>
         <p className="muted">Traces, prompts and benchmarks of your video generation pipelines.</p>
         <label className="field">

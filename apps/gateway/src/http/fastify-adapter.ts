@@ -9,10 +9,7 @@ import { registerJsonBodyParser } from './json-body-parser';
 import { sendJsonTextAsIs } from './json-text-reply';
 import { requestIdFor } from './request-id';
 
-export type HttpLimits = Pick<
-  GatewayEnv,
-  'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'
->;
+export type HttpLimits = Pick<GatewayEnv, 'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>;
 
 /**
  * Fastify as the gateway needs it: the body limit, time limits on slow clients, request

@@ -27,4 +27,3 @@ export class ApiKey {
   @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: epochMs }) lastUsedAt: number | null;
   @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: epochMs }) revokedAt: number | null;
 }
-

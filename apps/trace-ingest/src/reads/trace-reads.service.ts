@@ -129,9 +129,7 @@ export class TraceReadsService {
     if (filters.from !== undefined) clauses.push(`t.start_time >= ${sql.bind(Date.parse(filters.from))}`);
     if (filters.to !== undefined) clauses.push(`t.start_time < ${sql.bind(Date.parse(filters.to))}`);
     for (const tag of new Set(filters.tags ?? [])) {
-      clauses.push(
-        `EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`,
-      );
+      clauses.push(`EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`);
     }
     clauses.push(...metadataClauses(sql, filters.metadata ?? {}));
     return clauses;

@@ -25,7 +25,11 @@ export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'],
 /** A tag's row is its key: written once, never updated. */
 export const TAG_TABLE: UpsertTable = {
   name: 'trace_tags',
-  columns: [['project_id', 'text'], ['tag', 'text'], ['trace_id', 'text']],
+  columns: [
+    ['project_id', 'text'],
+    ['tag', 'text'],
+    ['trace_id', 'text'],
+  ],
   key: ['project_id', 'tag', 'trace_id'],
   update: [],
 };
