@@ -32,12 +32,15 @@ export interface ComposeFile {
  */
 export function interpolated(value: string): string | undefined {
   let unknown = false;
-  const result = value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, _name, op, arg) => {
-    if (match === '$$') return '$';
-    if (op === ':-' || op === '-') return arg;
-    unknown = true;
-    return match;
-  });
+  const result = value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match: string, _name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (match === '$$') return '$';
+      if (op === ':-' || op === '-') return arg!; // with an operator, the default's group always matches
+      unknown = true;
+      return match;
+    },
+  );
   return unknown ? undefined : result;
 }
 
@@ -131,7 +134,7 @@ function mergeValue(base: unknown, override: unknown, key = ''): unknown {
   }
   if (Array.isArray(base) && Array.isArray(override) && !REPLACED.has(key)) {
     const seen = new Set(base.map((v) => JSON.stringify(v)));
-    return [...base, ...override.filter((v) => !seen.has(JSON.stringify(v)))];
+    return [...(base as unknown[]), ...(override as unknown[]).filter((v) => !seen.has(JSON.stringify(v)))];
   }
   return override;
 }

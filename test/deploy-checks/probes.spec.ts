@@ -48,7 +48,7 @@ describe('the probe checks fail', () => {
     const gateway = containersOf(named(objects, 'Deployment', 'gateway')!)[0];
     gateway.readinessProbe!.httpGet!.path = '/ready';
     gateway.readinessProbe!.timeoutSeconds = 1;
-    named(objects, 'Service', 'benchmark-worker')!.spec.ports[0].targetPort = 'helth';
+    named(objects, 'Service', 'benchmark-worker')!.spec!.ports![0].targetPort = 'helth';
     expect(kubernetesProbeProblems(objects, contracts, checkDeadlineMs).sort()).toEqual([
       'Deployment gateway: readinessProbe gets /ready, not /readyz',
       `Deployment gateway: readinessProbe times out after 1000 ms, before /readyz gives up on a dependency (${checkDeadlineMs} ms)`,

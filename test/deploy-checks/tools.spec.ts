@@ -43,7 +43,7 @@ describe('docker compose config', () => {
     }
     // The secret files must exist for compose to accept the file; empty ones do for validation.
     const dir = mkdtempSync(join(tmpdir(), 'compose-secrets-'));
-    for (const name of Object.keys(composeSets()[1].compose.secrets ?? {})) writeFileSync(join(dir, name), '');
+    for (const name of Object.keys((composeSets()[1].compose.secrets as Record<string, unknown> | undefined) ?? {})) writeFileSync(join(dir, name), '');
     const result = run('docker', ['compose', '-f', 'docker-compose.yml', '-f', 'docker-compose.tls.yml', 'config', '--quiet'], {
       BOOTSTRAP_API_KEY: 'x'.repeat(32),
       SECRETS_KEY: 'x'.repeat(44),
