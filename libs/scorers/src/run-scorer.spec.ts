@@ -12,6 +12,7 @@ function spec(raw: { name?: string; type: string; config?: Record<string, unknow
 
 const item = (over: Partial<ScoreInput> = {}): ScoreInput => ({ input: { prompt: 'a cat' }, expected: null, output: null, metadata: {}, ...over });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON a scorer posted, read freely by the assertions
 type Call = { url: string; body: any; options: { headers?: Record<string, string>; timeoutMs: number } };
 
 /**

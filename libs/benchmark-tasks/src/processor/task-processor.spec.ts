@@ -13,6 +13,7 @@ import { TaskProcessor, type AttemptOutcome } from './task-processor';
 interface SeenRequest {
   path: string;
   headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON the assertions read freely
   body: any;
 }
 interface TestServer {

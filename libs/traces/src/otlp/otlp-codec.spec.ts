@@ -2,6 +2,7 @@ import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import * as path from 'node:path';
 import * as protobuf from 'protobufjs';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
 import { decodeExportResponse, decodeGrpcStatusDetails, decodeOtlpProtobuf, decodeStatus, encodeExportResponse, encodeGrpcStatusDetails, encodeStatus } from './otlp-codec';
@@ -53,7 +54,6 @@ describe('OTLP decoding', () => {
   });
 
   it('matches the vendored .proto files (regenerate with libs/traces/scripts/generate-otlp-descriptor.js)', () => {
-    const path = require('node:path');
     const root = new protobuf.Root();
     root.resolvePath = (_origin: string, target: string) => path.join(__dirname, '..', '..', 'proto', target);
     root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
