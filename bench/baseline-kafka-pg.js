@@ -274,10 +274,7 @@ for (const prefix of ['/api/v1', '']) {
         [projectId, start, id, limit + 1],
       );
     } else {
-      res = await pool.query(`SELECT ${SUMMARY} FROM traces WHERE project_id = $1 ORDER BY start_time DESC, id DESC LIMIT $2`, [
-        projectId,
-        limit + 1,
-      ]);
+      res = await pool.query(`SELECT ${SUMMARY} FROM traces WHERE project_id = $1 ORDER BY start_time DESC, id DESC LIMIT $2`, [projectId, limit + 1]);
     }
     const rows = res.rows;
     const more = rows.length > limit;
@@ -298,7 +295,10 @@ async function main() {
   // Created on purpose, as the service creates its topics (brokers need not auto-create them).
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [{ topic, numPartitions: partitions, configEntries: [{ name: 'max.message.bytes', value: String(16 * 1024 * 1024) }] }],
+  });
   await admin.disconnect();
   await producer.connect();
   await consumer.connect();

@@ -248,10 +248,7 @@ async function main() {
   const pool = new Pool({ ...connections.pgConnection(DATABASE_URL), max: 2 });
   await pool.query(SCHEMA);
   // The tasks exist before the clock starts, as the service's do when its run starts.
-  await pool.query(
-    `INSERT INTO tasks (id, run_id, item_index, status) SELECT 'task_' || $1 || '_' || i, $1, i, 'pending' FROM generate_series(0, $2 - 1) AS i`,
-    [runId, TASKS],
-  );
+  await pool.query(`INSERT INTO tasks (id, run_id, item_index, status) SELECT 'task_' || $1 || '_' || i, $1, i, 'pending' FROM generate_series(0, $2 - 1) AS i`, [runId, TASKS]);
   await pool.query('ANALYZE tasks');
   await pool.end();
 
@@ -300,7 +297,20 @@ async function main() {
       const task = job.data;
       const attempt = job.attemptsMade + 1;
       const { output, scores, startedAt, finishedAt } = processTask(task);
-      const event = { type: 'finished', taskId: task.taskId, runId: task.runId, benchmarkId: task.benchmarkId, projectId: task.projectId, attempt, status: 'completed', output, scores, startedAt, finishedAt, traceId: task.traceId };
+      const event = {
+        type: 'finished',
+        taskId: task.taskId,
+        runId: task.runId,
+        benchmarkId: task.benchmarkId,
+        projectId: task.projectId,
+        attempt,
+        status: 'completed',
+        output,
+        scores,
+        startedAt,
+        finishedAt,
+        traceId: task.traceId,
+      };
       await send([
         [EVENTS_TOPIC, { key: task.taskId, value: JSON.stringify(event) }], // keyed as the service keys them
         [TRACES_TOPIC, { key: `${task.projectId}/${task.traceId}`, value: JSON.stringify(traceOf(task, attempt, output, scores, startedAt, finishedAt)) }],

@@ -93,7 +93,6 @@ function store(projectId, trace, now) {
 const storeOne = db.transaction(store);
 const storeMany = db.transaction((projectId, traces, now) => traces.map((t) => store(projectId, t, now)));
 
-
 const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
 const project = (req) => String(req.headers['x-project-key'] || 'default');
 

@@ -66,7 +66,15 @@ const ROUTES = {
       return { id, body: makeBody(id, Date.now()) };
     },
   },
-  otlp: { path: '/v1/traces', contentType: 'application/x-protobuf', acknowledged: 200, next: ((make) => () => make())(otlpBodyFactory({ spans: SPANS })) },
+  otlp: {
+    path: '/v1/traces',
+    contentType: 'application/x-protobuf',
+    acknowledged: 200,
+    next: (
+      (make) => () =>
+        make()
+    )(otlpBodyFactory({ spans: SPANS })),
+  },
 };
 
 /** autocannon POSTing unique traces to `route`; answers the result plus the acknowledged ids and statuses. */
@@ -104,8 +112,7 @@ async function load(target, { duration, connections, overallRate, prefix, route 
 }
 
 /** Statuses with the acknowledging one counted as 202, so both routes' counts read alike. */
-const relabel = (statuses, acknowledged) =>
-  Object.fromEntries(Object.entries(statuses).map(([status, count]) => [status === String(acknowledged) ? '202' : status, count]));
+const relabel = (statuses, acknowledged) => Object.fromEntries(Object.entries(statuses).map(([status, count]) => [status === String(acknowledged) ? '202' : status, count]));
 
 const non202Of = (statuses) => Object.entries(statuses).reduce((k, [s, v]) => k + (s === '202' ? 0 : v), 0);
 
@@ -222,8 +229,10 @@ async function otlpThroughput(target) {
     statuses,
     acknowledgedSpans: acked.length * SPANS,
   };
-  log(`   OTLP: ${otlp.tracesPerSec.toFixed(0)} traces/s, ${otlp.spansPerSec.toFixed(0)} spans/s, p50 ${otlp.p50} ms, p99 ${otlp.p99} ms, errors ${otlp.errors} ` +
-    `(statuses ${JSON.stringify(statuses)}); CPU ${formatCpu(otlp.cpu)}`);
+  log(
+    `   OTLP: ${otlp.tracesPerSec.toFixed(0)} traces/s, ${otlp.spansPerSec.toFixed(0)} spans/s, p50 ${otlp.p50} ms, p99 ${otlp.p99} ms, errors ${otlp.errors} ` +
+      `(statuses ${JSON.stringify(statuses)}); CPU ${formatCpu(otlp.cpu)}`,
+  );
   const counted = await countStored(target, acked, { settleMs: opts.mode === 'distributed' ? 30000 : 5000 });
   otlp.storedSpans = counted.stored;
   log(`   OTLP: stored ${counted.stored} of ${otlp.acknowledgedSpans} acknowledged spans (readable after ${counted.catchUpMs} ms)`);
@@ -244,8 +253,10 @@ async function runOne(kind, halfRateFrom) {
       await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), prefix: `warm-${run}` });
       if (otlpToo) await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), route: 'otlp' });
     }
-    log(`   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes` +
-      (opts.rate ? `, ${opts.rate} traces/s offered` : ''));
+    log(
+      `   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes` +
+        (opts.rate ? `, ${opts.rate} traces/s offered` : ''),
+    );
     const cpu = startCpu();
     const { result, acked, statuses } = await load(target, {
       duration: opts.duration,
@@ -266,19 +277,33 @@ async function runOne(kind, halfRateFrom) {
       statuses,
       seconds,
     });
-    log(`   ${out.tracesPerSec.toFixed(0)} traces/s, ${out.spansPerSec.toFixed(0)} spans/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ` +
-      `errors ${out.errors} (autocannon errors ${result.errors}, timeouts ${result.timeouts}, statuses ${JSON.stringify(statuses)})`);
+    log(
+      `   ${out.tracesPerSec.toFixed(0)} traces/s, ${out.spansPerSec.toFixed(0)} spans/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ` +
+        `errors ${out.errors} (autocannon errors ${result.errors}, timeouts ${result.timeouts}, statuses ${JSON.stringify(statuses)})`,
+    );
     log(`   CPU (% of one core): ${formatCpu(out.cpu)}`);
 
     log(`   counting stored spans of ${acked.length} acknowledged traces`);
     const counted = await countStored(target, acked, { settleMs: opts.mode === 'distributed' ? 30000 : 5000 });
     Object.assign(out, { acknowledgedSpans: acked.length * SPANS, storedSpans: counted.stored, catchUpMs: counted.catchUpMs });
-    log(`   stored ${counted.stored} of ${acked.length * SPANS} acknowledged spans (readable after ${counted.catchUpMs} ms; ` +
-      `${counted.fetchedOneByOne} fetched one by one${counted.listError ? `; list failed: ${counted.listError}` : ''})`);
+    log(
+      `   stored ${counted.stored} of ${acked.length * SPANS} acknowledged spans (readable after ${counted.catchUpMs} ms; ` +
+        `${counted.fetchedOneByOne} fetched one by one${counted.listError ? `; list failed: ${counted.listError}` : ''})`,
+    );
 
     if (counted.stored < acked.length * SPANS && target.proc) {
-      const hints = target.proc.output().split('\n').filter((l) => /out of range|dead.letter|lost|error/i.test(l));
-      if (hints.length) log(`   the ${kind}'s log says (${hints.length} such lines; first 3):\n     ` + hints.slice(0, 3).map((l) => l.slice(0, 300)).join('\n     '));
+      const hints = target.proc
+        .output()
+        .split('\n')
+        .filter((l) => /out of range|dead.letter|lost|error/i.test(l));
+      if (hints.length)
+        log(
+          `   the ${kind}'s log says (${hints.length} such lines; first 3):\n     ` +
+            hints
+              .slice(0, 3)
+              .map((l) => l.slice(0, 300))
+              .join('\n     '),
+        );
     }
     if (otlpToo) out.otlp = await otlpThroughput(target);
 
@@ -300,9 +325,11 @@ async function runOne(kind, halfRateFrom) {
       delayProbes: delay.n,
       delayErrors: delay.errors + delay.neverVisible + (bgResult ? bgResult.result.errors + bgResult.result.timeouts + non202Of(bgResult.statuses) : 0),
     });
-    log(`   delay p50 ${c.fmt(delay.p50, 2)} ms, p99 ${c.fmt(delay.p99, 2)} ms, max ${c.fmt(delay.max, 2)} ms over ${delay.n} probes; ` +
-      `errors ${delay.errors}, never visible ${delay.neverVisible}${delay.firstError ? ` (first: ${delay.firstError})` : ''}` +
-      (bgResult ? `; background ${(bgResult.acked.length / bgResult.result.duration).toFixed(0)} traces/s, statuses ${JSON.stringify(bgResult.statuses)}` : ''));
+    log(
+      `   delay p50 ${c.fmt(delay.p50, 2)} ms, p99 ${c.fmt(delay.p99, 2)} ms, max ${c.fmt(delay.max, 2)} ms over ${delay.n} probes; ` +
+        `errors ${delay.errors}, never visible ${delay.neverVisible}${delay.firstError ? ` (first: ${delay.firstError})` : ''}` +
+        (bgResult ? `; background ${(bgResult.acked.length / bgResult.result.duration).toFixed(0)} traces/s, statuses ${JSON.stringify(bgResult.statuses)}` : ''),
+    );
   } catch (e) {
     out.failed = e.message;
     log(`   ${label} failed: ${e.message}`);
@@ -314,9 +341,11 @@ async function runOne(kind, halfRateFrom) {
 }
 
 async function main() {
-  log(`Trace ingest benchmark, mode ${opts.mode}, duration ${opts.duration} s` +
-    (opts.rate ? `, ${opts.rate} traces/s offered (service and baseline alike: their ratio is not a throughput ratio)` : '') +
-    (opts.duration < 60 ? ' (short run: the target is sustained for 60 s)' : ''));
+  log(
+    `Trace ingest benchmark, mode ${opts.mode}, duration ${opts.duration} s` +
+      (opts.rate ? `, ${opts.rate} traces/s offered (service and baseline alike: their ratio is not a throughput ratio)` : '') +
+      (opts.duration < 60 ? ' (short run: the target is sustained for 60 s)' : ''),
+  );
   const results = {};
   if (opts.only !== 'baseline') {
     try {
@@ -398,9 +427,11 @@ async function main() {
     );
   }
   if (opts.only === 'baseline') for (const r of rows) r.pass = null;
-  console.log(`\nTrace ingest, ${opts.mode}: ${SPANS}-span traces of ~${makeBody('x'.repeat(16), 0).length} bytes, ` +
-    `${opts.duration} s, ${opts.connections} connections, load generator on this machine (autocannon); ` +
-    `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`);
+  console.log(
+    `\nTrace ingest, ${opts.mode}: ${SPANS}-span traces of ~${makeBody('x'.repeat(16), 0).length} bytes, ` +
+      `${opts.duration} s, ${opts.connections} connections, load generator on this machine (autocannon); ` +
+      `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`,
+  );
   if (s.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
   if (b.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
   c.printTable(`Results (${new Date().toISOString()})`, rows);

@@ -88,7 +88,9 @@ async function main() {
     for (let round = 1; round <= opts.rounds; round++) {
       for (const [i, [figure, headers]] of kinds.entries()) {
         const r = await measure(service, headers, round === 1 ? opts.warmup : 1);
-        log(`round ${round}, ${figure}: ${r.n} requests, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}${r.firstError ? ` (${r.firstError})` : ''}; service CPU ${r.cpuMs.toFixed(3)} ms per request`);
+        log(
+          `round ${round}, ${figure}: ${r.n} requests, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}${r.firstError ? ` (${r.firstError})` : ''}; service CPU ${r.cpuMs.toFixed(3)} ms per request`,
+        );
         results[i].push(r);
       }
     }

@@ -167,8 +167,10 @@ async function runOne(kind) {
     const seeded = await seed(target, run);
     out.seedCpu = seedCpu.stop();
     Object.assign(out, { seeded: seeded.accepted, seedRate: seeded.rate, seedSeconds: seeded.seconds });
-    log(`   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
-      `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`);
+    log(
+      `   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
+        `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`,
+    );
 
     const bigId = `big-${run}`;
     const big = JSON.stringify(c.traceObject(bigId, BASE_MS + (opts.traces / 2) * 1000 + 1, { spans: BIG_SPANS }));
@@ -232,7 +234,7 @@ async function runOne(kind) {
       if (r.status !== 200) throw new Error(`page ${p + 1}: ${r.status} ${r.body.slice(0, 300)}`);
       walk.push(r.ms);
       const page = r.json();
-      for (const t of page.data) (seen.has(t.id) ? repeats++ : seen.add(t.id));
+      for (const t of page.data) seen.has(t.id) ? repeats++ : seen.add(t.id);
       items += page.data.length;
       cursor = page.nextCursor;
       if (!cursor) break;
@@ -241,9 +243,16 @@ async function runOne(kind) {
     log(`   walked ${walk.length} pages, ${items} items (${repeats} repeated), page p50 ${c.fmt(out.walk.p50, 2)} ms, p99 ${c.fmt(out.walk.p99, 2)} ms`);
     if (!cursor) throw new Error(`the list ended after ${items} items, before ${opts['deep-items']}`);
     out.deep = await measure(listPath(cursor), pageOk());
-    for (const [name, m] of [['get', out.get], ['first page', out.first], ['deep page', out.deep]]) {
-      log(`   ${name}: p50 ${c.fmt(m.p50, 2)} ms, p99 ${c.fmt(m.p99, 2)} ms, ${m.rate.toFixed(0)} req/s, ${m.n} requests, errors ${m.errors}` +
-        (m.firstError ? ` (first: ${m.firstError})` : '') + `; CPU ${formatCpu(m.cpu)}`);
+    for (const [name, m] of [
+      ['get', out.get],
+      ['first page', out.first],
+      ['deep page', out.deep],
+    ]) {
+      log(
+        `   ${name}: p50 ${c.fmt(m.p50, 2)} ms, p99 ${c.fmt(m.p99, 2)} ms, ${m.rate.toFixed(0)} req/s, ${m.n} requests, errors ${m.errors}` +
+          (m.firstError ? ` (first: ${m.firstError})` : '') +
+          `; CPU ${formatCpu(m.cpu)}`,
+      );
     }
   } catch (e) {
     out.failed = e.message;
@@ -278,14 +287,38 @@ async function main() {
     { figure: 'traces seeded', service: s.seeded ?? null, baseline: b.seeded ?? null, target: `${FULL}`, pass: opts.only === 'baseline' ? null : (s.seeded ?? 0) >= FULL },
     { figure: 'seeding rate (traces/s, batch)', service: s.seedRate ?? null, baseline: b.seedRate ?? null },
     { figure: `get ${BIG_SPANS}-span trace p50 (ms)`, service: v(s, 'get', 'p50'), baseline: v(b, 'get', 'p50') },
-    { figure: `get ${BIG_SPANS}-span trace p99 (ms)`, service: v(s, 'get', 'p99'), baseline: v(b, 'get', 'p99'), target: `<= ${TARGET_MS}`, pass: judge(v(s, 'get', 'p99'), errs(s, 'get')) },
+    {
+      figure: `get ${BIG_SPANS}-span trace p99 (ms)`,
+      service: v(s, 'get', 'p99'),
+      baseline: v(b, 'get', 'p99'),
+      target: `<= ${TARGET_MS}`,
+      pass: judge(v(s, 'get', 'p99'), errs(s, 'get')),
+    },
     { figure: `get ${BIG_SPANS}-span trace req/s`, service: v(s, 'get', 'rate'), baseline: v(b, 'get', 'rate') },
     { figure: 'list first page p50 (ms)', service: v(s, 'first', 'p50'), baseline: v(b, 'first', 'p50') },
-    { figure: 'list first page p99 (ms)', service: v(s, 'first', 'p99'), baseline: v(b, 'first', 'p99'), target: `<= ${TARGET_MS}`, pass: judge(v(s, 'first', 'p99'), errs(s, 'first')) },
+    {
+      figure: 'list first page p99 (ms)',
+      service: v(s, 'first', 'p99'),
+      baseline: v(b, 'first', 'p99'),
+      target: `<= ${TARGET_MS}`,
+      pass: judge(v(s, 'first', 'p99'), errs(s, 'first')),
+    },
     { figure: `list page after ${opts['deep-items']} p50 (ms)`, service: v(s, 'deep', 'p50'), baseline: v(b, 'deep', 'p50') },
-    { figure: `list page after ${opts['deep-items']} p99 (ms)`, service: v(s, 'deep', 'p99'), baseline: v(b, 'deep', 'p99'), target: `<= ${TARGET_MS}`, pass: judge(v(s, 'deep', 'p99'), errs(s, 'deep')) },
+    {
+      figure: `list page after ${opts['deep-items']} p99 (ms)`,
+      service: v(s, 'deep', 'p99'),
+      baseline: v(b, 'deep', 'p99'),
+      target: `<= ${TARGET_MS}`,
+      pass: judge(v(s, 'deep', 'p99'), errs(s, 'deep')),
+    },
     { figure: 'walk to the deep page: page p99 (ms)', service: v(s, 'walk', 'p99'), baseline: v(b, 'walk', 'p99') },
-    { figure: 'walk: items repeated', service: v(s, 'walk', 'repeats'), baseline: v(b, 'walk', 'repeats'), target: '0', pass: opts.only === 'baseline' ? null : v(s, 'walk', 'repeats') === 0 },
+    {
+      figure: 'walk: items repeated',
+      service: v(s, 'walk', 'repeats'),
+      baseline: v(b, 'walk', 'repeats'),
+      target: '0',
+      pass: opts.only === 'baseline' ? null : v(s, 'walk', 'repeats') === 0,
+    },
     {
       figure: 'read errors',
       service: s.get ? s.get.errors + s.first.errors + (s.deep?.errors ?? 0) : null,
@@ -294,14 +327,19 @@ async function main() {
       pass: opts.only === 'baseline' ? null : s.get && s.deep ? s.get.errors + s.first.errors + s.deep.errors === 0 : false,
     },
   ];
-  console.log(`\nTrace reads, ${opts.mode}: ${opts.traces} seeded traces + one of ${BIG_SPANS} spans in one project; ` +
-    `${opts['read-connections']} concurrent clients for ${opts['read-duration']} s per figure, on this machine; ` +
-    `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`);
+  console.log(
+    `\nTrace reads, ${opts.mode}: ${opts.traces} seeded traces + one of ${BIG_SPANS} spans in one project; ` +
+      `${opts['read-connections']} concurrent clients for ${opts['read-duration']} s per figure, on this machine; ` +
+      `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`,
+  );
   if (s.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
   if (b.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
   c.printTable(`Results (${new Date().toISOString()})`, rows);
   console.log('\nCPU while measured (% of one core):');
-  for (const [kind, r] of [['service', s], ['baseline', b]]) {
+  for (const [kind, r] of [
+    ['service', s],
+    ['baseline', b],
+  ]) {
     if (r.seedCpu) console.log(`  ${kind}, seeding: ${formatCpu(r.seedCpu)}`);
     for (const k of ['get', 'first', 'deep']) if (r[k]?.cpu) console.log(`  ${kind}, ${k}: ${formatCpu(r[k].cpu)}`);
   }

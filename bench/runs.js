@@ -241,7 +241,9 @@ async function measureService(mode) {
       );
       log(`     tasks ended per second: ${perSecond(r.samples).join(' ')}`);
       log(`     CPU (% of one core): ${formatCpu(cpuUsed)}`);
-      log(`     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`);
+      log(
+        `     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`,
+      );
     }
   } catch (e) {
     out.failed = e.message;
@@ -263,7 +265,10 @@ async function runBaselineScript(file, env) {
     ...env,
   });
   const { code } = await proc.exited;
-  const line = proc.output().split('\n').find((l) => l.startsWith('RESULT '));
+  const line = proc
+    .output()
+    .split('\n')
+    .find((l) => l.startsWith('RESULT '));
   if (code !== 0 || !line) throw new Error(`${file} exited ${code}:\n${proc.output().slice(-2000)}`);
   return JSON.parse(line.slice('RESULT '.length));
 }
@@ -281,7 +286,9 @@ async function measureBaseline(mode) {
       r.cpu = cpu.stop();
       r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
       out.runs.push(r);
-      log(`   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`);
+      log(
+        `   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`,
+      );
     }
   } catch (e) {
     out.failed = e.message;
@@ -372,8 +379,20 @@ function report(mode, s, b, f) {
     { figure: 'server createdAt to finishedAt (s)', service: num(median(sRuns.map((r) => r.serverSeconds))), baseline: null },
     { figure: 'tasks/s between 10% and 90% ended', service: num(median(sRuns.map((r) => r.steadyPerSec))), baseline: null },
     { figure: 'start answered 202 after (ms)', service: num(median(sRuns.map((r) => r.acceptedMs))), baseline: null },
-    { figure: 'tasks completed, score passed', service: num(last.listedCompleted), baseline: num(bRuns[bRuns.length - 1]?.passed), target: `${opts.tasks}`, pass: MEASURES_SERVICE ? okAll : null },
-    { figure: 'tasks failed', service: num(last.counts?.failed), baseline: num(bRuns[bRuns.length - 1]?.failed), target: '0', pass: MEASURES_SERVICE ? okAll && last.counts?.failed === 0 : null },
+    {
+      figure: 'tasks completed, score passed',
+      service: num(last.listedCompleted),
+      baseline: num(bRuns[bRuns.length - 1]?.passed),
+      target: `${opts.tasks}`,
+      pass: MEASURES_SERVICE ? okAll : null,
+    },
+    {
+      figure: 'tasks failed',
+      service: num(last.counts?.failed),
+      baseline: num(bRuns[bRuns.length - 1]?.failed),
+      target: '0',
+      pass: MEASURES_SERVICE ? okAll && last.counts?.failed === 0 : null,
+    },
     { figure: 'jobs at once (run window / worker)', service: executing(mode), baseline: b?.concurrency ?? null },
   ];
   const fRuns = f?.runs ?? [];
@@ -382,7 +401,12 @@ function report(mode, s, b, f) {
     const fRate = num(median(fRuns.map((r) => r.tasksPerSec)));
     const fOk = fRuns.length > 0 && fRuns.every((r) => r.ok);
     rows.push(
-      { figure: 'floor tasks/s (bare BullMQ + Kafka + PostgreSQL; ratio = floor / baseline)', service: fRate, baseline: bRate, target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)') },
+      {
+        figure: 'floor tasks/s (bare BullMQ + Kafka + PostgreSQL; ratio = floor / baseline)',
+        service: fRate,
+        baseline: bRate,
+        target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)'),
+      },
       {
         figure: 'service tasks/s beside the floor (ratio = service / floor)',
         service: sRate,
@@ -401,16 +425,25 @@ function report(mode, s, b, f) {
   if (s?.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
   if (b?.failed) console.log(`baseline: FAILED: ${b.failed.split('\n')[0]}`);
   for (const [i, r] of sRuns.entries()) {
-    console.log(`service run ${i + 1}: ${r.status}, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s, counts ${JSON.stringify(r.counts)}, summary ${JSON.stringify(r.summary?.counts)}`);
+    console.log(
+      `service run ${i + 1}: ${r.status}, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s, counts ${JSON.stringify(r.counts)}, summary ${JSON.stringify(r.summary?.counts)}`,
+    );
   }
-  for (const [i, r] of bRuns.entries()) console.log(`baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+  for (const [i, r] of bRuns.entries())
+    console.log(`baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
   if (f?.failed) console.log(`floor: FAILED: ${f.failed.split('\n')[0]}`);
   for (const [i, r] of fRuns.entries()) {
-    console.log(`floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+    console.log(
+      `floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored, ${c.fmt(r.seconds, 2)} s, ${c.fmt(r.tasksPerSec, 0)} tasks/s`,
+    );
   }
   const table = c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
   console.log(`\nCPU during each run, ${mode} (% of one core):`);
-  for (const [kind, runs] of [['service', sRuns], ['baseline', bRuns], ['floor', fRuns]]) {
+  for (const [kind, runs] of [
+    ['service', sRuns],
+    ['baseline', bRuns],
+    ['floor', fRuns],
+  ]) {
     for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpu(r.cpu)}`);
   }
   return table;

@@ -19,7 +19,7 @@ const build = spawnSync(path.join(root, 'node_modules', '.bin', 'turbo'), ['run'
 if (build.status !== 0) {
   if (atTerminal) process.stdout.write('failed\n');
   process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}${build.error ? `${build.error.message}\n` : ''}`);
-  process.stderr.write('The build failed (above). `npm run build` shows every package\'s output.\n');
+  process.stderr.write("The build failed (above). `npm run build` shows every package's output.\n");
   process.exit(build.status ?? 1);
 }
 if (atTerminal) process.stdout.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

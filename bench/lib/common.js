@@ -102,7 +102,7 @@ function traceBodyFactory(options = {}) {
   const parts = [];
   const holes = [];
   let last = 0;
-  for (let m; (m = re.exec(template)); ) {
+  for (let m; (m = re.exec(template));) {
     parts.push(template.slice(last, m.index));
     holes.push(m[1] ? Date.parse(m[1]) - BASE : null);
     last = m.index + m[0].length;
@@ -436,7 +436,10 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     if (apps) {
       // Each app as its own process, as start-distributed.js does, but only these
       // (e.g. while an app it lists cannot start yet). The gateway answers on PORT.
-      const list = apps.split(',').map((a) => a.trim()).filter(Boolean);
+      const list = apps
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
       if (!list.includes('gateway')) throw new Error('--apps must include gateway');
       const procs = [];
       for (const app of list) {
@@ -568,19 +571,29 @@ async function listAll(target, { limit = 200 } = {}) {
 // ---------------------------------------------------------------- output
 
 const fmt = (v, digits = 1) =>
-  v === null || v === undefined || Number.isNaN(v) ? 'n/a' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : Math.abs(v) < 10 ? v.toFixed(2) : v.toFixed(digits)) : String(v);
+  v === null || v === undefined || Number.isNaN(v)
+    ? 'n/a'
+    : typeof v === 'number'
+      ? Number.isInteger(v)
+        ? String(v)
+        : Math.abs(v) < 10
+          ? v.toFixed(2)
+          : v.toFixed(digits)
+      : String(v);
 
 /** rows: { figure, service, baseline, target, pass (true/false/null), ratio? } */
 function printTable(title, rows) {
   const header = ['figure', 'service', 'baseline', 'ratio', 'target', 'result'];
   const lines = rows.map((r) => {
-    const ratio =
-      r.ratio !== undefined
-        ? r.ratio
-        : typeof r.service === 'number' && typeof r.baseline === 'number' && r.baseline !== 0
-          ? r.service / r.baseline
-          : null;
-    return [r.figure, fmt(r.service), fmt(r.baseline), ratio === null ? 'n/a' : ratio.toFixed(2), r.target || '-', r.pass === null || r.pass === undefined ? '-' : r.pass ? 'pass' : 'MISSED'];
+    const ratio = r.ratio !== undefined ? r.ratio : typeof r.service === 'number' && typeof r.baseline === 'number' && r.baseline !== 0 ? r.service / r.baseline : null;
+    return [
+      r.figure,
+      fmt(r.service),
+      fmt(r.baseline),
+      ratio === null ? 'n/a' : ratio.toFixed(2),
+      r.target || '-',
+      r.pass === null || r.pass === undefined ? '-' : r.pass ? 'pass' : 'MISSED',
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

@@ -3,10 +3,7 @@
 // baseline and floor (bench/baseline-bullmq.js, bench/baseline-runs-floor.js): the same
 // items on every side, so all move the same bytes through Redis and score the same values.
 
-const WORDS = (
-  'slow dolly shot across a rain soaked neon street at night reflections shimmer on wet asphalt ' +
-  'cinematic lighting shallow depth of field film grain'
-).split(' ');
+const WORDS = ('slow dolly shot across a rain soaked neon street at night reflections shimmer on wet asphalt ' + 'cinematic lighting shallow depth of field film grain').split(' ');
 
 function caption(i) {
   const words = [];

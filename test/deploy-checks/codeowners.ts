@@ -17,8 +17,7 @@ export function ownerRules(text: string): OwnerRule[] {
 }
 
 /** An owner as GitHub accepts it: `@user`, `@org/team`, or an e-mail address. */
-export const isOwner = (owner: string): boolean =>
-  /^@[A-Za-z0-9][A-Za-z0-9-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)?$/.test(owner) || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(owner);
+export const isOwner = (owner: string): boolean => /^@[A-Za-z0-9][A-Za-z0-9-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)?$/.test(owner) || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(owner);
 
 /**
  * Whether a CODEOWNERS (gitignore-style) pattern matches the file `file` (a repository
@@ -35,7 +34,12 @@ export function patternMatches(pattern: string, file: string): boolean {
     .replace(/\/$/, '')
     .split('/')
     .map((segment) =>
-      segment === '**' ? '.*' : segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'),
+      segment === '**'
+        ? '.*'
+        : segment
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
     )
     .join('/');
   const regex = `${anchored ? '^' : '^(?:.*/)?'}${body}${directory ? '/.+' : '(?:/.+)?'}$`;

@@ -72,7 +72,7 @@ export function composeSecretProblems(compose: ComposeFile): string[] {
   const mountedByAny = new Set<string>();
   for (const [name, service] of Object.entries(compose.services ?? {})) {
     const mounted = mountedSecrets(service);
-    const targets = new Set(((service.secrets ?? []) as Array<string | { source: string; target?: string }>).map((s) => (typeof s === 'string' ? s : s.target ?? s.source)));
+    const targets = new Set(((service.secrets ?? []) as Array<string | { source: string; target?: string }>).map((s) => (typeof s === 'string' ? s : (s.target ?? s.source))));
     for (const secret of mounted) {
       mountedByAny.add(secret);
       const source = defined[secret];

@@ -32,12 +32,15 @@ export interface ComposeFile {
  */
 export function interpolated(value: string): string | undefined {
   let unknown = false;
-  const result = value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, _name, op, arg) => {
-    if (match === '$$') return '$';
-    if (op === ':-' || op === '-') return arg;
-    unknown = true;
-    return match;
-  });
+  const result = value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match: string, _name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (match === '$$') return '$';
+      if (op === ':-' || op === '-') return arg!; // with an operator, the default's group always matches
+      unknown = true;
+      return match;
+    },
+  );
   return unknown ? undefined : result;
 }
 
@@ -93,7 +96,7 @@ export function dependencies(service: ComposeService): Record<string, string> {
 /** The URL a healthcheck fetches (`http://127.0.0.1:8081/readyz` → port and path), if it fetches one. */
 export function healthcheckUrl(service: ComposeService): { port: number; path: string } | undefined {
   const test = service.healthcheck?.test;
-  const text = Array.isArray(test) ? test.join(' ') : test ?? '';
+  const text = Array.isArray(test) ? test.join(' ') : (test ?? '');
   const match = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)(\/[^\s'"`)]*)/.exec(text);
   return match ? { port: Number(match[1]), path: match[2] } : undefined;
 }
@@ -131,7 +134,7 @@ function mergeValue(base: unknown, override: unknown, key = ''): unknown {
   }
   if (Array.isArray(base) && Array.isArray(override) && !REPLACED.has(key)) {
     const seen = new Set(base.map((v) => JSON.stringify(v)));
-    return [...base, ...override.filter((v) => !seen.has(JSON.stringify(v)))];
+    return [...(base as unknown[]), ...(override as unknown[]).filter((v) => !seen.has(JSON.stringify(v)))];
   }
   return override;
 }

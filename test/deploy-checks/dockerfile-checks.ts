@@ -17,7 +17,10 @@ export function dockerfileProblems(text: string): string[] {
   if (all.length < 2) return ['the Dockerfile is not multi-stage'];
   const final = all[all.length - 1];
   const earlier = all.slice(0, -1);
-  const runs = (stage: typeof final) => allOf(stage, 'RUN').map((r) => r.args).join('\n');
+  const runs = (stage: typeof final) =>
+    allOf(stage, 'RUN')
+      .map((r) => r.args)
+      .join('\n');
 
   const argApp = allOf(final, 'ARG').some((a) => argNames(a).includes('APP'));
   if (!argApp) problems.push('the runtime (last) stage declares no ARG APP');
@@ -43,7 +46,7 @@ export function dockerfileProblems(text: string): string[] {
     if (!main) problems.push(`CMD does not run node apps/$APP/dist/main.js: ${cmd.args}`);
     else if (!aliases.has(main[1])) problems.push(`CMD runs apps/$${main[1]}/…, which is not set from ARG APP`);
     // Exec form is not expanded by any shell: a variable there would stay literal.
-    const viaShell = !exec || /^(\/bin\/)?(ba)?sh$/.test(exec[0]) && exec[1] === '-c';
+    const viaShell = !exec || (/^(\/bin\/)?(ba)?sh$/.test(exec[0]) && exec[1] === '-c');
     if (main && !viaShell) problems.push('CMD uses a variable in exec form without a shell: it is never expanded');
     if (main && viaShell && exec && !/\bexec\s+node\b/.test(joined)) problems.push('CMD runs node through a shell without `exec`: node would not be the process tini signals');
   }
@@ -59,11 +62,13 @@ export function dockerfileProblems(text: string): string[] {
   if (!builder) problems.push('no build stage runs npm ci');
   else {
     for (const tool of ['python3', 'make', 'g++']) {
-      if (!new RegExp(`(^|\\s)${tool.replace('+', '\\+')}(\\s|$)`).test(runs(builder))) problems.push(`the build stage does not install ${tool} (better-sqlite3 builds from source)`);
+      if (!new RegExp(`(^|\\s)${tool.replace('+', '\\+')}(\\s|$)`).test(runs(builder)))
+        problems.push(`the build stage does not install ${tool} (better-sqlite3 builds from source)`);
     }
     if (!/turbo run build|npm run build/.test(runs(builder))) problems.push('the build stage does not build the workspaces');
   }
-  if (!/npm prune[^\n]*--omit=dev|npm ci[^\n]*--omit=dev/.test(all.map(runs).join('\n'))) problems.push('dev dependencies are never dropped (npm prune --omit=dev or npm ci --omit=dev)');
+  if (!/npm prune[^\n]*--omit=dev|npm ci[^\n]*--omit=dev/.test(all.map(runs).join('\n')))
+    problems.push('dev dependencies are never dropped (npm prune --omit=dev or npm ci --omit=dev)');
   if (/\b(python3|g\+\+)\b/.test(runs(final))) problems.push('the runtime stage installs compilers');
   const names = new Set(all.map((s) => s.name).filter(Boolean));
   for (const stage of all) {
@@ -84,7 +89,10 @@ export function dockerfileUid(text: string): number | undefined {
 
 /** .dockerignore must keep host-built modules and output, and local data, out of the context. */
 export function dockerignoreProblems(text: string): string[] {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const problems: string[] = [];
   for (const [what, patterns] of [
     ['node_modules', ['**/node_modules', 'node_modules']],

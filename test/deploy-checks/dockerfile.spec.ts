@@ -46,9 +46,7 @@ describe('the Dockerfile check fails', () => {
     const broken = dockerfile()
       .replace(/^CMD .*$/m, 'CMD ["/bin/sh", "-c", "exec node apps/gateway/dist/main.js"]')
       .replace(/^USER .*$/m, 'USER 0');
-    expect(dockerfileProblems(broken)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^CMD does not run node apps\/\$APP\/dist\/main\.js/), 'USER is root']),
-    );
+    expect(dockerfileProblems(broken)).toEqual(expect.arrayContaining([expect.stringMatching(/^CMD does not run node apps\/\$APP\/dist\/main\.js/), 'USER is root']));
   });
 
   it('when node_modules enters the build context', () => {

@@ -58,14 +58,16 @@ export function execForm(args: string): string[] | undefined {
   }
 }
 
-export const lastOf = (stage: Stage, keyword: string): Instruction | undefined =>
-  [...stage.instructions].reverse().find((i) => i.keyword === keyword);
+export const lastOf = (stage: Stage, keyword: string): Instruction | undefined => [...stage.instructions].reverse().find((i) => i.keyword === keyword);
 
 export const allOf = (stage: Stage, keyword: string): Instruction[] => stage.instructions.filter((i) => i.keyword === keyword);
 
 /** Names an ARG instruction declares (`ARG A`, `ARG A=1 B`). */
 export const argNames = (instruction: Instruction): string[] =>
-  instruction.args.split(/\s+/).filter(Boolean).map((a) => a.split('=')[0]);
+  instruction.args
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((a) => a.split('=')[0]);
 
 /** `ENV A=x B=y` / legacy `ENV A x` as a map. */
 export function envPairs(instruction: Instruction): Record<string, string> {
@@ -80,5 +82,4 @@ export function envPairs(instruction: Instruction): Record<string, string> {
 }
 
 /** Variables used in `text` (`$A`, `${A}`, `${A:-x}`). */
-export const variablesUsed = (text: string): string[] =>
-  [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
+export const variablesUsed = (text: string): string[] => [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);

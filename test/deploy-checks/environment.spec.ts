@@ -102,7 +102,7 @@ describe('the environment checks fail', () => {
     const objects = base();
     named(objects, 'ConfigMap', 'prompt-service-config')!.data!.TRACE_TOPIC_PARTITIONS = '12';
     const env = containersOf(named(objects, 'Deployment', 'trace-ingest')!)[0].env!;
-    env.find((e) => e.name === 'KAFKA_BROKERS')!.valueFrom.configMapKeyRef.key = 'KAFKA_BROKER';
+    env.find((e) => e.name === 'KAFKA_BROKERS')!.valueFrom!.configMapKeyRef!.key = 'KAFKA_BROKER';
     expect(kubernetesEnvironmentProblems(objects, contracts)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Deployment prompt-service: TRACE_TOPIC_PARTITIONS .* does not read it/),
@@ -160,8 +160,8 @@ describe('compose overrides', () => {
   it('fail on a _FILE at a secret the service does not mount, and on secrets undefined or unused', () => {
     const compose = structuredClone(composeSets().find((set) => set.name.endsWith('docker-compose.tls.yml'))!.compose);
     compose.services['gateway'].secrets = (compose.services['gateway'].secrets as string[]).filter((s) => s !== 'database-url');
-    compose.services['benchmark-worker'].secrets.push('kafka-ca.pem');
-    compose.secrets['unused'] = { file: './unused' };
+    (compose.services['benchmark-worker'].secrets as string[]).push('kafka-ca.pem');
+    (compose.secrets as Record<string, unknown>)['unused'] = { file: './unused' };
     expect(composeSecretProblems(compose).sort()).toEqual([
       'compose secret unused is mounted by no service',
       'compose service benchmark-worker mounts secret kafka-ca.pem, which the file does not define',

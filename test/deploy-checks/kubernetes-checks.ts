@@ -164,7 +164,8 @@ export function kubernetesProbeProblems(objects: K8sObject[], contracts: Contrac
     }
     const service = named(objects, 'Service', app);
     if (!service) continue;
-    if (!selects(service.spec?.selector, podLabelsOf(deployment))) problems.push(`Service ${app} does not select the pods of Deployment ${app}`);
+    const selector = service.spec?.selector as Record<string, string> | undefined; // a Service's is a plain map of labels
+    if (!selects(selector, podLabelsOf(deployment))) problems.push(`Service ${app} does not select the pods of Deployment ${app}`);
     const targets = (service.spec?.ports ?? []).map((p: { port: number; targetPort?: number | string }) => ({
       spec: p.targetPort ?? p.port,
       resolved: resolvePort(p.targetPort ?? p.port, ports),
@@ -241,10 +242,11 @@ export function kubernetesPolicyProblems(objects: K8sObject[], contracts: Contra
     if (covering.length !== 1) problems.push(`Deployment ${name}: ${covering.length} PodDisruptionBudgets select its pods (expected 1)`);
     const hpa = hpas.find((h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec?.scaleTargetRef?.name === name);
     if (hpa && deployment.spec?.replicas !== undefined) problems.push(`Deployment ${name}: sets replicas although HorizontalPodAutoscaler ${hpa.metadata.name} owns them`);
-    const maxReplicas: number = hpa ? hpa.spec.maxReplicas : deployment.spec?.replicas ?? 1;
+    // An HPA without maxReplicas is invalid (kubectl refuses it); as before, it compares as undefined.
+    const maxReplicas = hpa ? (hpa.spec!.maxReplicas as number) : (deployment.spec?.replicas ?? 1);
     for (const pdb of covering) {
       const minAvailable = pdb.spec?.minAvailable;
-      const minReplicas: number = hpa ? hpa.spec.minReplicas ?? 1 : deployment.spec?.replicas ?? 1;
+      const minReplicas = hpa ? (hpa.spec!.minReplicas ?? 1) : (deployment.spec?.replicas ?? 1);
       if (typeof minAvailable === 'number' && minAvailable >= minReplicas) {
         problems.push(`PodDisruptionBudget ${pdb.metadata.name}: minAvailable ${minAvailable} with ${minReplicas} replica(s) blocks every eviction`);
       }
@@ -258,10 +260,10 @@ export function kubernetesPolicyProblems(objects: K8sObject[], contracts: Contra
   }
   for (const hpa of hpas) {
     const target = hpa.spec?.scaleTargetRef;
-    if (target?.kind !== 'Deployment' || !named(objects, 'Deployment', target?.name)) {
+    if (target?.kind !== 'Deployment' || !named(objects, 'Deployment', target?.name as string)) {
       problems.push(`HorizontalPodAutoscaler ${hpa.metadata.name} scales ${target?.kind} ${target?.name}, which is not a Deployment here`);
     }
-    if (!(hpa.spec?.minReplicas ?? 1) || (hpa.spec?.minReplicas ?? 1) > hpa.spec?.maxReplicas) {
+    if (!(hpa.spec?.minReplicas ?? 1) || (hpa.spec?.minReplicas ?? 1) > (hpa.spec?.maxReplicas as number)) {
       problems.push(`HorizontalPodAutoscaler ${hpa.metadata.name}: minReplicas ${hpa.spec?.minReplicas} above maxReplicas ${hpa.spec?.maxReplicas}`);
     }
   }

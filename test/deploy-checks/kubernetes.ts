@@ -1,13 +1,42 @@
 import { emptyEnvironment, type GivenEnvironment } from './env-check';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- manifests are untyped YAML */
+/**
+ * The parts of an object's spec the checks read, of the kinds they read them of: a
+ * workload's (Deployment, Job), a Service's, a HorizontalPodAutoscaler's and a
+ * PodDisruptionBudget's. Manifests are YAML, so these say what a valid one holds, and no
+ * more is checked than the checks themselves check.
+ */
+export interface K8sSpec {
+  template?: { metadata?: { labels?: Record<string, string> }; spec?: PodSpec };
+  /** A Service's is a map of labels; a Deployment's or a PodDisruptionBudget's has matchLabels. */
+  selector?: { matchLabels?: Record<string, string>; [label: string]: unknown };
+  ports?: Array<{ port: number; targetPort?: number | string }>;
+  replicas?: number;
+  scaleTargetRef?: { kind?: string; name?: string };
+  minReplicas?: number;
+  maxReplicas?: number;
+  minAvailable?: number | string;
+}
+
+export interface PodSpec {
+  containers?: Container[];
+  initContainers?: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  terminationGracePeriodSeconds?: number;
+}
 
 export interface K8sObject {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec?: any;
+  spec?: K8sSpec;
   data?: Record<string, unknown>;
+}
+
+interface KeyRef {
+  name: string;
+  key: string;
+  optional?: boolean;
 }
 
 export interface ContainerPort {
@@ -26,13 +55,13 @@ export interface Container {
   command?: string[];
   args?: string[];
   ports?: ContainerPort[];
-  env?: Array<{ name: string; value?: unknown; valueFrom?: any }>;
+  env?: Array<{ name: string; value?: unknown; valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef } }>;
   envFrom?: Array<{ prefix?: string; configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string; optional?: boolean } }>;
   livenessProbe?: HttpProbe;
   readinessProbe?: HttpProbe;
   startupProbe?: HttpProbe;
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
-  securityContext?: any;
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; allowPrivilegeEscalation?: boolean };
 }
 
 export const isK8sObject = (value: unknown): value is K8sObject =>
@@ -40,21 +69,15 @@ export const isK8sObject = (value: unknown): value is K8sObject =>
 
 export const ofKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
 
-export const named = (objects: K8sObject[], kind: string, name: string): K8sObject | undefined =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name);
+export const named = (objects: K8sObject[], kind: string, name: string): K8sObject | undefined => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 /** ConfigMap name → its data (values as strings). */
 export function configMapData(objects: K8sObject[]): Map<string, Record<string, string>> {
-  return new Map(
-    ofKind(objects, 'ConfigMap').map((cm) => [
-      cm.metadata.name,
-      Object.fromEntries(Object.entries(cm.data ?? {}).map(([k, v]) => [k, String(v)])),
-    ]),
-  );
+  return new Map(ofKind(objects, 'ConfigMap').map((cm) => [cm.metadata.name, Object.fromEntries(Object.entries(cm.data ?? {}).map(([k, v]) => [k, String(v)]))]));
 }
 
 /** The pod template of a Deployment, StatefulSet, DaemonSet or Job. */
-export const podSpecOf = (workload: K8sObject): any => workload.spec?.template?.spec ?? {};
+export const podSpecOf = (workload: K8sObject): PodSpec => workload.spec?.template?.spec ?? {};
 export const podLabelsOf = (workload: K8sObject): Record<string, string> => workload.spec?.template?.metadata?.labels ?? {};
 export const containersOf = (workload: K8sObject): Container[] => podSpecOf(workload).containers ?? [];
 

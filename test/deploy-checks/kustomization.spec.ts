@@ -66,11 +66,11 @@ describe('the policy checks fail', () => {
 
   it('on a grace period shorter than the worker grace, replicas beside an HPA, an HPA past the partitions, root, no limits', () => {
     const objects = base();
-    named(objects, 'Deployment', 'benchmark-worker')!.spec.template.spec.terminationGracePeriodSeconds = 10;
-    named(objects, 'Deployment', 'gateway')!.spec.replicas = 3;
-    named(objects, 'HorizontalPodAutoscaler', 'trace-ingest')!.spec.maxReplicas = 24;
+    named(objects, 'Deployment', 'benchmark-worker')!.spec!.template!.spec!.terminationGracePeriodSeconds = 10;
+    named(objects, 'Deployment', 'gateway')!.spec!.replicas = 3;
+    named(objects, 'HorizontalPodAutoscaler', 'trace-ingest')!.spec!.maxReplicas = 24;
     const prompt = named(objects, 'Deployment', 'prompt-service')!;
-    prompt.spec.template.spec.securityContext.runAsNonRoot = false;
+    prompt.spec!.template!.spec!.securityContext!.runAsNonRoot = false;
     delete containersOf(prompt)[0].resources!.limits!.memory;
     named(objects, 'ConfigMap', 'gateway-config')!.data!.MIGRATE_ON_START = 'true';
     const workerGrace = Number(named(objects, 'ConfigMap', 'benchmark-worker-config')!.data!.WORKER_SHUTDOWN_GRACE_MS);

@@ -4,16 +4,22 @@ import { BASE_DIR, baseResourceFiles } from './manifests';
 import { exists } from './repo';
 import { loadYaml } from './yaml-files';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- kustomization files are untyped YAML */
+/** The parts of a kustomization file the checks read (it is YAML: what a valid one holds). */
+interface Kustomization {
+  resources?: string[];
+  namespace?: string;
+  images?: Array<{ name: string; newTag?: string; digest?: string }>;
+  replicas?: Array<{ name: string }>;
+  patches?: Array<{ path?: string; target?: { kind?: string; name?: string } }>;
+}
 
-const kustomizationFile = (dir: string): string | undefined =>
-  ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => `${dir}/${f}`).find(exists);
+const kustomizationFile = (dir: string): string | undefined => ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => `${dir}/${f}`).find(exists);
 
 /** deploy/base's kustomization lists exactly the resource files present in deploy/base. */
 export function baseKustomizationProblems(): string[] {
   const file = kustomizationFile(BASE_DIR);
   if (!file) return [`${BASE_DIR} has no kustomization.yaml`];
-  const kustomization = loadYaml(file)[0] as any;
+  const kustomization = loadYaml(file)[0] as Kustomization | undefined;
   const listed: string[] = (kustomization?.resources ?? []).map((r: string) => path.posix.normalize(`${BASE_DIR}/${r}`));
   const present = baseResourceFiles();
   const problems: string[] = [];
@@ -31,16 +37,14 @@ export function baseKustomizationProblems(): string[] {
 export function overlayProblems(dir: string, base: K8sObject[]): string[] {
   const file = kustomizationFile(dir);
   if (!file) return [`${dir} has no kustomization.yaml`];
-  const k = loadYaml(file)[0] as any;
+  const k = loadYaml(file)[0] as Kustomization | undefined;
   const problems: string[] = [];
   for (const resource of k?.resources ?? []) {
     if (!exists(path.posix.normalize(`${dir}/${resource}`))) problems.push(`${file}: resource ${resource} does not exist`);
   }
   if (!k?.namespace) problems.push(`${file} sets no namespace`);
-  const baseImages = new Set(
-    [...ofKind(base, 'Deployment'), ...ofKind(base, 'Job')].flatMap((w) => containersOf(w).map((c) => imageRepository(c.image ?? ''))),
-  );
-  const images: any[] = k?.images ?? [];
+  const baseImages = new Set([...ofKind(base, 'Deployment'), ...ofKind(base, 'Job')].flatMap((w) => containersOf(w).map((c) => imageRepository(c.image ?? ''))));
+  const images = k?.images ?? [];
   for (const image of images) {
     if (!baseImages.has(image.name)) problems.push(`${file}: image ${image.name} is used by no container of the base`);
     if (!image.newTag && !image.digest) problems.push(`${file}: image ${image.name} gets no tag or digest`);

@@ -10,8 +10,7 @@ export const BASE_DIR = 'deploy/base';
 export const OVERLAYS_DIR = 'deploy/overlays';
 
 /** The files of deploy/base that hold resources (everything but the kustomization). */
-export const baseResourceFiles = (): string[] =>
-  filesUnder(BASE_DIR, /\.ya?ml$/).filter((f) => !/(^|\/)kustomization\.ya?ml$/.test(f));
+export const baseResourceFiles = (): string[] => filesUnder(BASE_DIR, /\.ya?ml$/).filter((f) => !/(^|\/)kustomization\.ya?ml$/.test(f));
 
 /** The objects of deploy/base, read from its files as they are in the repository. */
 export function baseObjects(): K8sObject[] {
@@ -86,14 +85,8 @@ export interface ComposeSet {
 /** What `docker compose` runs: docker-compose.yml alone, and with each override on top. */
 export function composeSets(): ComposeSet[] {
   const base = composeFile();
-  return [
-    { name: COMPOSE_FILE, compose: base },
-    ...COMPOSE_OVERRIDES.map((file) => ({ name: `${COMPOSE_FILE} + ${file}`, compose: mergeCompose(base, loadYaml(file)[0]) })),
-  ];
+  return [{ name: COMPOSE_FILE, compose: base }, ...COMPOSE_OVERRIDES.map((file) => ({ name: `${COMPOSE_FILE} + ${file}`, compose: mergeCompose(base, loadYaml(file)[0]) }))];
 }
 
 /** Every directory of apps/ and libs/, as `apps/<name>`. */
-export const workspaceDirs = (): string[] => [
-  ...packageDirs('apps').map((d) => `apps/${d}`),
-  ...packageDirs('libs').map((d) => `libs/${d}`),
-];
+export const workspaceDirs = (): string[] => [...packageDirs('apps').map((d) => `apps/${d}`), ...packageDirs('libs').map((d) => `libs/${d}`)];

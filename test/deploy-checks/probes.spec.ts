@@ -48,7 +48,7 @@ describe('the probe checks fail', () => {
     const gateway = containersOf(named(objects, 'Deployment', 'gateway')!)[0];
     gateway.readinessProbe!.httpGet!.path = '/ready';
     gateway.readinessProbe!.timeoutSeconds = 1;
-    named(objects, 'Service', 'benchmark-worker')!.spec.ports[0].targetPort = 'helth';
+    named(objects, 'Service', 'benchmark-worker')!.spec!.ports![0].targetPort = 'helth';
     expect(kubernetesProbeProblems(objects, contracts, checkDeadlineMs).sort()).toEqual([
       'Deployment gateway: readinessProbe gets /ready, not /readyz',
       `Deployment gateway: readinessProbe times out after 1000 ms, before /readyz gives up on a dependency (${checkDeadlineMs} ms)`,
@@ -61,9 +61,7 @@ describe('the probe checks fail', () => {
     const compose = structuredClone(composeFile());
     compose.services['gateway'].healthcheck!.test = ['CMD', 'node', '-e', "fetch('http://127.0.0.1:8081/readyz')"];
     delete compose.services['redis'].healthcheck;
-    expect(composeHealthcheckProblems(compose, contracts)).toEqual([
-      'compose service gateway: healthcheck fetches :8081/readyz, expected :3000/readyz (PORT)',
-    ]);
+    expect(composeHealthcheckProblems(compose, contracts)).toEqual(['compose service gateway: healthcheck fetches :8081/readyz, expected :3000/readyz (PORT)']);
     expect(composeDependencyProblems(compose, deployableApps())).toEqual([
       'compose service benchmark-service waits for redis to be healthy, but it has no healthcheck',
       'compose service benchmark-worker waits for redis to be healthy, but it has no healthcheck',

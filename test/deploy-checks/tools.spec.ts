@@ -21,7 +21,9 @@ describe('docker compose config', () => {
 
   it(`${present ? 'accepts' : '(compose plugin absent: not run) parse-based checks only for'} docker-compose.yml`, () => {
     if (!present) {
-      note('`docker compose version` failed: the compose plugin is not installed, so `docker compose config` did not validate docker-compose.yml; only the parse-based checks ran.');
+      note(
+        '`docker compose version` failed: the compose plugin is not installed, so `docker compose config` did not validate docker-compose.yml; only the parse-based checks ran.',
+      );
       expect(Object.keys(composeFile().services).length).toBeGreaterThan(0);
       return;
     }
@@ -33,13 +35,15 @@ describe('docker compose config', () => {
 
   it(`${present ? 'accepts' : '(compose plugin absent: not run) parse-based checks only for'} docker-compose.yml with docker-compose.tls.yml`, () => {
     if (!present) {
-      note('the compose plugin is not installed: `docker compose config` did not validate docker-compose.tls.yml (its !reset tags need Compose 2.24+); only the parse-based checks ran.');
+      note(
+        'the compose plugin is not installed: `docker compose config` did not validate docker-compose.tls.yml (its !reset tags need Compose 2.24+); only the parse-based checks ran.',
+      );
       expect(composeSets().map((set) => set.name)).toContain('docker-compose.yml + docker-compose.tls.yml');
       return;
     }
     // The secret files must exist for compose to accept the file; empty ones do for validation.
     const dir = mkdtempSync(join(tmpdir(), 'compose-secrets-'));
-    for (const name of Object.keys(composeSets()[1].compose.secrets ?? {})) writeFileSync(join(dir, name), '');
+    for (const name of Object.keys((composeSets()[1].compose.secrets as Record<string, unknown> | undefined) ?? {})) writeFileSync(join(dir, name), '');
     const result = run('docker', ['compose', '-f', 'docker-compose.yml', '-f', 'docker-compose.tls.yml', 'config', '--quiet'], {
       BOOTSTRAP_API_KEY: 'x'.repeat(32),
       SECRETS_KEY: 'x'.repeat(44),

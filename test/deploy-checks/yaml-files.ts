@@ -29,7 +29,7 @@ export function parseYamlDocuments(text: string, file: string): unknown[] {
   for (const document of list) {
     const problem = document.errors[0] ?? document.warnings[0];
     if (problem) throw new Error(`${file}: ${problem.message}`);
-    const value = document.toJS({ maxAliasCount: 100 });
+    const value: unknown = document.toJS({ maxAliasCount: 100 });
     if (value !== null && value !== undefined) values.push(value);
   }
   return values;

@@ -192,7 +192,7 @@ describe('API keys: create, list, revoke, scopes', () => {
       expectProblem(await restricted.post('/api/v1/projects', { name: unique('P') }), 403, 'insufficient_scope');
     });
 
-    it('as admin, still may not manage the organization\'s keys (it could make itself unrestricted)', async () => {
+    it("as admin, still may not manage the organization's keys (it could make itself unrestricted)", async () => {
       const restricted = as((await createApiKey(ctx.api, { scopes: ['admin'], projectIds: [project.id] })).key);
       expectProblem(await restricted.get(API_KEYS), 403, 'insufficient_scope');
       expectProblem(await restricted.post(API_KEYS, anApiKey({ scopes: ['admin'] })), 403, 'insufficient_scope');
@@ -250,14 +250,10 @@ describe('API keys: create, list, revoke, scopes', () => {
     expect(doc.paths[API_KEYS].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyInput');
     expect(schemas.CreateApiKeyInput.required).toEqual(expect.arrayContaining(['name', 'scopes']));
     expect(schemas.CreateApiKeyInput.properties.scopes.items.enum).toEqual(['admin', 'read', 'write', 'ingest']);
-    expect(Object.keys(schemas.CreatedApiKeyView.properties)).toEqual(
-      expect.arrayContaining(['id', 'name', 'scopes', 'projectIds', 'prefix', 'createdAt', 'key']),
-    );
+    expect(Object.keys(schemas.CreatedApiKeyView.properties)).toEqual(expect.arrayContaining(['id', 'name', 'scopes', 'projectIds', 'prefix', 'createdAt', 'key']));
     expect(Object.keys(schemas.ApiKeyView.properties)).toContain('lastUsedAt');
     expect(Object.keys(schemas.ApiKeyView.properties)).not.toContain('key');
-    expect(doc.paths['/api/v1/organizations'].post.requestBody.content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/CreateOrganizationInput',
-    );
+    expect(doc.paths['/api/v1/organizations'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateOrganizationInput');
     expect(schemas.CreatedOrganizationView.properties.apiKey.$ref ?? schemas.CreatedOrganizationView.properties.apiKey.allOf?.[0]?.$ref).toBe(
       '#/components/schemas/CreatedApiKeyView',
     );

@@ -1,17 +1,6 @@
 import { unique } from '@cinetrace/testing';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
-import {
-  BENCHMARKS,
-  allTasks,
-  benchmarkOn,
-  benchmarkPath,
-  captionItems,
-  runEnds,
-  start,
-  startOk,
-  summaryWhen,
-  tasksOf,
-} from './support/benchmarks';
+import { BENCHMARKS, allTasks, benchmarkOn, benchmarkPath, captionItems, runEnds, start, startOk, summaryWhen, tasksOf } from './support/benchmarks';
 import { appendOk, readDataset } from './support/datasets';
 import { ModelEndpoints } from './support/model-endpoints';
 import { aPrompt, inNewProject } from './support/prompts';
@@ -181,7 +170,10 @@ describe('Benchmark runs', () => {
     it('gives a scorer that fails an error of its own, not the task', async () => {
       const { api } = await inNewProject(ctx.api);
       const { benchmarkId } = await benchmarkOn(api, captionItems(1), {
-        scorers: [{ type: 'exact_match', config: { field: 'caption' } }, { type: 'http', config: { url: `${endpoints.baseUrl}/target/fail` } }],
+        scorers: [
+          { type: 'exact_match', config: { field: 'caption' } },
+          { type: 'http', config: { url: `${endpoints.baseUrl}/target/fail` } },
+        ],
       });
       const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
       const [task] = await allTasks(api, benchmarkId, run.id);
@@ -234,7 +226,11 @@ describe('Benchmark runs', () => {
       const answers = await Promise.all(Array.from({ length: 10 }, () => start(api, benchmarkId)));
       expect(answers.map((a) => a.status).sort()).toEqual([202, ...Array(9).fill(409)]);
       const winner = answers.find((a) => a.status === 202)!.body.id;
-      expectProblem(answers.find((a) => a.status === 409)!, 409, 'run_in_progress');
+      expectProblem(
+        answers.find((a) => a.status === 409)!,
+        409,
+        'run_in_progress',
+      );
       await runEnds(api, benchmarkId, winner);
       expect((await start(api, benchmarkId)).status).toBe(202);
     });
@@ -296,7 +292,10 @@ describe('Benchmark runs', () => {
       const second = await runEnds(api, benchmarkId, await startOk(api, benchmarkId, { rowSubset: { limit: 3 } }));
       const latest = await tasksOf(api, benchmarkId, { limit: 2 });
       expect(latest.body.summary).toEqual({ id: second.id, status: 'completed', counts: { total: 3, pending: 0, running: 0, completed: 3, failed: 0, cancelled: 0 } });
-      expect(latest.body.data.map((t: any) => [t.runId, t.itemIndex])).toEqual([[second.id, 0], [second.id, 1]]);
+      expect(latest.body.data.map((t: any) => [t.runId, t.itemIndex])).toEqual([
+        [second.id, 0],
+        [second.id, 1],
+      ]);
       const page2 = await tasksOf(api, benchmarkId, { limit: 2, cursor: latest.body.nextCursor });
       expect(page2.body.data.map((t: any) => t.itemIndex)).toEqual([2]);
       expect(page2.body.nextCursor).toBeNull();
@@ -314,7 +313,7 @@ describe('Benchmark runs', () => {
       expect(RUN_STATUSES).toContain(runs[0].status);
     });
 
-    it('filters benchmarks by status and shows each one\'s last run', async () => {
+    it("filters benchmarks by status and shows each one's last run", async () => {
       const { api } = await inNewProject(ctx.api);
       const ran = await benchmarkOn(api, captionItems(1));
       const idle = await benchmarkOn(api, captionItems(1));

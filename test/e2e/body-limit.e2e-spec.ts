@@ -4,8 +4,7 @@ import { useStack } from './support/stack-hooks';
 
 describe('MAX_BODY_BYTES', () => {
   const ctx = useStack({ env: { MAX_BODY_BYTES: '1024' } });
-  const send = (bytes: number) =>
-    ctx.api.post('/api/v1/projects', undefined, { raw: aProjectBodyOfSize(bytes), contentType: 'application/json' });
+  const send = (bytes: number) => ctx.api.post('/api/v1/projects', undefined, { raw: aProjectBodyOfSize(bytes), contentType: 'application/json' });
 
   it('accepts a body of exactly the limit', async () => {
     expect((await send(1024)).status).toBe(201);

@@ -27,37 +27,45 @@ describe('Bootstrap API key', () => {
       expect((await client.post(PROJECTS, aProject())).status).toBe(201);
     });
 
-    it('keeps the key and the data across a restart, and prints no new key', async () => {
-      const key = fileKey();
-      const client = api(ctx.stack.baseUrl, key);
-      const created = await client.post(PROJECTS, aProject());
-      expect(created.status).toBe(201);
+    it(
+      'keeps the key and the data across a restart, and prints no new key',
+      async () => {
+        const key = fileKey();
+        const client = api(ctx.stack.baseUrl, key);
+        const created = await client.post(PROJECTS, aProject());
+        expect(created.status).toBe(201);
 
-      await ctx.stack.restart();
+        await ctx.stack.restart();
 
-      expect(fileKey()).toBe(key);
-      expect((await client.get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
-      expect(ctx.stack.output()).not.toContain(key);
-      // No new key was printed: nothing key-like in the new output authenticates.
-      const tokens = [...new Set(ctx.stack.output().match(/[A-Za-z0-9_-]{20,}/g) ?? [])].slice(0, 50);
-      for (const token of tokens) {
-        const works = (await api(ctx.stack.baseUrl, token).get(PROJECTS)).status === 200;
-        expect({ token, works }).toEqual({ token, works: false });
-      }
-    }, STACK_HOOK_TIMEOUT_MS);
+        expect(fileKey()).toBe(key);
+        expect((await client.get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
+        expect(ctx.stack.output()).not.toContain(key);
+        // No new key was printed: nothing key-like in the new output authenticates.
+        const tokens = [...new Set(ctx.stack.output().match(/[A-Za-z0-9_-]{20,}/g) ?? [])].slice(0, 50);
+        for (const token of tokens) {
+          const works = (await api(ctx.stack.baseUrl, token).get(PROJECTS)).status === 200;
+          expect({ token, works }).toEqual({ token, works: false });
+        }
+      },
+      STACK_HOOK_TIMEOUT_MS,
+    );
 
-    it('adds BOOTSTRAP_API_KEY to the same organization when set on a later start', async () => {
-      const generated = api(ctx.stack.baseUrl, fileKey());
-      const created = await generated.post(PROJECTS, aProject());
-      const provided = aTestApiKey();
+    it(
+      'adds BOOTSTRAP_API_KEY to the same organization when set on a later start',
+      async () => {
+        const generated = api(ctx.stack.baseUrl, fileKey());
+        const created = await generated.post(PROJECTS, aProject());
+        const provided = aTestApiKey();
 
-      await ctx.stack.restart({ env: { BOOTSTRAP_API_KEY: provided } });
+        await ctx.stack.restart({ env: { BOOTSTRAP_API_KEY: provided } });
 
-      const viaProvided = await api(ctx.stack.baseUrl, provided).get(`${PROJECTS}/${created.body.id}`);
-      expect(viaProvided.status).toBe(200);
-      expect(viaProvided.body).toEqual(created.body);
-      expect((await generated.get(PROJECTS)).status).toBe(200);
-    }, STACK_HOOK_TIMEOUT_MS);
+        const viaProvided = await api(ctx.stack.baseUrl, provided).get(`${PROJECTS}/${created.body.id}`);
+        expect(viaProvided.status).toBe(200);
+        expect(viaProvided.body).toEqual(created.body);
+        expect((await generated.get(PROJECTS)).status).toBe(200);
+      },
+      STACK_HOOK_TIMEOUT_MS,
+    );
   });
 
   describe('start with BOOTSTRAP_API_KEY', () => {

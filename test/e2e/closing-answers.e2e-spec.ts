@@ -15,9 +15,7 @@ describe('Answers while the HTTP edge shuts down', () => {
     const body = JSON.stringify(aProject({ name: unique('In flight at shutdown') }));
     const connection = await RawConnection.open(ctx.stack.baseUrl);
     // A request in flight (its body half sent) keeps the connection busy, so closing the server does not drop it.
-    await connection.write(
-      `POST /api/v1/projects HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
-    );
+    await connection.write(`POST /api/v1/projects HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
     await sleep(200);
     const exited = ctx.stack.killApp(edge, 'SIGTERM');
     await sleep(500);

@@ -29,7 +29,11 @@ describe('Console pages', () => {
   let benchmarkName: string;
   let datasetName: string;
   const cspErrors: string[] = [];
-  const prompt = { name: unique('Lighthouse shot'), before: 'A slow dolly shot of {{subject}}\nat dusk, warm light\n24 fps', after: 'A slow dolly shot of {{subject}}\nat dawn, cold light\n24 fps' };
+  const prompt = {
+    name: unique('Lighthouse shot'),
+    before: 'A slow dolly shot of {{subject}}\nat dusk, warm light\n24 fps',
+    after: 'A slow dolly shot of {{subject}}\nat dawn, cold light\n24 fps',
+  };
   const gone = unique('Retired shot');
 
   beforeAll(async () => {
@@ -117,10 +121,14 @@ describe('Console pages', () => {
     const bar = page.getByRole('progressbar', { name: /^Progress of run / });
     await bar.waitFor();
     // Done when every task has ended: the bar full, the counts in words beside it.
-    await page.waitForFunction(() => {
-      const el = (globalThis as any).document.querySelector('[role=progressbar][aria-label^="Progress of run"]');
-      return el && el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax') && el.getAttribute('aria-valuemax') !== '0';
-    }, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const el = (globalThis as any).document.querySelector('[role=progressbar][aria-label^="Progress of run"]');
+        return el && el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax') && el.getAttribute('aria-valuemax') !== '0';
+      },
+      null,
+      { timeout: 30_000 },
+    );
     expect(await bar.getAttribute('aria-valuetext')).toBe(`${ITEMS} of ${ITEMS} tasks ended`);
     await page.getByText(`${ITEMS} completed`).first().waitFor();
     await page.locator('.runs .badge', { hasText: 'completed' }).waitFor();
@@ -143,7 +151,10 @@ describe('Console pages', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await expectEventually(async () => expect(await page.locator('table.runs tbody tr').count()).toBe(2));
     await page.waitForFunction(
-      () => [...(globalThis as any).document.querySelectorAll('table.runs [role=progressbar]')].every((el: any) => el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax')),
+      () =>
+        [...(globalThis as any).document.querySelectorAll('table.runs [role=progressbar]')].every(
+          (el: any) => el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax'),
+        ),
       null,
       { timeout: 30_000 },
     );
@@ -216,7 +227,9 @@ describe('Console pages', () => {
     expect(key).toMatch(/^ct_/);
     await page.getByRole('cell', { name: keyName, exact: true }).waitFor();
 
-    const secretName = unique('CONSOLE_SECRET').toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+    const secretName = unique('CONSOLE_SECRET')
+      .toUpperCase()
+      .replace(/[^A-Z0-9_]/g, '_');
     await page.getByLabel('Secret name').fill(secretName);
     await page.getByLabel('Value').fill('s3cr3t-value');
     await page.getByRole('button', { name: 'Save secret' }).click();

@@ -29,9 +29,46 @@ function videoTrace(name: string) {
     output: { url: VIDEO_URL, contentType: 'video/mp4' },
     spans: [
       { id: 'root', name: 'storyboard-to-video', kind: 'agent', startTime: at(0), endTime: at(42_000) },
-      { id: 'plan', parentId: 'root', name: 'plan-shots', kind: 'llm', model: 'gpt-5-mini', startTime: at(200), endTime: at(3_400), usage: { inputTokens: 812, outputTokens: 240 }, costUsd: 0.0021, output: { shots: 3 } },
-      { id: 'refs', parentId: 'root', name: 'fetch-references', kind: 'retrieval', startTime: at(3_500), endTime: at(4_900), status: 'error', statusMessage: 'reference store timed out' },
-      { id: 'gen', parentId: 'root', name: 'generate-video', kind: 'generation', model: 'veo-3', startTime: at(5_000), endTime: at(38_000), usage: { videoSeconds: 8 }, costUsd: 3.2, input: { prompt: 'lighthouse at dusk', seed: 42 }, output: { url: VIDEO_URL, contentType: 'video/mp4', width: 1280, height: 720 }, attributes: { 'video.fps': 24 }, events: [{ name: 'queued', time: at(5_100) }, { name: 'first-frame', time: at(21_000), attributes: { progress: 0.5 } }] },
+      {
+        id: 'plan',
+        parentId: 'root',
+        name: 'plan-shots',
+        kind: 'llm',
+        model: 'gpt-5-mini',
+        startTime: at(200),
+        endTime: at(3_400),
+        usage: { inputTokens: 812, outputTokens: 240 },
+        costUsd: 0.0021,
+        output: { shots: 3 },
+      },
+      {
+        id: 'refs',
+        parentId: 'root',
+        name: 'fetch-references',
+        kind: 'retrieval',
+        startTime: at(3_500),
+        endTime: at(4_900),
+        status: 'error',
+        statusMessage: 'reference store timed out',
+      },
+      {
+        id: 'gen',
+        parentId: 'root',
+        name: 'generate-video',
+        kind: 'generation',
+        model: 'veo-3',
+        startTime: at(5_000),
+        endTime: at(38_000),
+        usage: { videoSeconds: 8 },
+        costUsd: 3.2,
+        input: { prompt: 'lighthouse at dusk', seed: 42 },
+        output: { url: VIDEO_URL, contentType: 'video/mp4', width: 1280, height: 720 },
+        attributes: { 'video.fps': 24 },
+        events: [
+          { name: 'queued', time: at(5_100) },
+          { name: 'first-frame', time: at(21_000), attributes: { progress: 0.5 } },
+        ],
+      },
       { id: 'upscale', parentId: 'gen', name: 'upscale', kind: 'tool', startTime: at(30_000), endTime: at(37_500) },
       { id: 'score', parentId: 'root', name: 'aesthetic-score', kind: 'scorer', startTime: at(38_100), endTime: at(41_800), output: { score: 0.82 } },
     ],
@@ -44,7 +81,15 @@ function bigSpans(count: number, startMs: number) {
   const spans: any[] = [{ id: 's0', name: 'batch-render', kind: 'agent', startTime: at(0), endTime: at(count * 10 + 400) }];
   for (let i = 1; i < count; i++) {
     const parentId = i <= 50 ? 's0' : `s${1 + (i % 50)}`;
-    spans.push({ id: `s${i}`, parentId, name: `step-${i}`, kind: i % 7 === 0 ? 'generation' : 'tool', startTime: at(i * 10), endTime: at(i * 10 + 400), status: i % 997 === 0 ? 'error' : 'unset' });
+    spans.push({
+      id: `s${i}`,
+      parentId,
+      name: `step-${i}`,
+      kind: i % 7 === 0 ? 'generation' : 'tool',
+      startTime: at(i * 10),
+      endTime: at(i * 10 + 400),
+      status: i % 997 === 0 ? 'error' : 'unset',
+    });
   }
   return spans;
 }
@@ -137,7 +182,8 @@ describe('Console', () => {
     const rows = waterfall.locator('[role=row][data-span-id]');
     await eventually(async () => expect(await rows.count()).toBe(small.spans.length));
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'plan', 'refs', 'gen', 'upscale', 'score']);
-    const indent = async (id: string) => parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e) => (globalThis as any).getComputedStyle(e).paddingLeft));
+    const indent = async (id: string) =>
+      parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e) => (globalThis as any).getComputedStyle(e).paddingLeft));
     expect(await indent('gen')).toBeGreaterThan(await indent('root'));
     expect(await indent('upscale')).toBeGreaterThan(await indent('gen'));
     await waterfall.locator('[data-span-id="refs"]').getByText('error').waitFor({ state: 'attached' });
@@ -174,7 +220,10 @@ describe('Console', () => {
     // timing) to the waterfall shown. The answer's own time is the service's, measured by
     // bench:read; on a shared CI machine it varied 0.2-0.7 s.
     const rendering = await page.evaluate((id: string) => {
-      const fetched = performance.getEntriesByType('resource').filter((e) => e.name.includes(`/api/v1/traces/${encodeURIComponent(id)}`)).pop();
+      const fetched = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes(`/api/v1/traces/${encodeURIComponent(id)}`))
+        .pop();
       return fetched ? performance.now() - (fetched as unknown as { responseEnd: number }).responseEnd : null;
     }, big.id);
     console.log(`console: a ${BIG_SPANS}-span trace shown ${elapsed} ms after the click, ${Math.round(rendering ?? NaN)} ms after its answer arrived`);

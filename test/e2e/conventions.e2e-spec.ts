@@ -6,8 +6,7 @@ const PROJECTS = '/api/v1/projects';
 
 describe('Conventions', () => {
   const ctx = useStack();
-  const countNamed = async (name: string) =>
-    (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+  const countNamed = async (name: string) => (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
 
   describe('X-Request-Id', () => {
     it('echoes the client’s id on success and on errors', async () => {
@@ -22,12 +21,7 @@ describe('Conventions', () => {
     });
 
     it('generates a distinct id when the client sends none, also on errors', async () => {
-      const responses = [
-        await ctx.api.get(PROJECTS),
-        await ctx.api.get(PROJECTS),
-        await ctx.api.get(`${PROJECTS}/does-not-exist`),
-        await ctx.api.post(PROJECTS, { name: '' }),
-      ];
+      const responses = [await ctx.api.get(PROJECTS), await ctx.api.get(PROJECTS), await ctx.api.get(`${PROJECTS}/does-not-exist`), await ctx.api.post(PROJECTS, { name: '' })];
       const generated = responses.map((r) => r.headers.get('x-request-id'));
       for (const id of generated) expect(id).toEqual(expect.stringMatching(/\S/));
       expect(new Set(generated).size).toBe(generated.length);
@@ -52,15 +46,12 @@ describe('Conventions', () => {
       expectValidationFailure(await ctx.api.post(PROJECTS, undefined, { raw, contentType: 'application/json' }));
     });
 
-    it.each(['text/plain', 'application/x-www-form-urlencoded'])(
-      'answers 415 unsupported_media_type to a %s body, and creates nothing',
-      async (contentType) => {
-        const project = aProject();
-        const response = await ctx.api.post(PROJECTS, undefined, { raw: JSON.stringify(project), contentType });
-        expectProblem(response, 415, 'unsupported_media_type');
-        expect(await countNamed(project.name as string)).toBe(0);
-      },
-    );
+    it.each(['text/plain', 'application/x-www-form-urlencoded'])('answers 415 unsupported_media_type to a %s body, and creates nothing', async (contentType) => {
+      const project = aProject();
+      const response = await ctx.api.post(PROJECTS, undefined, { raw: JSON.stringify(project), contentType });
+      expectProblem(response, 415, 'unsupported_media_type');
+      expect(await countNamed(project.name as string)).toBe(0);
+    });
 
     it('accepts application/json with a charset parameter', async () => {
       const response = await ctx.api.post(PROJECTS, aProject(), { contentType: 'application/json; charset=utf-8' });

@@ -50,11 +50,7 @@ describe('Datasets', () => {
   describe('create', () => {
     it('answers 201 with the dataset at version 1, its Location, and the items readable in order', async () => {
       const { api, projectId } = await inNewProject(ctx.api);
-      const items = [
-        anItem('a', { metadata: { camera: 'dolly', fps: 24 } }),
-        { input: 'a lighthouse in fog' },
-        anItem('c', { expected: null }),
-      ];
+      const items = [anItem('a', { metadata: { camera: 'dolly', fps: 24 } }), { input: 'a lighthouse in fog' }, anItem('c', { expected: null })];
       const body = aDataset({ description: 'Shots for the camera-move scorer', items });
       const response = await api.post(DATASETS, body);
       expect(response.status).toBe(201);
@@ -503,7 +499,10 @@ describe('Datasets', () => {
       const dataset = await createDataset(api);
       const response = await api.request(method, datasetPath(dataset.id), { json: { name: 'Renamed' } });
       expectProblem(response, 405, 'method_not_allowed');
-      const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
+      const allow = (response.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .sort();
       expect(allow).toEqual(expect.arrayContaining(['DELETE', 'GET']));
       expect(allow).not.toContain(method);
       expect(await readDataset(api, dataset.id)).toEqual(dataset);

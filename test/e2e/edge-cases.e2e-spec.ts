@@ -110,9 +110,7 @@ describe('Edge cases of JSON and HTTP', () => {
       expectProblem(benchmark, 400, 'validation_failed', ['constructor', 'runner.constructor']);
       const prompt = await api.post(PROMPTS, undefined, { raw: JSON.stringify(aPrompt()).replace('{', '{"constructor":{},'), contentType: 'application/json' });
       expectProblem(prompt, 400, 'validation_failed', ['constructor']);
-      expectProblem(await api.post(itemsPath(dataset.id), { items: [{ input: 1 }, { input: 2, constructor: 3 }] }), 400, 'validation_failed', [
-        'items[1].constructor',
-      ]);
+      expectProblem(await api.post(itemsPath(dataset.id), { items: [{ input: 1 }, { input: 2, constructor: 3 }] }), 400, 'validation_failed', ['items[1].constructor']);
       expect((await api.get(BENCHMARKS)).body.data).toEqual([]);
       expect((await api.get(PROMPTS)).body.data).toEqual([]);
       expect((await readDataset(api, dataset.id)).itemCount).toBe(0);
@@ -245,4 +243,3 @@ describe('Edge cases of JSON and HTTP', () => {
     });
   });
 });
-

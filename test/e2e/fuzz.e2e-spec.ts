@@ -62,7 +62,10 @@ function encodePathValue(value: string): string {
 }
 
 /** Header values stay printable ASCII: fetch itself refuses anything else. */
-const headerValue = fc.oneof(fc.constantFrom('wait', 'respond-async', '"1"', '"999"', '*', 'W/"1"', ''), fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')));
+const headerValue = fc.oneof(
+  fc.constantFrom('wait', 'respond-async', '"1"', '"999"', '*', 'W/"1"', ''),
+  fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+);
 
 describe('Fuzzing every route (fast-check)', () => {
   const ctx = useStack();
@@ -126,10 +129,7 @@ describe('Fuzzing every route (fast-check)', () => {
           : bodySchema
             ? fromSchema(doc, bodySchema, ids)
             : wildJson;
-    const body = fc.oneof(
-      { weight: 8, arbitrary: jsonBody.map((json) => ({ json })) },
-      { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((raw) => ({ raw })) },
-    );
+    const body = fc.oneof({ weight: 8, arbitrary: jsonBody.map((json) => ({ json })) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((raw) => ({ raw })) });
     return fc
       .record({
         values: fc.tuple(...pathNames.map(() => pathValue)),

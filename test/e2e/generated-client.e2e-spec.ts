@@ -24,7 +24,9 @@ describe('A client generated from the OpenAPI document', () => {
   it('is what openapi-typescript generates from the served document', async () => {
     const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
     writeFileSync(join(scratch.path, 'openapi.json'), doc.text);
-    execFileSync(repoBin('openapi-typescript'), [join(scratch.path, 'openapi.json'), '--default-non-nullable', 'false', '-o', join(scratch.path, 'schema.d.ts')], { stdio: 'pipe' });
+    execFileSync(repoBin('openapi-typescript'), [join(scratch.path, 'openapi.json'), '--default-non-nullable', 'false', '-o', join(scratch.path, 'schema.d.ts')], {
+      stdio: 'pipe',
+    });
     expect(readFileSync(join(scratch.path, 'schema.d.ts'), 'utf8')).toBe(readFileSync(SCHEMA, 'utf8'));
   }, 60_000);
 

@@ -21,7 +21,10 @@ class TraceLoad {
   private running = true;
   private readonly clients: Promise<void>[];
 
-  constructor(private readonly api: Api, clients = 3) {
+  constructor(
+    private readonly api: Api,
+    clients = 3,
+  ) {
     this.clients = Array.from({ length: clients }, () => this.client());
   }
 
@@ -95,10 +98,15 @@ describe('SIGTERM during load (distributed)', () => {
     const missing: string[] = [];
     for (const id of load.accepted) {
       try {
-        await eventually(`trace ${id}`, async () => {
-          const response = await getTrace(api, id);
-          return response.status === 200 && response.body.spans.length === 3 ? true : undefined;
-        }, 30_000, 200);
+        await eventually(
+          `trace ${id}`,
+          async () => {
+            const response = await getTrace(api, id);
+            return response.status === 200 && response.body.spans.length === 3 ? true : undefined;
+          },
+          30_000,
+          200,
+        );
       } catch {
         missing.push(id);
       }

@@ -7,8 +7,7 @@ const PROJECTS = '/api/v1/projects';
 
 describe('Idempotency-Key on POST', () => {
   const ctx = useStack();
-  const countNamed = async (name: string) =>
-    (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+  const countNamed = async (name: string) => (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
 
   it('replays the first answer for the same key and body, and creates nothing more', async () => {
     const client = ctx.api.withIdempotencyKey(unique('idem'));

@@ -65,9 +65,7 @@ describe('Two gateway replicas answering request-reply at once (distributed)', (
     await groupsSettled(ctx.stack, ['gateway-client'], 2);
     const [a, b] = ctx.stack.edgeUrls.map((url) => api(url, ctx.stack.apiKey));
     // Each replica creates projects and reads back the ones both created, 40 requests at a time.
-    const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).post('/api/v1/projects', aProject({ name: `Replica project ${i}` }))),
-    );
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).post('/api/v1/projects', aProject({ name: `Replica project ${i}` }))));
     expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
     for (let round = 0; round < 3; round += 1) {
       const reads = await Promise.all(

@@ -104,7 +104,7 @@ describe('/metrics: the metrics of the work', () => {
     await grows(ctx, 'cinetrace_benchmark_task_duration_seconds_count', { status: 'completed' }, timed, 3);
     expect(await valueOf(ctx.stack, 'cinetrace_task_queue_workers')).toBeGreaterThanOrEqual(1);
     expect(await valueOf(ctx.stack, 'cinetrace_task_queue_jobs', { state: 'active' })).toBeGreaterThanOrEqual(0);
-    expect((await scrape(ctx.stack, ctx.stack.mode === 'distributed' ? 'benchmark-worker' : 'gateway'))).toMatch(/^cinetrace_task_queue_jobs\{state="waiting"\} \d+$/m);
+    expect(await scrape(ctx.stack, ctx.stack.mode === 'distributed' ? 'benchmark-worker' : 'gateway')).toMatch(/^cinetrace_task_queue_jobs\{state="waiting"\} \d+$/m);
   });
 
   it('shows no keys, project ids or stack traces', async () => {

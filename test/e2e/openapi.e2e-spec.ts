@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { REPO, repoBin, useScratchDir } from './support/scratch';
 import { useStack } from './support/stack-hooks';
 
-
 /**
  * The served OpenAPI document as third-party tools see it: `redocly lint` (recommended
  * rules, redocly.yaml) finds no error. Every answer of the suite is also checked against it

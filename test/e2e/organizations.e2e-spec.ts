@@ -161,7 +161,7 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       const promoted = await createApiKey(ctx.api, { scopes: ['admin'] });
       expectProblem(await as(promoted.key).post(ORGANIZATIONS, { name: 'Not yet' }), 403, 'insufficient_scope');
       // The bootstrap key revoked (another admin key exists: the promoted one).
-      expect((await revokeApiKey(as(promoted.key), (await bootstrapKeyId(as(promoted.key))))).status).toBe(204);
+      expect((await revokeApiKey(as(promoted.key), await bootstrapKeyId(as(promoted.key)))).status).toBe(204);
       await sleep(AUTH_CACHE_TTL_MS + 500);
       expectProblem(await ctx.api.get('/api/v1/projects'), 401, 'unauthenticated');
 

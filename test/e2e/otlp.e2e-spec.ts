@@ -2,19 +2,7 @@ import { Api } from '@cinetrace/testing';
 import { decodeExportResponse, decodeStatus } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { gzipSync } from 'node:zlib';
-import {
-  Encoding,
-  OTLP_TRACES_UNDER_API,
-  SpanKind,
-  SpanStatusCode,
-  exportSpans,
-  hrIso,
-  otlpExporter,
-  otlpHeaders,
-  postOtlp,
-  recordSpans,
-  succeeded,
-} from './support/otlp';
+import { Encoding, OTLP_TRACES_UNDER_API, SpanKind, SpanStatusCode, exportSpans, hrIso, otlpExporter, otlpHeaders, postOtlp, recordSpans, succeeded } from './support/otlp';
 import { valueOf } from './support/metrics';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -180,7 +168,9 @@ describe('OTLP/HTTP trace ingest', () => {
     const project = await newProject();
     const traceId = 'a1'.repeat(16);
     const span = (spanId: string, name: string) => ({ traceId, spanId, name, startTimeUnixNano: '1780000000000000000', endTimeUnixNano: 1780000001000000000 });
-    const body = { resourceSpans: [{ scopeSpans: [{ spans: [span('b1'.repeat(8), 'kept'), span('b2'.repeat(8), 'x'.repeat(300)), { ...span('b3'.repeat(8), 'bad id'), spanId: 'nothex' }] }] }] };
+    const body = {
+      resourceSpans: [{ scopeSpans: [{ spans: [span('b1'.repeat(8), 'kept'), span('b2'.repeat(8), 'x'.repeat(300)), { ...span('b3'.repeat(8), 'bad id'), spanId: 'nothex' }] }] }],
+    };
     const refusedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_rejected_total', { reason: 'invalid' });
     const acceptedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_accepted_total');
     const answer = await postOtlp(ctx.stack, JSON.stringify(body), otlpHeaders(ctx.stack.apiKey, project.key, JSON_TYPE));
@@ -233,7 +223,10 @@ describe('OTLP/HTTP trace ingest', () => {
     });
     const protobuf = Buffer.from(ProtobufTraceSerializer.serializeRequest(recorded)!);
     const protobufTraceId = recorded[0].spanContext().traceId;
-    for (const [body, type, traceId] of [[json, JSON_TYPE, jsonTraceId], [protobuf, PROTOBUF_TYPE, protobufTraceId]] as const) {
+    for (const [body, type, traceId] of [
+      [json, JSON_TYPE, jsonTraceId],
+      [protobuf, PROTOBUF_TYPE, protobufTraceId],
+    ] as const) {
       expect(body.length).toBeGreaterThan(300 * 1024);
       const answer = await postOtlp(ctx.stack, body, otlpHeaders(ctx.stack.apiKey, project.key, type));
       expect(answer.status).toBe(200);
@@ -324,4 +317,3 @@ function sdkResource(span: any): Record<string, unknown> {
   const resource = span.attributes['otel.resource'] as Record<string, unknown>;
   return Object.fromEntries(Object.entries(resource).filter(([key]) => key.startsWith('telemetry.sdk.')));
 }
-

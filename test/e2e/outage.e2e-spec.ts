@@ -34,7 +34,10 @@ if (e2eMode() === 'distributed') {
         status = await own.stack
           .api()
           .get(PROJECTS, undefined, { timeoutMs: 10_000 })
-          .then((r) => r.status, () => 0);
+          .then(
+            (r) => r.status,
+            () => 0,
+          );
         if (status === 200) break;
         await sleep(1000);
       }
@@ -47,18 +50,22 @@ if (e2eMode() === 'distributed') {
   describe('Process crash (all-in-one)', () => {
     const ctx = useStack();
 
-    it('keeps every acknowledged project after the process is killed with SIGKILL', async () => {
-      const created = [];
-      for (let i = 0; i < 5; i += 1) {
-        const response = await ctx.api.post(PROJECTS, aProject());
-        expect(response.status).toBe(201);
-        created.push(response.body);
-      }
-      await ctx.stack.kill('SIGKILL');
-      await ctx.stack.restart();
-      for (const project of created) {
-        expect((await ctx.api.get(`${PROJECTS}/${project.id}`)).body).toEqual(project);
-      }
-    }, STACK_HOOK_TIMEOUT_MS);
+    it(
+      'keeps every acknowledged project after the process is killed with SIGKILL',
+      async () => {
+        const created = [];
+        for (let i = 0; i < 5; i += 1) {
+          const response = await ctx.api.post(PROJECTS, aProject());
+          expect(response.status).toBe(201);
+          created.push(response.body);
+        }
+        await ctx.stack.kill('SIGKILL');
+        await ctx.stack.restart();
+        for (const project of created) {
+          expect((await ctx.api.get(`${PROJECTS}/${project.id}`)).body).toEqual(project);
+        }
+      },
+      STACK_HOOK_TIMEOUT_MS,
+    );
   });
 }

@@ -142,7 +142,7 @@ describe('Production connections: TLS and authentication (distributed)', () => {
     client.disconnect();
   }, 30_000);
 
-  it('an app without a client certificate never becomes ready, and logs the broker\'s TLS refusal', async () => {
+  it("an app without a client certificate never becomes ready, and logs the broker's TLS refusal", async () => {
     const env: Record<string, string> = { ...stack!.environment('prompt-service'), HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'info' };
     delete env.KAFKA_SSL_CERT_FILE;
     delete env.KAFKA_SSL_KEY_FILE;
@@ -150,7 +150,10 @@ describe('Production connections: TLS and authentication (distributed)', () => {
     cleanups.push(() => app.stop());
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !CONNECTION_REFUSED.test(app.output())) {
-      const status = await fetch(`http://127.0.0.1:${env.HEALTH_PORT}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${env.HEALTH_PORT}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       expect(status).not.toBe(200);
       await sleep(500);
     }
@@ -171,7 +174,11 @@ describe('Production connections: TLS and authentication (distributed)', () => {
       }),
     );
     cleanups.push(() => Promise.all(apps.map((app) => app.process.stop())));
-    const readyz = (port: string) => fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const readyz = (port: string) =>
+      fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
     const deadline = Date.now() + 45_000;
     const pending = new Set(apps.map((app) => app.name));
     while (pending.size && Date.now() < deadline) {

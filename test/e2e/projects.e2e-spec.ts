@@ -5,8 +5,7 @@ import { useStack } from './support/stack-hooks';
 describe('Projects: create and read', () => {
   const ctx = useStack();
   const create = (body: unknown) => ctx.api.post('/api/v1/projects', body);
-  const byName = async (name: string) =>
-    (await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data;
+  const byName = async (name: string) => (await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data;
 
   it('creates a project: 201, Location, and the project in the body', async () => {
     const before = Date.now();

@@ -147,9 +147,7 @@ describe('Prompt releases, gates, rendering', () => {
       expectProblem(noRun, 409, 'gate_failed', ['version']);
       expect(noRun.body.detail).toContain(`no completed run of benchmark '${benchmarkId}'`);
       // Refused, so nothing changed: not even the gate.
-      expect((await api.get(`${PROMPTS}/${id}/releases`)).body.data.find((r: any) => r.name === 'production')).toEqual(
-        expect.objectContaining({ version: 1, gate: null }),
-      );
+      expect((await api.get(`${PROMPTS}/${id}/releases`)).body.data.find((r: any) => r.name === 'production')).toEqual(expect.objectContaining({ version: 1, gate: null }));
 
       // Run the benchmark on staging (version 2): it resolves the release and records the version on the run.
       const run = await runOnStaging(api, benchmarkId);
@@ -262,7 +260,10 @@ describe('Prompt releases, gates, rendering', () => {
       const prompt = await createPrompt(api, { content: '{{subject}} at {{fps}} fps, loop {{loop}}, {{mood}}' });
       await put(api, prompt.id, { content: '{{subject}} only' });
       await moveRelease(api, prompt.id, 'production', { version: 1 });
-      const rendered = await api.post(`${PROMPTS}/${prompt.id}/render`, { variables: { subject: 'a lighthouse', fps: 24, loop: true, mood: 'calm', extra: 'x' }, release: 'production' });
+      const rendered = await api.post(`${PROMPTS}/${prompt.id}/render`, {
+        variables: { subject: 'a lighthouse', fps: 24, loop: true, mood: 'calm', extra: 'x' },
+        release: 'production',
+      });
       expect(rendered.status).toBe(200);
       expect(rendered.body).toEqual({ version: 1, content: 'a lighthouse at 24 fps, loop true, calm', variables: ['subject', 'fps', 'loop', 'mood'] });
       const latest = await api.post(`${PROMPTS}/${prompt.id}/render`, { variables: { subject: 'a pier' } });

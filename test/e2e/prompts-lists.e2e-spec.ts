@@ -86,9 +86,7 @@ describe('Prompts: lists, isolation and concurrency', () => {
   describe('concurrency', () => {
     it('gives one 201 and 409s to parallel creates with the same explicit identifier', async () => {
       const { api } = await inNewProject(ctx.api);
-      const responses = await Promise.all(
-        Array.from({ length: 20 }, () => api.post(PROMPTS, aPrompt({ identifier: 'contested' }))),
-      );
+      const responses = await Promise.all(Array.from({ length: 20 }, () => api.post(PROMPTS, aPrompt({ identifier: 'contested' }))));
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);

@@ -184,15 +184,18 @@ describe('Prompts', () => {
       expect((await api.get(`${PROMPTS}/${prompt.id}`)).status).toBe(200);
     });
 
-    it.each([['identifier', { identifier: 'new-id' }], ['type', { type: 'text-to-text' }], ['id', { id: 'prm_x' }], ['colour', { colour: 'red' }], ['name', { name: null }]])(
-      'PUT refuses %s with 400 and changes nothing',
-      async (path, body) => {
-        const { api } = await inNewProject(ctx.api);
-        const prompt = await createPrompt(api);
-        expectProblem(await put(api, prompt.id, { content: 'changed', ...body }), 400, 'validation_failed', [path]);
-        expect((await api.get(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
-      },
-    );
+    it.each([
+      ['identifier', { identifier: 'new-id' }],
+      ['type', { type: 'text-to-text' }],
+      ['id', { id: 'prm_x' }],
+      ['colour', { colour: 'red' }],
+      ['name', { name: null }],
+    ])('PUT refuses %s with 400 and changes nothing', async (path, body) => {
+      const { api } = await inNewProject(ctx.api);
+      const prompt = await createPrompt(api);
+      expectProblem(await put(api, prompt.id, { content: 'changed', ...body }), 400, 'validation_failed', [path]);
+      expect((await api.get(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
+    });
   });
 
   describe('by identifier', () => {

@@ -50,12 +50,16 @@ describe('A restart of the stack', () => {
     expect(page.body.data.map((p: { id: string }) => p.id)).toEqual(pageTwoBefore);
   });
 
-  it('keeps deriving keys from what is stored', async () => {
-    const name = unique('After restart');
-    const first = await ctx.api.post(PROJECTS, { name });
-    await ctx.stack.restart();
-    const second = await ctx.api.post(PROJECTS, { name });
-    expect(second.status).toBe(201);
-    expect(second.body.key).toBe(`${first.body.key}-2`);
-  }, STACK_HOOK_TIMEOUT_MS);
+  it(
+    'keeps deriving keys from what is stored',
+    async () => {
+      const name = unique('After restart');
+      const first = await ctx.api.post(PROJECTS, { name });
+      await ctx.stack.restart();
+      const second = await ctx.api.post(PROJECTS, { name });
+      expect(second.status).toBe(201);
+      expect(second.body.key).toBe(`${first.body.key}-2`);
+    },
+    STACK_HOOK_TIMEOUT_MS,
+  );
 });

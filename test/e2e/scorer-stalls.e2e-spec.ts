@@ -102,7 +102,10 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
     });
     expectProblem(response, 400, 'validation_failed');
     expect(response.body.errors).toEqual([
-      { path: 'scorers[0].config.pattern', message: expect.stringMatching(/^is not supported: scorers match regular expressions in linear time \(RE2 syntax\), which has no backreferences/) },
+      {
+        path: 'scorers[0].config.pattern',
+        message: expect.stringMatching(/^is not supported: scorers match regular expressions in linear time \(RE2 syntax\), which has no backreferences/),
+      },
       { path: 'scorers[1].config.pattern', message: expect.stringMatching(/^is not supported: .*no lookahead or lookbehind/) },
       { path: 'scorers[2].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
       { path: 'scorers[3].config.schema', message: 'must nest at most 32 levels deep' },

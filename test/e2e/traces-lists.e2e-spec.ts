@@ -3,24 +3,7 @@ import { expectProblem } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
-import {
-  BATCH,
-  T0,
-  TRACES,
-  TRACE_TEST_TIMEOUT_MS,
-  WAIT,
-  aSpan,
-  aTrace,
-  anId,
-  args,
-  at,
-  eventually,
-  ingest,
-  ingestAll,
-  listIds,
-  readNow,
-  summaryOf,
-} from './support/traces';
+import { BATCH, T0, TRACES, TRACE_TEST_TIMEOUT_MS, WAIT, aSpan, aTrace, anId, args, at, eventually, ingest, ingestAll, listIds, readNow, summaryOf } from './support/traces';
 
 /** The cursor with one alphanumeric character near its middle replaced by another. */
 function flipOneCharacter(cursor: string): string {
@@ -239,9 +222,7 @@ describe('Traces: lists, paging and isolation', () => {
       const offsets = [0, 1000, 2000, 2000, 2000, 3000, 4000];
       const traces = offsets.map((offset, i) => aTrace({ id: `${base}-${i}`, startTime: at(offset) }));
       await ingestAll(api, traces);
-      const expected = [...traces]
-        .sort((x, y) => Date.parse(y.startTime) - Date.parse(x.startTime) || (x.id < y.id ? 1 : -1))
-        .map((t) => t.id);
+      const expected = [...traces].sort((x, y) => Date.parse(y.startTime) - Date.parse(x.startTime) || (x.id < y.id ? 1 : -1)).map((t) => t.id);
       let added = 0;
       const { items, pages } = await pageThrough(api, TRACES, { limit: 3 }, async () => {
         added += 1;
@@ -257,7 +238,10 @@ describe('Traces: lists, paging and isolation', () => {
       const { api } = await inNewProject(ctx.api);
       const traces = Array.from({ length: 8 }, (_, i) => aTrace({ startTime: at(i * 1000), status: i % 2 ? 'error' : 'ok' }));
       await ingestAll(api, traces);
-      const failed = traces.filter((t) => t.status === 'error').map((t) => t.id).reverse();
+      const failed = traces
+        .filter((t) => t.status === 'error')
+        .map((t) => t.id)
+        .reverse();
       const { items } = await pageThrough(api, TRACES, { limit: 2, status: 'error' });
       expect(ids(items)).toEqual(failed);
       const viaArgs = await pageThrough(api, TRACES, { limit: 3, ...args({ status: 'error' }) });
@@ -271,7 +255,10 @@ describe('Traces: lists, paging and isolation', () => {
       ['a made-up string', () => 'bm90LWEtY3Vyc29y'],
     ])('rejects a cursor %s: 400 invalid_cursor', async (_label, tamper) => {
       const { api } = await inNewProject(ctx.api);
-      await ingestAll(api, [0, 1, 2].map((i) => aTrace({ startTime: at(i * 1000) })));
+      await ingestAll(
+        api,
+        [0, 1, 2].map((i) => aTrace({ startTime: at(i * 1000) })),
+      );
       const cursor = (await api.get(TRACES, { limit: 1 })).body.nextCursor;
       expect(typeof cursor).toBe('string');
       expect((await api.get(TRACES, { limit: 1, cursor })).status).toBe(200);

@@ -79,27 +79,31 @@ if (e2eMode() === 'distributed') {
   describe('Trace ingest across a process crash (all-in-one)', () => {
     const ctx = useStack();
 
-    it('keeps every trace answered 202 when the process is killed with SIGKILL right after', async () => {
-      const { api } = await inNewProject(ctx.api);
-      const accepted: Json[] = [];
-      for (let i = 0; i < 10; i += 1) {
-        const trace = aTrace({ startTime: at(i * 1000) });
-        await ingest(api, trace);
-        accepted.push(trace);
-      }
-      const batched = [aTrace(), aTrace({ spans: [aSpan(), aSpan()] })];
-      const batch = await api.post(BATCH, { traces: batched });
-      expect(batch.status).toBe(207);
-      expect(batch.body).toMatchObject({ accepted: 2, rejected: 0 });
-      accepted.push(...batched);
-      // A merge onto a trace just accepted: both halves must survive.
-      const extra = aSpan({ parentId: `${accepted[0].id}.root`, startTime: at(850) });
-      await ingest(api, { id: accepted[0].id, spans: [extra] });
-      accepted[0] = { ...accepted[0], spans: [...accepted[0].spans, extra] };
+    it(
+      'keeps every trace answered 202 when the process is killed with SIGKILL right after',
+      async () => {
+        const { api } = await inNewProject(ctx.api);
+        const accepted: Json[] = [];
+        for (let i = 0; i < 10; i += 1) {
+          const trace = aTrace({ startTime: at(i * 1000) });
+          await ingest(api, trace);
+          accepted.push(trace);
+        }
+        const batched = [aTrace(), aTrace({ spans: [aSpan(), aSpan()] })];
+        const batch = await api.post(BATCH, { traces: batched });
+        expect(batch.status).toBe(207);
+        expect(batch.body).toMatchObject({ accepted: 2, rejected: 0 });
+        accepted.push(...batched);
+        // A merge onto a trace just accepted: both halves must survive.
+        const extra = aSpan({ parentId: `${accepted[0].id}.root`, startTime: at(850) });
+        await ingest(api, { id: accepted[0].id, spans: [extra] });
+        accepted[0] = { ...accepted[0], spans: [...accepted[0].spans, extra] };
 
-      await ctx.stack.kill('SIGKILL');
-      await ctx.stack.restart();
-      await expectAllStored(api, accepted, 30_000);
-    }, STACK_HOOK_TIMEOUT_MS);
+        await ctx.stack.kill('SIGKILL');
+        await ctx.stack.restart();
+        await expectAllStored(api, accepted, 30_000);
+      },
+      STACK_HOOK_TIMEOUT_MS,
+    );
   });
 }

@@ -3,23 +3,7 @@ import { expectProblem } from './support/expectations';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { runInTraceStore } from './support/trace-store';
-import {
-  BATCH,
-  T0,
-  TRACES,
-  TRACE_TEST_TIMEOUT_MS,
-  WAIT,
-  aSpan,
-  aTrace,
-  args,
-  at,
-  getTrace,
-  ingest,
-  listIds,
-  readEventually,
-  readNow,
-  summaryOf,
-} from './support/traces';
+import { BATCH, T0, TRACES, TRACE_TEST_TIMEOUT_MS, WAIT, aSpan, aTrace, args, at, getTrace, ingest, listIds, readEventually, readNow, summaryOf } from './support/traces';
 
 /** A safe integer of milliseconds past what a Date can hold (8.64e15). */
 const FAR = 8_700_000_000_000_000;
@@ -30,8 +14,7 @@ const MAX_SPANS = 5;
 const MAX_SPAN_BYTES = 4096;
 
 /** POSTs a raw JSON text (what JSON.stringify cannot write: 1e400). */
-const postRaw = (api: ReturnType<typeof useStack>['api'], json: string): Promise<ApiResponse> =>
-  api.post(TRACES, undefined, { raw: json, contentType: 'application/json' });
+const postRaw = (api: ReturnType<typeof useStack>['api'], json: string): Promise<ApiResponse> => api.post(TRACES, undefined, { raw: json, contentType: 'application/json' });
 
 const tagRange = (from: number, n: number) => Array.from({ length: n }, (_, i) => `tag-${from + i}`);
 
@@ -107,7 +90,10 @@ describe('Traces: times, values and limits that hold over merges', () => {
     it('refuses 1e400 (Infinity once parsed) in costUsd, usage or metadata, naming each field', async () => {
       const { api } = await inNewProject(ctx.api);
       const span = (extra: string) => `{"name":"s","startTime":${T0}${extra}}`;
-      const response = await postRaw(api, `{"id":"inf-1","metadata":{"n":1e400},"spans":[${span('')},${span(',"costUsd":1e400')},${span(',"usage":{"inputTokens":-1e400,"images":1e400}')}]}`);
+      const response = await postRaw(
+        api,
+        `{"id":"inf-1","metadata":{"n":1e400},"spans":[${span('')},${span(',"costUsd":1e400')},${span(',"usage":{"inputTokens":-1e400,"images":1e400}')}]}`,
+      );
       expectProblem(response, 400, 'validation_failed', ['metadata.n', 'spans[1].costUsd', 'spans[2].usage.images']);
       expectProblem(await getTrace(api, 'inf-1'), 404, 'not_found');
     });

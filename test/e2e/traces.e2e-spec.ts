@@ -82,7 +82,13 @@ describe('Traces', () => {
 
     it('generates time-sortable tr_ and sp_ ids when the client sends none', async () => {
       const { api } = await inNewProject(ctx.api);
-      const body = { name: unique('anonymous'), spans: [{ name: 'one', startTime: at(0) }, { name: 'two', startTime: at(5) }] };
+      const body = {
+        name: unique('anonymous'),
+        spans: [
+          { name: 'one', startTime: at(0) },
+          { name: 'two', startTime: at(5) },
+        ],
+      };
       const first = await api.post(TRACES, body, { headers: WAIT });
       expect(first.status).toBe(201);
       expect(first.body.id).toMatch(/^tr_[A-Za-z0-9._:-]+$/);
@@ -209,14 +215,7 @@ describe('Traces', () => {
         updatedAt: expect.stringMatching(ISO_MILLIS_UTC),
         input: trace.input,
         output: trace.output,
-        spans: [
-          expectedSpan(plan, 0),
-          expectedSpan(captionA, 1),
-          expectedSpan(captionB, 1),
-          expectedSpan(render, 1),
-          expectedSpan(upscale, 2),
-          expectedSpan(minimal, 0),
-        ],
+        spans: [expectedSpan(plan, 0), expectedSpan(captionA, 1), expectedSpan(captionB, 1), expectedSpan(render, 1), expectedSpan(upscale, 2), expectedSpan(minimal, 0)],
       });
       // The span nobody described beyond name and start: defaults and nulls.
       expect(response.body.spans[5]).toMatchObject({ kind: 'span', status: 'unset', parentId: null, endTime: null, durationMs: null, usage: null, events: null });
@@ -387,7 +386,7 @@ describe('Traces', () => {
       ]);
     });
 
-    it("refuses a parentId naming a span of another trace, and a cycle through stored spans", async () => {
+    it('refuses a parentId naming a span of another trace, and a cycle through stored spans', async () => {
       const { api } = await inNewProject(ctx.api);
       const elsewhere = aTrace();
       await ingest(api, elsewhere, { wait: true });
@@ -396,10 +395,7 @@ describe('Traces', () => {
       expectProblem(await getTrace(api, id), 404, 'not_found');
 
       // root <- a already stored: making root a child of a closes a loop.
-      expectInvalid(
-        await api.post(TRACES, { id: elsewhere.id, spans: [{ ...elsewhere.spans[0], parentId: `${elsewhere.id}.a` }] }),
-        'spans[0].parentId',
-      );
+      expectInvalid(await api.post(TRACES, { id: elsewhere.id, spans: [{ ...elsewhere.spans[0], parentId: `${elsewhere.id}.a` }] }), 'spans[0].parentId');
       expect((await readNow(api, elsewhere.id)).spans[0]).toMatchObject({ id: `${elsewhere.id}.root`, parentId: null, depth: 0 });
     });
   });
@@ -509,7 +505,12 @@ describe('Traces', () => {
         rejected: 3,
         items: [
           { index: 0, id: good.id, result: 'accepted' },
-          { index: 1, id: badTime.id, result: 'rejected', errors: expect.arrayContaining([expect.objectContaining({ path: 'traces[1].spans[0].startTime', message: expect.any(String) })]) },
+          {
+            index: 1,
+            id: badTime.id,
+            result: 'rejected',
+            errors: expect.arrayContaining([expect.objectContaining({ path: 'traces[1].spans[0].startTime', message: expect.any(String) })]),
+          },
           { index: 2, id: null, result: 'rejected', errors: expect.arrayContaining([expect.objectContaining({ path: 'traces[2].id' })]) },
           { index: 3, id: expect.stringMatching(/^tr_/), result: 'accepted' },
           { index: 4, id: null, result: 'rejected', errors: [expect.objectContaining({ path: expect.stringMatching(/^traces\[4\]/) })] },

@@ -31,7 +31,10 @@ describe('Tasks that outlast the worker lock (distributed)', () => {
     const run = await runEnds(api, benchmarkId, runId, 120_000);
 
     expect(run).toMatchObject({ status: 'completed', counts: { total: ITEMS, completed: ITEMS, failed: 0, running: 0, pending: 0 } });
-    const calls = endpoints.sentTo('/target/slow-evil').map((r) => String(r.body.input.prompt)).filter((prompt) => prompt.startsWith(tag));
+    const calls = endpoints
+      .sentTo('/target/slow-evil')
+      .map((r) => String(r.body.input.prompt))
+      .filter((prompt) => prompt.startsWith(tag));
     expect(calls.sort()).toEqual(items.map((item) => item.input.prompt).sort());
     const tasks = await allTasks(api, benchmarkId, runId);
     for (const task of tasks) {

@@ -35,7 +35,15 @@ async function main(): Promise<void> {
 
   // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
   // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
-  const taskQueue = new InProcessTaskQueue(new TaskProcessor({ outbound: new OutboundClient({ allowPrivate: benchmarkEnv.OUTBOUND_ALLOW_PRIVATE }), traces: streams, secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })), scoring: new ScoringThreads() }), streams);
+  const taskQueue = new InProcessTaskQueue(
+    new TaskProcessor({
+      outbound: new OutboundClient({ allowPrivate: benchmarkEnv.OUTBOUND_ALLOW_PRIVATE }),
+      traces: streams,
+      secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })),
+      scoring: new ScoringThreads(),
+    }),
+    streams,
+  );
   // The in-process runner is the one worker; its tasks are the queue.
   reportTaskQueueFrom({ jobs: async () => taskQueue.jobCounts(), workers: async () => 1 });
 

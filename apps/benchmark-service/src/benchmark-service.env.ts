@@ -7,7 +7,8 @@ export class BenchmarkServiceEnv extends StreamServiceEnv {
   @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
 
   /** Redis for the task queue (BullMQ); required in the distributed mode. `rediss://` for TLS; user and password in the URL. */
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
   /** PEM file of the CA a `rediss://` REDIS_URL's server certificate is checked against; default Node's public CAs. */

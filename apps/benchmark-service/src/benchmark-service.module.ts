@@ -65,4 +65,5 @@ export class BenchmarkServiceModule {
 }
 
 /** Where benchmark-service keeps its data, as its module and its migration step (migrate.ts) open it. */
-export const benchmarkServiceStore = (env: BenchmarkServiceEnv): ServiceDataSourceSpec => serviceStore(BENCHMARK_SERVICE, env, { entities, migrations: benchmarkServiceMigrations });
+export const benchmarkServiceStore = (env: BenchmarkServiceEnv): ServiceDataSourceSpec =>
+  serviceStore(BENCHMARK_SERVICE, env, { entities, migrations: benchmarkServiceMigrations });

@@ -15,7 +15,12 @@ runServiceProcess({
     const queue = new BullMqTaskQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX);
     const app = await startBenchmarkService(env, kafkaServerOptions(BENCHMARK_SERVICE, kafka), {
       queue,
-      events: { kind: 'kafka', connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS }, clientId: `${BENCHMARK_SERVICE}-events`, partitions: env.TASK_EVENT_PARTITIONS },
+      events: {
+        kind: 'kafka',
+        connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
+        clientId: `${BENCHMARK_SERVICE}-events`,
+        partitions: env.TASK_EVENT_PARTITIONS,
+      },
       bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck] },
     });
     return busServiceProcess(BENCHMARK_SERVICE, app, kafka, { queue: () => queue.isReachable() });

@@ -4,7 +4,8 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class
 /** Environment of benchmark-worker; validated at boot (see validateEnv). */
 export class BenchmarkWorkerEnv extends WorkerEnv {
   /** Redis holding the task queue; required. `rediss://` for TLS; user and password in the URL. */
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
   /** PEM file of the CA a `rediss://` REDIS_URL's server certificate is checked against; default Node's public CAs. */

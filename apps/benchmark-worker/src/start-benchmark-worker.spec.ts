@@ -35,12 +35,7 @@ describe('BenchmarkWorkerEnv', () => {
     } catch (err) {
       error = err as EnvironmentError;
     }
-    expect(error?.problems.map((p) => p.split(':')[0]).sort()).toEqual([
-      'OUTBOUND_ALLOW_PRIVATE',
-      'REDIS_URL',
-      'WORKER_CONCURRENCY',
-      'WORKER_LOCK_MS',
-    ]);
+    expect(error?.problems.map((p) => p.split(':')[0]).sort()).toEqual(['OUTBOUND_ALLOW_PRIVATE', 'REDIS_URL', 'WORKER_CONCURRENCY', 'WORKER_LOCK_MS']);
     expect(error?.message).not.toContain('s3cret');
   });
 });
@@ -99,5 +94,3 @@ describe('startBenchmarkWorker', () => {
     }
   });
 });
-
-

@@ -70,8 +70,18 @@ export function App() {
   // The nav marks the list page for a resource's own page too.
   const section = ({ trace: 'traces', benchmark: 'benchmarks', prompt: 'prompts', dataset: 'datasets' } as Record<string, string>)[route.page] ?? route.page;
   return (
-    <Layout projects={projects} project={project} onPick={(p) => pick(p, ['prompts', 'datasets', 'benchmarks', 'settings'].includes(section) ? `/${section}` : '/traces')} onSignOut={leave} current={section}>
-      {error && <p className="notice error" role="alert">{error}</p>}
+    <Layout
+      projects={projects}
+      project={project}
+      onPick={(p) => pick(p, ['prompts', 'datasets', 'benchmarks', 'settings'].includes(section) ? `/${section}` : '/traces')}
+      onSignOut={leave}
+      current={section}
+    >
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {route.page === 'projects' && <ProjectsPage projects={projects} current={project} onOpen={(p) => pick(p)} onCreated={(p) => setProjects((list) => [p, ...(list ?? [])])} />}
       {needsProject && !project && <NoProject />}
       {route.page === 'traces' && project && <TracesPage key={project.id} search={route.search} />}

@@ -81,7 +81,9 @@ function compareItem(itemId: string, base: Task | null, other: Task | null, scor
 export function formatDelta(delta: number | null): string {
   if (delta === null) return '—';
   if (Math.abs(delta) < EPSILON) return '0';
-  const text = Math.abs(delta).toFixed(3).replace(/\.?0+$/, '');
+  const text = Math.abs(delta)
+    .toFixed(3)
+    .replace(/\.?0+$/, '');
   return delta > 0 ? `+${text}` : `−${text}`;
 }
 

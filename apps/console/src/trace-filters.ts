@@ -43,7 +43,7 @@ export function filtersToQuery(filters: TraceFilters): TraceQuery {
 /** The filters as the console's own URL keeps them (so a filtered list can be shared or reloaded). */
 export function filtersToSearch(filters: TraceFilters): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value.trim()) search.set(key, value.trim());
+  for (const [key, value] of Object.entries(filters) as Array<[string, string]>) if (value.trim()) search.set(key, value.trim());
   const text = search.toString();
   return text ? `?${text}` : '';
 }

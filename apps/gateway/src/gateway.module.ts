@@ -46,12 +46,7 @@ export class GatewayModule {
   static register(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [
-        LoggingModule.forApp(GATEWAY, env.LOG_LEVEL),
-        BusModule.forClient(bus),
-        PersistenceModule.forService(gatewayStore(env)),
-        TypeOrmModule.forFeature(entities),
-      ],
+      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env)), TypeOrmModule.forFeature(entities)],
       controllers: [
         ProjectsController,
         ApiKeysController,

@@ -12,9 +12,7 @@ runServiceProcess({
   env: GatewayEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL'],
   start: async (env, kafka) => {
-    const lagBounds = env.TRACE_INGEST_MAX_LAG_BYTES
-      ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLagBytes: env.TRACE_INGEST_MAX_LAG_BYTES }]
-      : [];
+    const lagBounds = env.TRACE_INGEST_MAX_LAG_BYTES ? [{ topic: Topics.TraceIngest, groupId: ConsumerGroups.TraceIngest, maxLagBytes: env.TRACE_INGEST_MAX_LAG_BYTES }] : [];
     const streams = new KafkaStreamPublisher(GATEWAY, kafka, { lagBounds });
     // The lag gate already reads trace-ingest's lag for backpressure: its last reading is the metric (none while unbounded).
     reportIngestLagFrom({ records: () => streams.lagOf(Topics.TraceIngest).records, bytes: () => streams.lagOf(Topics.TraceIngest).bytes });

@@ -7,7 +7,9 @@ import { ENV_SECRETS_PATTERN } from './secrets/env-secrets';
 /** Environment of project-service; validated at boot (see validateEnv). */
 export class ProjectServiceEnv extends ServiceEnv {
   /** A key made to exist for the bootstrap organization at every start. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
   BOOTSTRAP_API_KEY?: string;
 
   /**
@@ -25,7 +27,10 @@ export class ProjectServiceEnv extends ServiceEnv {
    * `<DATA_DIR>/secrets-key`. The message never repeats the value.
    */
   @IsOptional()
-  @ValidateBy({ name: 'secretsKey', validator: { validate: (v: unknown) => typeof v === 'string' && parseSecretsKey(v) !== undefined, defaultMessage: () => 'must be 32 bytes as 64 hex digits or base64' } })
+  @ValidateBy({
+    name: 'secretsKey',
+    validator: { validate: (v: unknown) => typeof v === 'string' && parseSecretsKey(v) !== undefined, defaultMessage: () => 'must be 32 bytes as 64 hex digits or base64' },
+  })
   SECRETS_KEY?: string;
 
   /**
@@ -33,7 +38,7 @@ export class ProjectServiceEnv extends ServiceEnv {
    * (`OPENAI_API_KEY@api.openai.com,…`): only these can ever be read, and each only for
    * its hosts when it names some. Nothing else of the environment is ever sent anywhere.
    */
-  @Transform(({ value }) => (value === '' ? undefined : value))
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsOptional()
   @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
   OUTBOUND_ENV_SECRETS?: string;

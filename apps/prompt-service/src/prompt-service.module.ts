@@ -35,14 +35,7 @@ export class PromptServiceModule {
         BusModule.forClient(bus),
       ],
       controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController],
-      providers: [
-        { provide: PromptServiceEnv, useValue: env },
-        PromptsService,
-        PromptReadsService,
-        PromptRendersService,
-        ReleasesService,
-        BenchmarkRuns,
-      ],
+      providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService, PromptRendersService, ReleasesService, BenchmarkRuns],
     };
   }
 }

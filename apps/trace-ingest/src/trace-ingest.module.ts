@@ -23,19 +23,9 @@ export class TraceIngestModule {
   static register(env: TraceIngestEnv, source: IngestSource): DynamicModule {
     return {
       module: TraceIngestModule,
-      imports: [
-        LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL),
-        PersistenceModule.forService(traceIngestStore(env)),
-      ],
+      imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env))],
       controllers: [pingController(Patterns.TracePing), TracesBusController],
-      providers: [
-        { provide: TraceIngestEnv, useValue: env },
-        TraceWriter,
-        TraceIngestHandler,
-        ingestSubscription(source),
-        TraceReadsService,
-        ReceiptPruner,
-      ],
+      providers: [{ provide: TraceIngestEnv, useValue: env }, TraceWriter, TraceIngestHandler, ingestSubscription(source), TraceReadsService, ReceiptPruner],
     };
   }
 }

@@ -56,7 +56,10 @@ describe('runServiceProcess', () => {
 
     let readiness: { status: number; body: unknown } | undefined;
     for (let tries = 0; !readiness && tries < 100; tries++) {
-      readiness = await fetch(`http://127.0.0.1:${port}/readyz`).then(async (res) => ({ status: res.status, body: await res.json() }), () => undefined);
+      readiness = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        async (res) => ({ status: res.status, body: await res.json() }),
+        () => undefined,
+      );
       if (!readiness) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(start).toHaveBeenCalledWith(expect.objectContaining({ HEALTH_PORT: port, LOG_LEVEL: 'silent' }), expect.objectContaining({ brokers: ['127.0.0.1:1', '127.0.0.2:2'] }));

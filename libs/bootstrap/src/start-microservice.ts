@@ -9,12 +9,7 @@ import type { CustomStrategy, KafkaOptions } from '@nestjs/microservices';
  * in-process strategy (all-in-one). It logs as every app does (bootLogger until its
  * container exists, then the container's), and resolves once it is listening.
  */
-export async function startMicroservice(
-  name: string,
-  module: DynamicModule,
-  transport: KafkaOptions | CustomStrategy,
-  logLevel: LogLevel,
-): Promise<INestMicroservice> {
+export async function startMicroservice(name: string, module: DynamicModule, transport: KafkaOptions | CustomStrategy, logLevel: LogLevel): Promise<INestMicroservice> {
   const app = await NestFactory.createMicroservice(module, { ...transport, logger: bootLogger(name, logLevel), abortOnError: false });
   useAppLogger(app);
   await app.listen();

@@ -13,10 +13,9 @@ export class BusExceptionFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     if (exception instanceof DomainError) return throwError(() => exception.toPayload());
-    const pattern = host.switchToRpc().getContext()?.getPattern?.() ?? 'unknown';
+    const pattern = host.switchToRpc().getContext<{ getPattern?: () => string } | undefined>()?.getPattern?.() ?? 'unknown';
     const name = exception instanceof Error ? exception.name : typeof exception;
     this.logger.error(`Unhandled ${name} while answering '${pattern}': ${(exception as Error)?.message ?? ''}`);
     return throwError(() => ({ code: ErrorCode.Internal, detail: 'Internal error' }));
   }
 }
-

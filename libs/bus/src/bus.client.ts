@@ -15,6 +15,8 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   private connecting?: Promise<void>;
 
   constructor(
+    // Any transport's proxy (Kafka's, the in-process one), whatever its event map and status type.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly proxy: ClientProxy<any, any>,
     private readonly timeoutMs: number,
     /** Kafka's reachability apart from this client's own connection; none in process. */

@@ -6,7 +6,7 @@ export function handledPatterns(controllers: ReadonlyArray<Type<unknown>>): stri
   const patterns: string[] = [];
   for (const controller of controllers) {
     for (const key of Object.getOwnPropertyNames(controller.prototype)) {
-      const method = Object.getOwnPropertyDescriptor(controller.prototype, key)?.value;
+      const method: unknown = Object.getOwnPropertyDescriptor(controller.prototype, key)?.value;
       if (typeof method !== 'function') continue;
       const handled = Reflect.getMetadata(PATTERN_METADATA, method) as unknown[] | undefined;
       if (handled) patterns.push(...handled.map(String));

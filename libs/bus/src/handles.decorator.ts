@@ -10,7 +10,7 @@ export type BusAnswer<R> = R | JsonText | Promise<R | JsonText>;
  * entry in BusContract: a handler answering something else does not compile.
  */
 export function Handles<P extends Pattern>(pattern: P) {
-  return <T extends (...args: any[]) => BusAnswer<ReplyOf<P>>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<T>): void => {
+  return <T extends (...args: never[]) => BusAnswer<ReplyOf<P>>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<T>): void => {
     MessagePattern(pattern)(target, key, descriptor);
   };
 }

@@ -13,10 +13,7 @@ export function toDomainError(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   const payload = decode(err);
   if (payload && typeof payload === 'object' && 'code' in payload) return DomainError.fromPayload(payload);
-  const detail =
-    err instanceof TimeoutError
-      ? 'A backing service did not answer in time'
-      : 'A backing service is unreachable';
+  const detail = err instanceof TimeoutError ? 'A backing service did not answer in time' : 'A backing service is unreachable';
   return new DomainError(ErrorCode.Unavailable, detail, undefined, BUS_RETRY_AFTER_SECONDS);
 }
 

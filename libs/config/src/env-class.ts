@@ -4,6 +4,7 @@
  * the class it is given, so each variable is declared, documented and checked once.
  */
 // A mixin's base takes any constructor arguments (TypeScript requires exactly `any[]` here).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EnvClass<T = object> = new (...args: any[]) => T;
 
 /** No variables yet: the class blocks start from. */

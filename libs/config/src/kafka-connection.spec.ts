@@ -54,7 +54,9 @@ describe('kafkaConnectionFromEnv', () => {
   });
 
   it('an unknown mechanism is refused by validation, without the value', () => {
-    expect(() => validateEnv(KafkaEnv, { KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(/KAFKA_SASL_MECHANISM: must be one of the following values: plain, scram-sha-256, scram-sha-512/);
+    expect(() => validateEnv(KafkaEnv, { KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(
+      /KAFKA_SASL_MECHANISM: must be one of the following values: plain, scram-sha-256, scram-sha-512/,
+    );
   });
 
   it('names each inconsistent setting, never a password', () => {
@@ -63,8 +65,12 @@ describe('kafkaConnectionFromEnv', () => {
       'KAFKA_SSL_CA_FILE: set, but KAFKA_SSL is not true',
       'KAFKA_SASL_PASSWORD: set, but KAFKA_SASL_MECHANISM is not',
     ]);
-    expect(problems({ KAFKA_BROKERS: 'a:1', KAFKA_SSL: 'true', KAFKA_SSL_CERT_FILE: '/cert.pem' })).toEqual(['KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: give both (mutual TLS) or neither']);
-    expect(problems({ KAFKA_BROKERS: 'a:1', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'app' })).toEqual(['KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM']);
+    expect(problems({ KAFKA_BROKERS: 'a:1', KAFKA_SSL: 'true', KAFKA_SSL_CERT_FILE: '/cert.pem' })).toEqual([
+      'KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: give both (mutual TLS) or neither',
+    ]);
+    expect(problems({ KAFKA_BROKERS: 'a:1', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'app' })).toEqual([
+      'KAFKA_SASL_PASSWORD: required with KAFKA_SASL_MECHANISM',
+    ]);
   });
 
   it('a file it cannot read stops the boot naming the variable and the path', () => {

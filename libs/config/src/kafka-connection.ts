@@ -34,7 +34,10 @@ export type KafkaConnectionEnv = Pick<
  */
 export function kafkaConnectionFromEnv(env: KafkaConnectionEnv, read: ReadFile = readFromDisk): KafkaConnectionSettings {
   const problems: string[] = [];
-  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  const brokers = (env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (!brokers.length) problems.push('KAFKA_BROKERS: required (a comma-separated host:port list)');
 
   const files = { KAFKA_SSL_CA_FILE: env.KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE: env.KAFKA_SSL_CERT_FILE, KAFKA_SSL_KEY_FILE: env.KAFKA_SSL_KEY_FILE };

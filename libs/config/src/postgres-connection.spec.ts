@@ -29,7 +29,7 @@ describe('postgresConnection: sslmode as libpq reads it', () => {
     expect(ssl && typeof ssl.checkServerIdentity).toBe('function');
   });
 
-  it('verify-full: chain and host name (Node\'s own check), against the CA file or the public CAs', () => {
+  it("verify-full: chain and host name (Node's own check), against the CA file or the public CAs", () => {
     expect(connect('?sslmode=verify-full', '/ca.pem')).toEqual({ url: BASE, ssl: { ca: Buffer.from('CA'), rejectUnauthorized: true } });
     expect(connect('?sslmode=verify-full')).toEqual({ url: BASE, ssl: { rejectUnauthorized: true } });
   });

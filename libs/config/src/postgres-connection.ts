@@ -36,7 +36,11 @@ export function postgresConnection(databaseUrl: string, caFile?: string, read: R
   }
   const params = url.searchParams;
   const mode = params.get('sslmode') ?? undefined;
-  const rootCert = caFile ? { variable: 'DATABASE_SSL_CA_FILE', path: caFile } : params.get('sslrootcert') && params.get('sslrootcert') !== 'system' ? { variable: 'DATABASE_URL (sslrootcert)', path: params.get('sslrootcert')! } : undefined;
+  const rootCert = caFile
+    ? { variable: 'DATABASE_SSL_CA_FILE', path: caFile }
+    : params.get('sslrootcert') && params.get('sslrootcert') !== 'system'
+      ? { variable: 'DATABASE_URL (sslrootcert)', path: params.get('sslrootcert')! }
+      : undefined;
   const clientCert = params.get('sslcert');
   const clientKey = params.get('sslkey');
   for (const name of TLS_PARAMETERS) params.delete(name);

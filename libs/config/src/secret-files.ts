@@ -6,25 +6,14 @@ import { ReadFile, readFromDisk, readSettingFile } from './setting-file';
  * `<NAME>_FILE`, the path of a file holding the value (a mounted Kubernetes or Docker
  * secret), as official images of PostgreSQL or Redis accept.
  */
-export const SECRET_VARIABLES = [
-  'BOOTSTRAP_API_KEY',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'KAFKA_SASL_USERNAME',
-  'KAFKA_SASL_PASSWORD',
-  'SECRETS_KEY',
-] as const;
+export const SECRET_VARIABLES = ['BOOTSTRAP_API_KEY', 'DATABASE_URL', 'REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'SECRETS_KEY'] as const;
 
 /**
  * A copy of `env` where every `<NAME>_FILE` of a secret variable is replaced by NAME, set
  * to the file's content, trimmed (files usually end with a newline). Setting both is a
  * boot error, as is a file that cannot be read; both name the variable, never a value.
  */
-export function resolveSecretFiles(
-  env: NodeJS.ProcessEnv,
-  names: readonly string[] = SECRET_VARIABLES,
-  read: ReadFile = readFromDisk,
-): NodeJS.ProcessEnv {
+export function resolveSecretFiles(env: NodeJS.ProcessEnv, names: readonly string[] = SECRET_VARIABLES, read: ReadFile = readFromDisk): NodeJS.ProcessEnv {
   const resolved = { ...env };
   const problems: string[] = [];
   for (const name of names) {

@@ -9,7 +9,8 @@ export function withStore<B extends EnvClass>(Base: B) {
      * PostgreSQL connection string (the app keeps to its own schema); without it, SQLite under DATA_DIR.
      * Its `sslmode` is honoured as libpq does (see postgresConnection).
      */
-    @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+    @IsOptional()
+    @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
     DATABASE_URL?: string;
 
     /** PEM file of the CA DATABASE_URL's server certificate is checked against (sslmode verify-ca, verify-full). */

@@ -20,18 +20,13 @@ describe('validateEnv', () => {
     } catch (err) {
       error = err as EnvironmentError;
     }
-    expect(error?.problems).toEqual([
-      expect.stringMatching(/^PORT: .*must be an integer number/),
-      'DATABASE_URL: must be a postgres:// URL',
-    ]);
+    expect(error?.problems).toEqual([expect.stringMatching(/^PORT: .*must be an integer number/), 'DATABASE_URL: must be a postgres:// URL']);
     expect(error?.message).not.toContain('secret');
   });
 });
 
 describe('requireVariables', () => {
   it('names every missing or empty variable', () => {
-    expect(() => requireVariables(['A', 'B', 'C'], 'here', { A: 'x', B: ' ' })).toThrow(
-      'Invalid environment:\n  - B: required here\n  - C: required here',
-    );
+    expect(() => requireVariables(['A', 'B', 'C'], 'here', { A: 'x', B: ' ' })).toThrow('Invalid environment:\n  - B: required here\n  - C: required here');
   });
 });

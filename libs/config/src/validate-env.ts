@@ -10,10 +10,7 @@ export { EnvironmentError };
  * fast naming each missing or wrong variable (never its value: it may be a secret).
  * Secrets given as `<NAME>_FILE` are read first (see resolveSecretFiles).
  */
-export function validateEnv<T extends object>(
-  schema: new () => T,
-  env: NodeJS.ProcessEnv = process.env,
-): T {
+export function validateEnv<T extends object>(schema: new () => T, env: NodeJS.ProcessEnv = process.env): T {
   const config = plainToInstance(schema, resolveSecretFiles(env), { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false, whitelist: false });
   if (errors.length) {

@@ -5,7 +5,15 @@ import type { BenchmarkCreateRequest, BenchmarkListKey, BenchmarkListRequest, Be
 import type { BenchmarkView, RunView } from './benchmarks/benchmark.views';
 import type { RunListKey, RunListRequest, RunStartRequest, RunsOfPromptReply, RunsOfPromptRequest, TaskListRequest } from './benchmarks/run.messages';
 import type { RunStartedView, TaskPage } from './benchmarks/run.views';
-import type { DatasetCreateRequest, DatasetItemKey, DatasetItemsAddRequest, DatasetItemsRequest, DatasetListKey, DatasetListRequest, DatasetRequest } from './datasets/dataset.messages';
+import type {
+  DatasetCreateRequest,
+  DatasetItemKey,
+  DatasetItemsAddRequest,
+  DatasetItemsRequest,
+  DatasetListKey,
+  DatasetListRequest,
+  DatasetRequest,
+} from './datasets/dataset.messages';
 import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView } from './datasets/dataset.views';
 import type { Page } from './lists/page';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';

@@ -15,10 +15,12 @@ export function bootLogger(app: string, level = process.env.LOG_LEVEL ?? 'info')
   const options = { base: { app: logProcessName(app) }, level, hooks: redactUrlCredentialsHooks };
   const destination = logDestination();
   const logger = destination ? pino(options, destination) : pino(options);
-  const write = (method: 'info' | 'warn' | 'error' | 'debug' | 'trace') => (message: unknown, ...params: unknown[]) => {
-    const context = params.length ? params[params.length - 1] : undefined;
-    const text = message instanceof Error ? `${message.name}: ${message.message}` : String(message);
-    logger[method]({ context: typeof context === 'string' ? context : undefined }, text);
-  };
+  const write =
+    (method: 'info' | 'warn' | 'error' | 'debug' | 'trace') =>
+    (message: unknown, ...params: unknown[]) => {
+      const context = params.length ? params[params.length - 1] : undefined;
+      const text = message instanceof Error ? `${message.name}: ${message.message}` : String(message);
+      logger[method]({ context: typeof context === 'string' ? context : undefined }, text);
+    };
   return withStartupAtDebug({ log: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), verbose: write('trace'), fatal: write('error') });
 }

@@ -7,7 +7,15 @@ describe('the ready banner', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ready-banner-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const facts = (over = {}) => ({ mode: 'all-in-one' as const, host: '0.0.0.0', port: 3000, otlpGrpcPort: 4317, keyFile: join(dir, 'bootstrap-api-key'), keyFromEnvironment: false, ...over });
+  const facts = (over = {}) => ({
+    mode: 'all-in-one' as const,
+    host: '0.0.0.0',
+    port: 3000,
+    otlpGrpcPort: 4317,
+    keyFile: join(dir, 'bootstrap-api-key'),
+    keyFromEnvironment: false,
+    ...over,
+  });
 
   it('names the console, the API, OTLP and where the key file is, with a command to try it', () => {
     writeFileSync(join(dir, 'bootstrap-api-key'), 'ct_secret\n');

@@ -42,9 +42,7 @@ export function readyBanner(facts: ReadyFacts): string {
     `  OTLP      ${otlp}`,
     `  API key   ${key.text}`,
     '',
-    key.shell
-      ? `  Try:      curl -H "Authorization: Bearer ${key.shell}" ${base}/api/v1/projects`
-      : `  Try:      open ${base}/ and sign in with your API key`,
+    key.shell ? `  Try:      curl -H "Authorization: Bearer ${key.shell}" ${base}/api/v1/projects` : `  Try:      open ${base}/ and sign in with your API key`,
     '',
   ];
   return lines.join('\n');
@@ -53,8 +51,11 @@ export function readyBanner(facts: ReadyFacts): string {
 /** The same facts as one log line, for JSON logs (no key, only where it is). */
 export function readyLine(facts: ReadyFacts): string {
   const base = `http://${visibleHost(facts.host)}:${facts.port}`;
-  return `Ready (${facts.mode}): console ${base}/, API ${base}/api/v1, OTLP ${base}/v1/traces` +
-    (facts.otlpGrpcPort ? ` and gRPC :${facts.otlpGrpcPort}` : '') + `; API key ${keyWhere(facts).text}`;
+  return (
+    `Ready (${facts.mode}): console ${base}/, API ${base}/api/v1, OTLP ${base}/v1/traces` +
+    (facts.otlpGrpcPort ? ` and gRPC :${facts.otlpGrpcPort}` : '') +
+    `; API key ${keyWhere(facts).text}`
+  );
 }
 
 /** Says the service is ready: the banner at a terminal (pretty logs), one log line otherwise. */

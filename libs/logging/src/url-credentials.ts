@@ -23,6 +23,9 @@ export function withoutUrlCredentials(text: string): string {
  */
 export const redactUrlCredentialsHooks = {
   logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void): void {
-    method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutUrlCredentials(arg) : arg)));
+    method.apply(
+      this,
+      args.map((arg) => (typeof arg === 'string' ? withoutUrlCredentials(arg) : arg)),
+    );
   },
 };

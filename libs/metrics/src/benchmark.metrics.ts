@@ -25,7 +25,7 @@ const tasks = new Counter({
 });
 const taskSeconds = new Histogram({
   name: 'cinetrace_benchmark_task_duration_seconds',
-  help: 'Time from the start of a task\'s last attempt to its end, by the status it ended in',
+  help: "Time from the start of a task's last attempt to its end, by the status it ended in",
   labelNames: ['status'] as const,
   buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
   registers: [metricsRegistry],

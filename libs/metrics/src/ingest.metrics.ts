@@ -72,13 +72,5 @@ export function reportIngestLagFrom(reading: IngestLagReading): void {
 }
 
 // Read at scrape time: no timer of its own, and a process that cannot tell exports no sample.
-registerOptionalGauge(
-  'cinetrace_ingest_lag_records',
-  'Trace records published to the trace stream and not yet stored by trace-ingest',
-  () => lagReading?.records(),
-);
-registerOptionalGauge(
-  'cinetrace_ingest_lag_bytes',
-  'Bytes of trace records published to the trace stream and not yet stored by trace-ingest',
-  () => lagReading?.bytes(),
-);
+registerOptionalGauge('cinetrace_ingest_lag_records', 'Trace records published to the trace stream and not yet stored by trace-ingest', () => lagReading?.records());
+registerOptionalGauge('cinetrace_ingest_lag_bytes', 'Bytes of trace records published to the trace stream and not yet stored by trace-ingest', () => lagReading?.bytes());

@@ -98,7 +98,7 @@ describe('the metrics of the work', () => {
 });
 
 describe('the process metrics', () => {
-  it('keep no gauge named like a counter (promtool refuses prom-client\'s nodejs_active_*_total)', async () => {
+  it("keep no gauge named like a counter (promtool refuses prom-client's nodejs_active_*_total)", async () => {
     const { collectProcessMetrics } = await import('./registry');
     collectProcessMetrics('test-app');
     const metrics = await metricsRegistry.getMetricsAsJSON();

@@ -30,8 +30,6 @@ new Gauge({
     if (jobs) for (const state of TASK_QUEUE_STATES) this.set({ state }, jobs[state] ?? 0);
   },
 });
-registerOptionalGauge(
-  'cinetrace_task_queue_workers',
-  'Workers taking tasks from the task queue (benchmark-worker processes; 1 for the in-process runner)',
-  () => reading?.workers(),
+registerOptionalGauge('cinetrace_task_queue_workers', 'Workers taking tasks from the task queue (benchmark-worker processes; 1 for the in-process runner)', () =>
+  reading?.workers(),
 );

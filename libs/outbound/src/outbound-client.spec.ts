@@ -98,7 +98,14 @@ describe('OutboundClient, private addresses allowed', () => {
 
   it('posts JSON and returns the JSON answer', async () => {
     const server = await serve((req, res, body) =>
-      json(res, 201, { method: req.method, path: req.url, contentType: req.headers['content-type'], userAgent: req.headers['user-agent'], auth: req.headers.authorization, received: JSON.parse(body) }),
+      json(res, 201, {
+        method: req.method,
+        path: req.url,
+        contentType: req.headers['content-type'],
+        userAgent: req.headers['user-agent'],
+        auth: req.headers.authorization,
+        received: JSON.parse(body),
+      }),
     );
     const answer = await outbound().postJson(`${server.url}/judge?x=1`, { prompt: 'rate this', n: [1, 2] }, { headers: { Authorization: 'Bearer tok' }, timeoutMs: 2000 });
     expect(answer).toEqual({
@@ -168,9 +175,11 @@ describe('OutboundClient, private addresses allowed', () => {
     const server = await serve((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       // Streamed without a content-length, so only counting the bytes can catch it.
-      Readable.from((function* () {
-        for (let i = 0; i < 11 * 16; i++) yield chunk;
-      })()).pipe(res);
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 11 * 16; i++) yield chunk;
+        })(),
+      ).pipe(res);
     });
     const error = await failure(outbound().postJson(`${server.url}/`, {}, { timeoutMs: 5000 }));
     expect(error).toMatchObject({ reason: 'too_large', message: `the answer of 127.0.0.1:${server.port} is larger than 10 MiB` });
@@ -217,9 +226,7 @@ describe('OutboundClient metrics', () => {
   /** Calls observed for a target type and outcome (the histogram's count). */
   async function calls(targetType: string, outcome: string): Promise<number> {
     const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'cinetrace_outbound_request_duration_seconds');
-    const sample = metric?.values.find(
-      (v) => (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.target_type === targetType && v.labels.outcome === outcome,
-    );
+    const sample = metric?.values.find((v) => (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.target_type === targetType && v.labels.outcome === outcome);
     return sample?.value ?? 0;
   }
 

@@ -123,7 +123,8 @@ export class OutboundClient {
     const chunks: Buffer[] = [];
     let size = 0;
     // Leaving the loop early (the throw) destroys the stream, which drops the connection.
-    for await (const chunk of body) {
+    // undici's body has no encoding set: its chunks are Buffers.
+    for await (const chunk of body as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > this.maxResponseBytes) throw tooLarge();
       chunks.push(chunk);

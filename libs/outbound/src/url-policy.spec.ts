@@ -50,9 +50,12 @@ describe('checkOutboundUrl', () => {
     }
   });
 
-  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:application/json,{}', 'ws://example.com/'])('refuses the scheme of %s', (url) => {
-    expect(checkOutboundUrl(url, { allowPrivate: true })).toEqual({ ok: false, message: 'must use http or https' });
-  });
+  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:application/json,{}', 'ws://example.com/'])(
+    'refuses the scheme of %s',
+    (url) => {
+      expect(checkOutboundUrl(url, { allowPrivate: true })).toEqual({ ok: false, message: 'must use http or https' });
+    },
+  );
 
   it('refuses credentials in the URL without repeating them', () => {
     for (const url of ['https://user:hunter2@example.com/', 'https://user@example.com/', 'https://:hunter2@example.com/']) {

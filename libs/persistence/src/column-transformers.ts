@@ -12,10 +12,10 @@ export const epochMs: ValueTransformer = {
 export const toIso = (ms: number): string => new Date(ms).toISOString();
 
 /** Any JSON value as text; SQL NULL reads back as `undefined` ("absent"), so JSON `null` survives a round-trip. */
-export const jsonText: ValueTransformer = {
-  to: (value: unknown) => (value === undefined ? null : JSON.stringify(value)),
-  from: (text: string | null) => (text === null ? undefined : JSON.parse(text)),
-};
+export const jsonText = {
+  to: (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value)),
+  from: (text: string | null): unknown => (text === null ? undefined : JSON.parse(text)),
+} satisfies ValueTransformer;
 
 /** A nullable floating-point column: pg may hand numerics back as strings. */
 export const nullableNumber: ValueTransformer = {

@@ -27,11 +27,7 @@ export interface StoreEnv {
 }
 
 /** Where `service` keeps its data, as its module and its migration step (migrate.ts) open it. */
-export function serviceStore(
-  service: string,
-  env: StoreEnv,
-  schema: Pick<ServiceDataSourceSpec, 'entities' | 'migrations'>,
-): ServiceDataSourceSpec {
+export function serviceStore(service: string, env: StoreEnv, schema: Pick<ServiceDataSourceSpec, 'entities' | 'migrations'>): ServiceDataSourceSpec {
   return {
     target: databaseTarget(service, { databaseUrl: env.DATABASE_URL, databaseCaFile: env.DATABASE_SSL_CA_FILE, dataDir: env.DATA_DIR }),
     ...schema,

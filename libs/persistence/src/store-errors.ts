@@ -19,7 +19,5 @@ export function isTransientStoreError(err: unknown): boolean {
   if (TRANSIENT_NODE_CODES.has(code) || TRANSIENT_SQLITE_CODES.has(code)) return true;
   // PostgreSQL SQLSTATE classes: 08 connection, 53 resources, 57 operator intervention, 40 rollback.
   if (/^(08|53|57|40)[0-9A-Z]{3}$/.test(code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(
-    e?.message ?? '',
-  );
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(e?.message ?? '');
 }

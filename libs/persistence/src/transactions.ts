@@ -13,7 +13,10 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
   if (dataSource.options.type === 'postgres') return dataSource.transaction(work);
   const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => dataSource.transaction(work));
-  sqliteQueues.set(dataSource, run.catch(() => undefined));
+  sqliteQueues.set(
+    dataSource,
+    run.catch(() => undefined),
+  );
   return run;
 }
 
@@ -24,11 +27,7 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
  * would re-read it, with RETURNING on PostgreSQL, merging the raw text into the row past
  * its transformer, and with a SELECT on SQLite.)
  */
-export async function insertRows<T extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: EntityTarget<T>,
-  rows: T | T[],
-): Promise<void> {
+export async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: T | T[]): Promise<void> {
   await manager
     .createQueryBuilder()
     .insert()

@@ -107,5 +107,8 @@ function parsedIfJsonText(value: unknown): unknown {
   }
 }
 
-const foldCase = (caseSensitive = true) => (text: string) => (caseSensitive ? text : text.toLowerCase());
+const foldCase =
+  (caseSensitive = true) =>
+  (text: string) =>
+    caseSensitive ? text : text.toLowerCase();
 const allOrNothing = (ok: boolean): ScoreOutcome => ({ score: ok ? 1 : 0, details: null });

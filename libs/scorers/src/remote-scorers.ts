@@ -79,7 +79,12 @@ function messageContent(answer: unknown): string {
   const content = (answer as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const text = content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+    const text = (content as unknown[])
+      .map((part) => {
+        const partText = (part as { text?: unknown } | null | undefined)?.text;
+        return typeof partText === 'string' ? partText : '';
+      })
+      .join('');
     if (text) return text;
   }
   throw new ScorerError("the judge's answer has no choices[0].message.content");

@@ -12,6 +12,7 @@ function spec(raw: { name?: string; type: string; config?: Record<string, unknow
 
 const item = (over: Partial<ScoreInput> = {}): ScoreInput => ({ input: { prompt: 'a cat' }, expected: null, output: null, metadata: {}, ...over });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON a scorer posted, read freely by the assertions
 type Call = { url: string; body: any; options: { headers?: Record<string, string>; timeoutMs: number } };
 
 /**
@@ -78,7 +79,9 @@ describe('runScorer: exact_match', () => {
   });
 
   it('does not reach into the prototype chain through a field path', async () => {
-    expect(await scored({ type: 'exact_match', config: { field: 'constructor' } }, { output: {}, expected: 'x' })).toMatchObject({ error: "the output has no field 'constructor'" });
+    expect(await scored({ type: 'exact_match', config: { field: 'constructor' } }, { output: {}, expected: 'x' })).toMatchObject({
+      error: "the output has no field 'constructor'",
+    });
   });
 });
 
@@ -188,7 +191,11 @@ describe('runScorer: json_schema, numeric_tolerance, range', () => {
 });
 
 describe('runScorer: llm_judge', () => {
-  const judge = { name: 'vivid', type: 'llm_judge', config: { baseUrl: 'https://llm.example.com/v1/', model: 'judge-1', rubric: 'Is the caption vivid?', apiKey: { secret: 'JUDGE_KEY' } } };
+  const judge = {
+    name: 'vivid',
+    type: 'llm_judge',
+    config: { baseUrl: 'https://llm.example.com/v1/', model: 'judge-1', rubric: 'Is the caption vivid?', apiKey: { secret: 'JUDGE_KEY' } },
+  };
   const secret = 'sk-live-very-secret-123';
 
   it('asks the chat endpoint with the rubric and the item, sending the key from the secret', async () => {

@@ -27,7 +27,16 @@ export async function runScorer(spec: ScorerSpec, input: ScoreInput, deps: Score
     const passed = outcome.passed ?? outcome.score >= scorerThreshold(spec);
     return { scorer, score: outcome.score, passed, details: outcome.details ?? null, error: null };
   } catch (err) {
-    return { scorer, score: null, passed: null, details: null, error: safeMessage(err, secrets.filter((s) => s.length > 0)) };
+    return {
+      scorer,
+      score: null,
+      passed: null,
+      details: null,
+      error: safeMessage(
+        err,
+        secrets.filter((s) => s.length > 0),
+      ),
+    };
   }
 }
 

@@ -1,21 +1,10 @@
 import type { SecretReference } from '@cinetrace/contracts';
 
 /** The kinds of scorer a benchmark may name (API.md, "Benchmarks"). Stored as is: never rename one. */
-export const SCORER_TYPES = [
-  'exact_match',
-  'contains',
-  'regex',
-  'json_schema',
-  'numeric_tolerance',
-  'range',
-  'string_similarity',
-  'llm_judge',
-  'http',
-] as const;
+export const SCORER_TYPES = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range', 'string_similarity', 'llm_judge', 'http'] as const;
 export type ScorerType = (typeof SCORER_TYPES)[number];
 
-export const isScorerType = (value: unknown): value is ScorerType =>
-  typeof value === 'string' && (SCORER_TYPES as readonly string[]).includes(value);
+export const isScorerType = (value: unknown): value is ScorerType => typeof value === 'string' && (SCORER_TYPES as readonly string[]).includes(value);
 
 /** Scorers whose score is all or nothing: they pass only at 1 unless told otherwise. */
 export const EXACT_SCORER_TYPES: readonly ScorerType[] = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range'];

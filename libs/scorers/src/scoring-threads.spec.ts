@@ -74,7 +74,12 @@ describe('ScoringThreads', () => {
 
   it('fails evaluations of a value that cannot be handed to a thread, and after close', async () => {
     const threads = new ScoringThreads({ size: 1, threadFile: tsEntry });
-    await expect(threads.score(spec({ type: 'regex', config: { pattern: 'a' } }), item(() => 'a'))).rejects.toThrow(/could not be handed to the scorer/);
+    await expect(
+      threads.score(
+        spec({ type: 'regex', config: { pattern: 'a' } }),
+        item(() => 'a'),
+      ),
+    ).rejects.toThrow(/could not be handed to the scorer/);
     await threads.close();
     await expect(threads.score(spec({ type: 'regex', config: { pattern: 'a' } }), item('a'))).rejects.toThrow('shut down');
   });

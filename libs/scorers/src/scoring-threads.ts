@@ -115,10 +115,7 @@ export class ScoringThreads implements LocalScoring {
       job.reject(new ScorerError(`the output could not be handed to the scorer: ${(err as Error).message}`));
       return;
     }
-    thread.timer = setTimeout(
-      () => void this.retire(thread, new ScorerError(`took longer than ${this.timeLimitMs} ms and was stopped`)),
-      this.timeLimitMs + HARD_STOP_GRACE_MS,
-    );
+    thread.timer = setTimeout(() => void this.retire(thread, new ScorerError(`took longer than ${this.timeLimitMs} ms and was stopped`)), this.timeLimitMs + HARD_STOP_GRACE_MS);
   }
 
   private settle(thread: Thread, reply: ScoringReply): void {

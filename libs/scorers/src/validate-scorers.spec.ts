@@ -84,19 +84,21 @@ describe('validateScorers', () => {
 
   it('checks required and typed options per type', () => {
     expect(
-      pathsOf(named([
-        { type: 'regex' },
-        { type: 'json_schema', config: { schema: 'object' } },
-        { type: 'json_schema', config: { schema: { type: 'strng' } } },
-        { type: 'numeric_tolerance', config: { tolerance: -1 } },
-        { type: 'numeric_tolerance' },
-        { type: 'range', config: { min: 1 } },
-        { type: 'range', config: { field: 'd' } },
-        { type: 'range', config: { field: 'd', min: 5, max: 1 } },
-        { type: 'llm_judge', config: { apiKey: 'sk-plain' } },
-        { type: 'http', config: { url: 'ftp://example.com', headers: { 'X-A': 1, 'bad header': 'v' } } },
-        { type: 'http', config: { headers: ['x'] } },
-      ])),
+      pathsOf(
+        named([
+          { type: 'regex' },
+          { type: 'json_schema', config: { schema: 'object' } },
+          { type: 'json_schema', config: { schema: { type: 'strng' } } },
+          { type: 'numeric_tolerance', config: { tolerance: -1 } },
+          { type: 'numeric_tolerance' },
+          { type: 'range', config: { min: 1 } },
+          { type: 'range', config: { field: 'd' } },
+          { type: 'range', config: { field: 'd', min: 5, max: 1 } },
+          { type: 'llm_judge', config: { apiKey: 'sk-plain' } },
+          { type: 'http', config: { url: 'ftp://example.com', headers: { 'X-A': 1, 'bad header': 'v' } } },
+          { type: 'http', config: { headers: ['x'] } },
+        ]),
+      ),
     ).toEqual([
       'scorers[0].config.pattern',
       'scorers[1].config.schema',
@@ -159,7 +161,10 @@ describe('validateScorers', () => {
   it('refuses patterns the linear-time engine cannot run, and says why', () => {
     for (const pattern of ['(a)\\1', '(?<x>a)\\k<x>', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b']) {
       expect(errorsOf([{ type: 'regex', config: { pattern } }])).toEqual([
-        { path: 'scorers[0].config.pattern', message: expect.stringMatching(/^is not supported: scorers match regular expressions in linear time \(RE2 syntax\), which has no backreferences/) },
+        {
+          path: 'scorers[0].config.pattern',
+          message: expect.stringMatching(/^is not supported: scorers match regular expressions in linear time \(RE2 syntax\), which has no backreferences/),
+        },
       ]);
     }
     expect(pathsOf([{ type: 'regex', config: { pattern: 'a'.repeat(2001) } }])).toEqual(['scorers[0].config.pattern']);
@@ -180,7 +185,12 @@ describe('validateScorers', () => {
   });
 
   it('refuses a config that is not an object, and does not guess options for an unknown type', () => {
-    expect(pathsOf([{ type: 'regex', config: 'x' }, { type: 'nope', config: { anything: 1 } }])).toEqual(['scorers[0].config', 'scorers[1].type']);
+    expect(
+      pathsOf([
+        { type: 'regex', config: 'x' },
+        { type: 'nope', config: { anything: 1 } },
+      ]),
+    ).toEqual(['scorers[0].config', 'scorers[1].type']);
   });
 
   it('gives a config the caller may keep without sharing the request', () => {

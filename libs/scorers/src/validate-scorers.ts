@@ -2,15 +2,7 @@ import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, headerValueProblem, isSecretRefe
 import { FIELD_PATH_PATTERN } from './field-path';
 import { schemaProblem } from './json-schema';
 import { regexProblem } from './linear-regex';
-import {
-  MAX_SCORERS,
-  SCORER_NAME_MAX,
-  SCORER_TYPES,
-  ScorerFieldError,
-  ScorerSpec,
-  ScorerType,
-  isScorerType,
-} from './scorer.types';
+import { MAX_SCORERS, SCORER_NAME_MAX, SCORER_TYPES, ScorerFieldError, ScorerSpec, ScorerType, isScorerType } from './scorer.types';
 
 export type ScorersValidation = { ok: true; scorers: ScorerSpec[] } | { ok: false; errors: ScorerFieldError[] };
 
@@ -21,7 +13,7 @@ interface ConfigRules {
   required?: string[];
   keys: Record<string, Check>;
   /** Rules between keys; they skip keys whose own check failed. */
-  together?: (config: Record<string, any>, path: string, errors: ScorerFieldError[]) => void;
+  together?: (config: Record<string, unknown>, path: string, errors: ScorerFieldError[]) => void;
 }
 
 const REGEX_FLAGS_PATTERN = /^(?!.*(.).*\1)[gimsuy]*$/; // each flag at most once
@@ -35,10 +27,7 @@ const check =
 const isBoolean = check((v) => typeof v === 'boolean', 'must be true or false');
 const isText = check((v) => typeof v === 'string' && v.trim() !== '', 'must be a non-empty string');
 const isFiniteNumber = check((v) => typeof v === 'number' && Number.isFinite(v), 'must be a number');
-const isFieldPath = check(
-  (v) => typeof v === 'string' && FIELD_PATH_PATTERN.test(v),
-  'must be a dot path into the output, like caption or video.durationSeconds',
-);
+const isFieldPath = check((v) => typeof v === 'string' && FIELD_PATH_PATTERN.test(v), 'must be a dot path into the output, like caption or video.durationSeconds');
 const isThreshold = check((v) => typeof v === 'number' && v >= 0 && v <= 1, 'must be a number in 0..1');
 const isTolerance = check((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'must be a number ≥ 0');
 const isRegexFlags = check((v) => typeof v === 'string' && REGEX_FLAGS_PATTERN.test(v), 'must be regex flags: each of g, i, m, s, u and y at most once');
@@ -183,7 +172,7 @@ function isHttpUrlText(value: unknown): boolean {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, any> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

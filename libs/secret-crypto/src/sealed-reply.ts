@@ -94,4 +94,3 @@ function rawPublicKey(key: KeyObject): string {
 function publicKeyFrom(raw: string): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: raw }, format: 'jwk' });
 }
-

@@ -54,10 +54,14 @@ async function brokerSh(command: 'start' | 'stop' | 'kill', port: number, securi
 
 function securityArguments(security: BrokerSecurity): string[] {
   return [
-    '--tls-keystore', security.keystoreFile,
-    '--tls-keystore-password', security.keystorePassword,
-    '--tls-ca', security.caFile,
-    '--scram-user', `${security.username}:${security.password}`,
+    '--tls-keystore',
+    security.keystoreFile,
+    '--tls-keystore-password',
+    security.keystorePassword,
+    '--tls-ca',
+    security.caFile,
+    '--scram-user',
+    `${security.username}:${security.password}`,
     ...(security.clientCertificate ? ['--tls-client-auth', 'required'] : []),
   ];
 }

@@ -36,7 +36,7 @@ export function aProjectBodyOfSize(bytes: number): string {
   const base = JSON.stringify({ name: unique('Sized'), description: '' });
   const padding = bytes - Buffer.byteLength(base);
   if (padding < 0) throw new Error(`a project body cannot be smaller than ${Buffer.byteLength(base)} bytes`);
-  return JSON.stringify({ name: JSON.parse(base).name, description: 'd'.repeat(padding) });
+  return JSON.stringify({ name: (JSON.parse(base) as { name: string }).name, description: 'd'.repeat(padding) });
 }
 
 /** A benchmark task as an executor receives it: a `dataset` target, no scorers, three attempts of 5 s. */

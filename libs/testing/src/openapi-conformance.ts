@@ -19,11 +19,18 @@ const UNDESCRIBED = [/^\/docs(?:\/|$)/, /^\/api\/v1\/openapi\.yaml$/];
 /** Refusals before any route is matched (Node's parser, time limits, routing): a problem, whatever the path. */
 const BEFORE_ROUTING = new Set([405, 408, 414, 431]);
 
+/** The parts of the OpenAPI document read here; a `$ref` is followed through resolve(). */
+type Reference = { $ref?: string };
+type HeaderObject = Reference & { required?: boolean };
+type ResponseObject = Reference & { headers?: Record<string, HeaderObject>; content?: Record<string, { schema?: unknown }> };
+type OperationObject = { operationId?: string; responses: Record<string, ResponseObject | undefined> };
+type OpenApiDocument = { paths: Record<string, Record<string, OperationObject | undefined>> };
+
 interface Operation {
   template: string;
   pattern: RegExp;
   params: number;
-  methods: Record<string, any>;
+  methods: Record<string, OperationObject | undefined>;
 }
 
 class Conformance {
@@ -31,10 +38,10 @@ class Conformance {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly operations: Operation[];
 
-  constructor(private readonly doc: any) {
+  constructor(private readonly doc: OpenApiDocument) {
     addFormats(this.ajv);
     this.ajv.addSchema(doc, DOC_ID);
-    this.operations = Object.entries<any>(doc.paths)
+    this.operations = Object.entries(doc.paths)
       .map(([template, methods]) => ({
         template,
         params: (template.match(/\{/g) ?? []).length,
@@ -61,15 +68,15 @@ class Conformance {
     let pointer = `#/paths/${escape(operation!.template)}/${method.toLowerCase()}/responses/${status}`;
     if (response.$ref) {
       pointer = response.$ref;
-      response = this.resolve(response.$ref);
+      response = this.resolve(response.$ref) as ResponseObject;
     }
     const errors: string[] = [];
-    for (const [name, header] of Object.entries<any>(response.headers ?? {})) {
-      const resolved = header.$ref ? this.resolve(header.$ref) : header;
+    for (const [name, header] of Object.entries(response.headers ?? {})) {
+      const resolved = (header.$ref ? this.resolve(header.$ref) : header) as HeaderObject;
       if (resolved.required && !headers.has(name)) errors.push(`${where}: header ${name} is missing`);
     }
     if (method === 'HEAD') return errors;
-    const content: Record<string, any> | undefined = response.content;
+    const content = response.content;
     if (!content) return text === '' ? errors : [...errors, `${where}: a body where none is declared: ${text.slice(0, 200)}`];
     const type = mediaType(headers);
     if (!Object.hasOwn(content, type)) return [...errors, `${where}: content type '${type}' is not declared (declared: ${Object.keys(content).join(', ')})`];
@@ -102,11 +109,11 @@ class Conformance {
     return validate;
   }
 
-  private resolve(ref: string): any {
+  private resolve(ref: string): unknown {
     return ref
       .replace(/^#\//, '')
       .split('/')
-      .reduce((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
   }
 }
 
@@ -122,7 +129,7 @@ async function checkerFor(origin: string): Promise<Conformance | undefined> {
   try {
     const response = await fetch(new URL(OPENAPI_PATH, origin), { signal: AbortSignal.timeout(10_000) });
     if (response.status !== 200) return undefined;
-    const checker = new Conformance(await response.json());
+    const checker = new Conformance((await response.json()) as OpenApiDocument);
     checkers.set(origin, checker);
     return checker;
   } catch {

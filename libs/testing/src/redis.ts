@@ -29,7 +29,20 @@ export async function startRedis(options: TestRedisOptions = {}): Promise<TestRe
   const { tls, user } = options;
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   if (tls) {
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile, '--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      tls.certFile,
+      '--tls-key-file',
+      tls.keyFile,
+      '--tls-ca-cert-file',
+      tls.caFile,
+      '--tls-auth-clients',
+      'no',
+    );
   } else {
     args.push('--port', String(port));
   }
@@ -69,7 +82,7 @@ function pings(port: number, ca?: Buffer, user?: { name: string; password: strin
     const auth = user ? `AUTH ${user.name} ${user.password}\r\n` : '';
     socket.once(ca ? 'secureConnect' : 'connect', () => socket.write(`${auth}PING\r\n`));
     let answer = '';
-    socket.on('data', (data) => {
+    socket.on('data', (data: Buffer) => {
       answer += data.toString();
       if (!answer.includes('\r\n') || (user && answer.split('\r\n').length < 3)) return;
       socket.destroy();

@@ -8,7 +8,7 @@ export function repoRoot(): string {
   if (cached) return cached;
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).workspaces) {
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown }).workspaces) {
       return (cached = dir);
     }
   }

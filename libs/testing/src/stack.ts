@@ -320,13 +320,7 @@ function baseEnv(): Record<string, string> {
  * of projects answers 200 (Kafka consumer groups take a few seconds to join).
  * Returns the key it authenticated with (the bootstrap file's when none was given).
  */
-async function waitUntilReady(
-  baseUrl: string,
-  apps: AppProcess[],
-  apiKey: string | null,
-  dataDir: string,
-  timeoutMs: number,
-): Promise<string> {
+async function waitUntilReady(baseUrl: string, apps: AppProcess[], apiKey: string | null, dataDir: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   const keyFile = join(dataDir, 'bootstrap-api-key');
   let last = 'no answer yet';
@@ -365,7 +359,10 @@ async function waitUntilServing(url: string, apps: AppProcess[], timeoutMs: numb
   while (Date.now() < deadline) {
     const dead = apps.find((app) => !app.running);
     if (dead) throw new Error(`${dead.name} exited while starting:\n${tails(apps)}`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(250);
   }

@@ -32,7 +32,23 @@ export function makeTestCertificates(): TestCertificates {
       file('server.ext'),
       'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n',
     );
-    openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '2', '-extfile', file('server.ext'));
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.pem'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      file('server.pem'),
+      '-days',
+      '2',
+      '-extfile',
+      file('server.ext'),
+    );
     openssl('pkcs12', '-export', '-in', file('server.pem'), '-inkey', file('server.key'), '-out', file('server.p12'), '-name', 'server', '-passout', `pass:${keystorePassword}`);
     chmodSync(file('server.key'), 0o600);
   } catch (error) {

@@ -20,7 +20,11 @@ export interface TlsPostgres {
 /** The newest /usr/lib/postgresql/<version>/bin. */
 function postgresBin(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (!versions.length) throw new Error(`no PostgreSQL server under ${root}`);
   return join(root, versions[0], 'bin');
 }
@@ -69,7 +73,10 @@ export async function startTlsPostgres(certs: TestCertificates, port?: number): 
   try {
     own(dir);
     await asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
-    for (const [from, to] of [[certs.certFile, 'server.crt'], [certs.keyFile, 'server.key']]) {
+    for (const [from, to] of [
+      [certs.certFile, 'server.crt'],
+      [certs.keyFile, 'server.key'],
+    ]) {
       copyFileSync(from, join(data, to));
       chmodSync(join(data, to), 0o600);
       own(join(data, to));

@@ -27,7 +27,7 @@ export function unfaithfulJsonValues(value: unknown, path = ''): FieldError[] {
     } else if (Array.isArray(at)) {
       for (let i = at.length - 1; i >= 0; i--) pending.push([at[i], `${where}[${i}]`]);
     } else if (at !== null && typeof at === 'object') {
-      const entries = Object.entries(at);
+      const entries: Array<[string, unknown]> = Object.entries(at);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
         const childPath = where ? `${where}.${key}` : key;

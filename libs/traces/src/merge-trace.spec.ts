@@ -123,22 +123,28 @@ describe('mergeTrace, limits on the merged trace', () => {
   it('fills metadata to exactly its limit, byte for byte', () => {
     const limits = { ...DEFAULT_TRACE_LIMITS, metadataMaxBytes: 30 };
     // {"a":"xxxxxxxxxxxx","b":"yy"} is 30 bytes; one byte more is refused.
-    const { trace, droppedEach } = applyAll([
-      { id: 't', metadata: { a: 'x'.repeat(12) }, spans: [] },
-      { id: 't', metadata: { b: 'yy', c: 1 }, spans: [] },
-    ], limits);
+    const { trace, droppedEach } = applyAll(
+      [
+        { id: 't', metadata: { a: 'x'.repeat(12) }, spans: [] },
+        { id: 't', metadata: { b: 'yy', c: 1 }, spans: [] },
+      ],
+      limits,
+    );
     expect(JSON.stringify(trace.metadata)).toBe('{"a":"xxxxxxxxxxxx","b":"yy"}');
     expect(droppedEach[1]!.metadataKeys).toEqual(['c']);
   });
 
   it('stores no span past the span count or the span bytes, takes updates that fit, and records what it left out', () => {
     const limits = { ...DEFAULT_TRACE_LIMITS, maxSpans: 3, maxSpanBytes: 1000 };
-    const { trace, spans, droppedEach } = applyAll([
-      { id: 't', spans: [span('a'), span('b')] },
-      { id: 't', spans: [span('c'), span('d'), span('a', { status: 'ok' })] },
-      { id: 't', spans: [span('b', { input: 'x'.repeat(800) })] },
-      { id: 't', spans: [span('c', { input: 'x'.repeat(200) })] },
-    ], limits);
+    const { trace, spans, droppedEach } = applyAll(
+      [
+        { id: 't', spans: [span('a'), span('b')] },
+        { id: 't', spans: [span('c'), span('d'), span('a', { status: 'ok' })] },
+        { id: 't', spans: [span('b', { input: 'x'.repeat(800) })] },
+        { id: 't', spans: [span('c', { input: 'x'.repeat(200) })] },
+      ],
+      limits,
+    );
     expect([...spans.keys()].sort()).toEqual(['a', 'b', 'c']);
     expect(droppedEach.map((d) => d?.spanIds ?? [])).toEqual([[], ['d'], ['b'], []]);
     expect(spans.get('a')!.status).toBe('ok');
@@ -161,8 +167,21 @@ describe('mergeTrace, limits on the merged trace', () => {
 
 describe('toTimeline', () => {
   const stored = (id: string, parentId: string | null, startTime: number): StoredSpan => ({
-    id, parentId, name: id, kind: 'span', status: 'ok', statusMessage: null, startTime, endTime: null, model: null,
-    input: null, output: null, usage: null, costUsd: null, attributes: null, events: null,
+    id,
+    parentId,
+    name: id,
+    kind: 'span',
+    status: 'ok',
+    statusMessage: null,
+    startTime,
+    endTime: null,
+    model: null,
+    input: null,
+    output: null,
+    usage: null,
+    costUsd: null,
+    attributes: null,
+    events: null,
   });
 
   it('orders spans by start then id, with depth and duration', () => {
@@ -184,19 +203,13 @@ describe('toTimeline', () => {
   });
 
   it('gives every span of a long chain its depth, whatever order the spans come in', () => {
-    const chain = Array.from({ length: 300 }, (_, i) =>
-      stored(`s${i}`, i ? `s${i - 1}` : null, T0 + ((i * 7919) % 300)),
-    );
+    const chain = Array.from({ length: 300 }, (_, i) => stored(`s${i}`, i ? `s${i - 1}` : null, T0 + ((i * 7919) % 300)));
     const depths = new Map(toTimeline(chain).map((s) => [s.span.id, s.depth]));
     expect(chain.every((s, i) => depths.get(s.id) === i)).toBe(true);
   });
 
   it('counts a span whose parent is not stored as a root, and ends a cycle instead of looping', () => {
-    const timeline = toTimeline([
-      stored('orphan', 'missing', T0),
-      stored('a', 'b', T0 + 1),
-      stored('b', 'a', T0 + 2),
-    ]);
+    const timeline = toTimeline([stored('orphan', 'missing', T0), stored('a', 'b', T0 + 1), stored('b', 'a', T0 + 2)]);
     expect(timeline.map((s) => [s.span.id, s.depth])).toEqual([
       ['orphan', 0],
       ['a', 1],

@@ -34,13 +34,7 @@ export interface MergeResult {
  * grow the spans past their bytes), and recorded in `dropped`: the rule is deterministic,
  * so a redelivered input drops the same parts again.
  */
-export function mergeTrace(
-  projectId: string,
-  state: TraceState | undefined,
-  input: TraceInput,
-  receivedAt: number,
-  limits: TraceLimits = DEFAULT_TRACE_LIMITS,
-): MergeResult {
+export function mergeTrace(projectId: string, state: TraceState | undefined, input: TraceInput, receivedAt: number, limits: TraceLimits = DEFAULT_TRACE_LIMITS): MergeResult {
   const old = state?.trace;
   const trace: StoredTrace = old ? { ...old, metadata: { ...old.metadata }, tags: [...old.tags], usage: { ...old.usage } } : newTrace(projectId, input.id, receivedAt);
   const stored = state?.spans ?? new Map<string, StoredSpan>();

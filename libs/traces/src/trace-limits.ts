@@ -41,8 +41,7 @@ export interface DroppedParts {
 
 export const noneDropped = (): DroppedParts => ({ tags: [], metadataKeys: [], spanIds: [] });
 
-export const droppedAnything = (d: DroppedParts | null | undefined): d is DroppedParts =>
-  !!d && (d.tags.length > 0 || d.metadataKeys.length > 0 || d.spanIds.length > 0);
+export const droppedAnything = (d: DroppedParts | null | undefined): d is DroppedParts => !!d && (d.tags.length > 0 || d.metadataKeys.length > 0 || d.spanIds.length > 0);
 
 /** `into` plus the names of `more` it does not list yet, each list capped at DROPPED_NAMES_LISTED. */
 export function addDropped(into: DroppedParts | null, more: DroppedParts): DroppedParts | null {

@@ -62,7 +62,13 @@ describe('validateTrace', () => {
   it('finds a cycle closed through stored spans', () => {
     // Stored: b's parent is a. The payload makes a a child of b.
     const trace = validTrace({ spans: [span({ id: 'a', parentId: 'b' })] });
-    const errors = checkSpanParents(trace, new Map([['b', 'a'], ['a', null]]));
+    const errors = checkSpanParents(
+      trace,
+      new Map([
+        ['b', 'a'],
+        ['a', null],
+      ]),
+    );
     expect(errors).toEqual([{ path: 'spans[0].parentId', message: 'makes a cycle of parents' }]);
   });
 

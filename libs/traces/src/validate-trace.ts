@@ -33,7 +33,7 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
   }
   // Shape errors do not stop the checks below: one answer names every offending field.
   const shapeErrors = checkShape(raw) ? [] : (checkShape.errors ?? []).map((e) => fromAjv(e, (p) => p));
-  const body = raw as Record<string, any>;
+  const body = raw as Record<string, unknown>;
   const errors: FieldError[] = unfaithfulJsonValues(raw);
   const trace: TraceInput = { id: typeof body.id === 'string' ? body.id : generatedId('tr'), spans: [] };
   copyPresent(body, trace, ['name', 'status', 'input', 'output', 'metadata', 'tags', 'userId', 'sessionId']);
@@ -42,10 +42,11 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
   checkSize(body.input, PAYLOAD_FIELD_MAX_BYTES, 'input', errors);
   checkSize(body.output, PAYLOAD_FIELD_MAX_BYTES, 'output', errors);
 
-  const spans: any[] = Array.isArray(body.spans) ? body.spans : [];
+  const spans: unknown[] = Array.isArray(body.spans) ? body.spans : [];
   const seen = new Map<string, number>();
-  spans.forEach((raw, i) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return; // a shape error
+  spans.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return; // a shape error
+    const raw = item as Record<string, unknown>;
     const path = `spans[${i}]`;
     const span: SpanInput = { id: typeof raw.id === 'string' ? raw.id : generatedId('sp') };
     copyPresent(raw, span, ['parentId', 'name', 'kind', 'status', 'statusMessage', 'model', 'input', 'output', 'usage', 'costUsd', 'attributes']);
@@ -54,7 +55,7 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
     checkSize(raw.input, PAYLOAD_FIELD_MAX_BYTES, `${path}.input`, errors);
     checkSize(raw.output, PAYLOAD_FIELD_MAX_BYTES, `${path}.output`, errors);
     if (Array.isArray(raw.events)) {
-      span.events = raw.events.map((e: any, j: number) => toEvent(e && typeof e === 'object' ? e : {}, `${path}.events[${j}]`, errors));
+      span.events = raw.events.map((e: unknown, j: number) => toEvent(e && typeof e === 'object' ? (e as Record<string, unknown>) : {}, `${path}.events[${j}]`, errors));
     }
     if (seen.has(span.id)) errors.push({ path: `${path}.id`, message: `repeats the id of spans[${seen.get(span.id)}]` });
     else seen.set(span.id, i);
@@ -68,7 +69,7 @@ export function validateTrace(raw: unknown, options: ValidateTraceOptions = {}):
   return { ok: true, trace };
 }
 
-function checkTimes(raw: any, target: { startTime?: number; endTime?: number | null }, prefix: string, errors: FieldError[]): void {
+function checkTimes(raw: Record<string, unknown>, target: { startTime?: number; endTime?: number | null }, prefix: string, errors: FieldError[]): void {
   if (raw.startTime !== undefined) {
     const ms = toEpochMs(raw.startTime);
     if (ms === undefined) errors.push({ path: `${prefix}startTime`, message: TIME_INPUT_MESSAGE });
@@ -84,12 +85,13 @@ function checkTimes(raw: any, target: { startTime?: number; endTime?: number | n
   }
 }
 
-function toEvent(raw: any, path: string, errors: FieldError[]): SpanEvent {
+function toEvent(raw: Record<string, unknown>, path: string, errors: FieldError[]): SpanEvent {
   const time = toEpochMs(raw.time);
   if (time === undefined) errors.push({ path: `${path}.time`, message: TIME_INPUT_MESSAGE });
   checkSize(raw.attributes, METADATA_MAX_BYTES, `${path}.attributes`, errors);
-  const event: SpanEvent = { name: raw.name, time: time ?? 0 };
-  if (raw.attributes !== undefined) event.attributes = raw.attributes;
+  // As sent: the shape check names a name or attributes of another type.
+  const event: SpanEvent = { name: raw.name as string, time: time ?? 0 };
+  if (raw.attributes !== undefined) event.attributes = raw.attributes as SpanEvent['attributes'];
   return event;
 }
 
@@ -116,12 +118,7 @@ export interface SpanParentRules {
  * (`storedParents`: span id → its stored parent, for the spans on the stored ancestor
  * chains of the foreign parents) under the payload's.
  */
-export function checkSpanParents(
-  trace: TraceInput,
-  storedParents: ReadonlyMap<string, string | null> = new Map(),
-  prefix = '',
-  rules: SpanParentRules = {},
-): FieldError[] {
+export function checkSpanParents(trace: TraceInput, storedParents: ReadonlyMap<string, string | null> = new Map(), prefix = '', rules: SpanParentRules = {}): FieldError[] {
   const errors: FieldError[] = [];
   const spans = trace.spans;
   const parentOf = new Map<string, string | null>(storedParents);

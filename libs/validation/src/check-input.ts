@@ -56,6 +56,6 @@ function keysNoInputHas(raw: unknown, built: unknown, path = ''): FieldError[] {
 /** An object built from an input class (not free-form JSON, which stays a plain object). */
 function isInputInstance(value: unknown): value is object {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   return prototype !== null && prototype !== Object.prototype;
 }

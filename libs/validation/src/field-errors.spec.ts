@@ -18,7 +18,11 @@ describe('toFieldErrors', () => {
   it('names nested array fields by the path a client wrote', () => {
     const trace = plainToInstance(Trace, {
       name: 7,
-      spans: [{ name: 'a', startTime: 1 }, { name: 'b', startTime: 2 }, { name: 'c', startTime: -1 }],
+      spans: [
+        { name: 'a', startTime: 1 },
+        { name: 'b', startTime: 2 },
+        { name: 'c', startTime: -1 },
+      ],
     });
     const errors = toFieldErrors(validateSync(trace));
     expect(errors.map((e) => e.path)).toEqual(['name', 'spans[2].startTime']);

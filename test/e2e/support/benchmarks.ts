@@ -45,8 +45,7 @@ export async function startOk(api: Api, benchmarkId: string, body?: Json): Promi
   return response.body.id;
 }
 
-export const tasksOf = (api: Api, benchmarkId: string, query: Query = {}): Promise<ApiResponse> =>
-  api.get(`${benchmarkPath(benchmarkId)}/tasks`, query);
+export const tasksOf = (api: Api, benchmarkId: string, query: Query = {}): Promise<ApiResponse> => api.get(`${benchmarkPath(benchmarkId)}/tasks`, query);
 
 /** Every task of the run, in dataset order. */
 export async function allTasks(api: Api, benchmarkId: string, runId: string): Promise<Json[]> {

@@ -39,8 +39,7 @@ export async function createDataset(api: Api, overrides: Json = {}): Promise<Rea
 }
 
 /** POST /api/v1/datasets/{id}/items with `{ items }`. */
-export const append = (api: Api, id: string, items: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> =>
-  api.post(itemsPath(id), { items }, { headers });
+export const append = (api: Api, id: string, items: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => api.post(itemsPath(id), { items }, { headers });
 
 /** Appends and fails loudly unless it answers 201; gives `{ added, itemCount, version }`. */
 export async function appendOk(api: Api, id: string, items: unknown[]): Promise<Json> {

@@ -27,9 +27,7 @@ export function expectProblem(response: ApiResponse, status: number, code: strin
   expect(response.body.title).not.toBe('');
   expect(response.body.requestId).toBe(response.headers.get('x-request-id'));
   if (paths.length) {
-    expect(response.body.errors).toEqual(
-      expect.arrayContaining(paths.map((path) => expect.objectContaining({ path, message: expect.any(String) }))),
-    );
+    expect(response.body.errors).toEqual(expect.arrayContaining(paths.map((path) => expect.objectContaining({ path, message: expect.any(String) }))));
   }
 }
 

@@ -69,7 +69,9 @@ const aTime: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: oddString },
 );
 
-const usage = fc.dictionary(fc.oneof(fc.constantFrom('inputTokens', 'videoSeconds', ...ODD_KEYS), fc.string({ maxLength: 8 })), fc.oneof(fc.nat(), oddNumber, wildJson), { maxKeys: 4 });
+const usage = fc.dictionary(fc.oneof(fc.constantFrom('inputTokens', 'videoSeconds', ...ODD_KEYS), fc.string({ maxLength: 8 })), fc.oneof(fc.nat(), oddNumber, wildJson), {
+  maxKeys: 4,
+});
 
 const aSpan = fc.record(
   {
@@ -182,8 +184,7 @@ function shapedBy(doc: OpenApiDocument, schema: Schema, ids: fc.Arbitrary<string
       if (!Object.keys(properties).length) return fc.dictionary(key, wildJson, { maxKeys: 4 });
       const fields: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(properties)) {
-        fields[name] =
-          UNTYPED[name] ?? (/Id$/.test(name) && resolve(doc, property)?.type === 'string' ? fc.oneof(ids, oddString) : fromSchema(doc, property, ids, depth + 1));
+        fields[name] = UNTYPED[name] ?? (/Id$/.test(name) && resolve(doc, property)?.type === 'string' ? fc.oneof(ids, oddString) : fromSchema(doc, property, ids, depth + 1));
       }
       const record = fc.record(fields, { requiredKeys: [] });
       // Now and then an extra field nobody declared.

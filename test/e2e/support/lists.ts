@@ -1,12 +1,7 @@
 import { Api, ApiResponse, Query } from '@cinetrace/testing';
 
 /** Follows nextCursor from the first page to the last, failing on any non-200 page. */
-export async function pageThrough<T = any>(
-  api: Api,
-  path: string,
-  query: Query = {},
-  betweenPages?: () => Promise<unknown>,
-): Promise<{ items: T[]; pages: number }> {
+export async function pageThrough<T = any>(api: Api, path: string, query: Query = {}, betweenPages?: () => Promise<unknown>): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   let pages = 0;

@@ -130,7 +130,10 @@ export class ModelEndpoints {
       case '/chat/chat/completions':
         return {
           status: 200,
-          json: { choices: [{ message: { role: 'assistant', content: `caption for ${body.messages[0].content}` } }], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } },
+          json: {
+            choices: [{ message: { role: 'assistant', content: `caption for ${body.messages[0].content}` } }],
+            usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+          },
         };
       default:
         return { status: 404, json: { error: 'no such endpoint' } };

@@ -26,8 +26,6 @@ export async function createPrompt(api: Api, overrides: Record<string, unknown> 
   return response.body;
 }
 
-export const put = (api: Api, id: string, json: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> =>
-  api.request('PUT', `${PROMPTS}/${id}`, { json, headers });
+export const put = (api: Api, id: string, json: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => api.request('PUT', `${PROMPTS}/${id}`, { json, headers });
 
-export const del = (api: Api, id: string, headers: Record<string, string> = {}): Promise<ApiResponse> =>
-  api.request('DELETE', `${PROMPTS}/${id}`, { headers });
+export const del = (api: Api, id: string, headers: Record<string, string> = {}): Promise<ApiResponse> => api.request('DELETE', `${PROMPTS}/${id}`, { headers });

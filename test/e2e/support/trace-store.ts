@@ -24,7 +24,10 @@ export async function runInTraceStore(stack: Stack, sql: string, params: unknown
   try {
     let n = 0;
     await client.query('SET search_path TO trace_ingest');
-    await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+    await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
   } finally {
     await client.end();
   }

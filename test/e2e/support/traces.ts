@@ -117,12 +117,7 @@ export async function ingestAll(api: Api, traces: unknown[]): Promise<string[]> 
  * Calls `probe` until it gives something other than `undefined`, and returns that; fails
  * with `what` and the last thing seen when `timeoutMs` passes first.
  */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = VISIBLE_WITHIN_MS,
-  intervalMs = 100,
-): Promise<T> {
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = VISIBLE_WITHIN_MS, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown = 'nothing yet';
   for (;;) {
@@ -144,12 +139,7 @@ export const getTrace = (api: Api, id: string): Promise<ApiResponse> => api.get(
  * Polls GET until the trace answers 200 and `ready` holds for it (default: it exists),
  * then returns it. For reads after a 202 without `Prefer: wait`.
  */
-export async function readEventually(
-  api: Api,
-  id: string,
-  ready: (trace: Json) => boolean = () => true,
-  timeoutMs = VISIBLE_WITHIN_MS,
-): Promise<Json> {
+export async function readEventually(api: Api, id: string, ready: (trace: Json) => boolean = () => true, timeoutMs = VISIBLE_WITHIN_MS): Promise<Json> {
   return eventually(
     `trace ${id} readable`,
     async () => {
@@ -187,5 +177,4 @@ export async function listIds(api: Api, query: Record<string, string | number | 
 export const args = (filters: Json): { args: string } => ({ args: JSON.stringify(filters) });
 
 /** The error paths of a problem answer (empty when it names none). */
-export const errorPaths = (response: ApiResponse): string[] =>
-  Array.isArray(response.body?.errors) ? response.body.errors.map((e: { path: string }) => e.path) : [];
+export const errorPaths = (response: ApiResponse): string[] => (Array.isArray(response.body?.errors) ? response.body.errors.map((e: { path: string }) => e.path) : []);

@@ -77,7 +77,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
       expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });
     });
 
-    it("refuses a secret project-service refuses, with its reasons, and records nothing", async () => {
+    it('refuses a secret project-service refuses, with its reasons, and records nothing', async () => {
       secretErrors = [{ path: 'target.apiKey', message: "names no secret of this organization ('MODEL_KEY')" }];
       await expect(benchmarks.create(ctx, withSecret())).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, errors: secretErrors });
       expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);

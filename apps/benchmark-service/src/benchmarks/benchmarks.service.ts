@@ -95,7 +95,12 @@ export class BenchmarksService {
       }
       await insertRows(tx, Benchmark, benchmark);
       const names = [...new Set(uses.map((u) => u.name))];
-      if (names.length) await insertRows(tx, BenchmarkSecret, names.map((secretName) => ({ benchmarkId: benchmark.id, secretName, orgId: ctx.orgId })));
+      if (names.length)
+        await insertRows(
+          tx,
+          BenchmarkSecret,
+          names.map((secretName) => ({ benchmarkId: benchmark.id, secretName, orgId: ctx.orgId })),
+        );
     });
     return toBenchmarkView(benchmark, null);
   }
@@ -206,5 +211,4 @@ function scorerUrlErrors(scorers: ScorerSpec[], allowPrivate: boolean): FieldErr
   return errors;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

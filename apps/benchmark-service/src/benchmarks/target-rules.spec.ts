@@ -18,11 +18,7 @@ describe('validateTarget', () => {
   it('names each offending field', () => {
     expect(paths({ type: 'video' })).toEqual(['target.type']);
     expect(paths({ type: 'dataset', url: 'https://x.example.com' })).toEqual(['target.url']);
-    expect(paths({ type: 'http', headers: { Authorization: 'Bearer sk-1' }, timeoutMs: 10 })).toEqual([
-      'target.url',
-      'target.headers.Authorization',
-      'target.timeoutMs',
-    ]);
+    expect(paths({ type: 'http', headers: { Authorization: 'Bearer sk-1' }, timeoutMs: 10 })).toEqual(['target.url', 'target.headers.Authorization', 'target.timeoutMs']);
     expect(paths({ type: 'openai_chat', baseUrl: 'ftp://x.example.com', apiKey: 'sk-plain' })).toEqual(['target.baseUrl', 'target.model', 'target.apiKey']);
     expect(paths({ type: 'dataset', promptVersion: 1 })).toEqual(['target.promptVersion']);
     expect(paths({ type: 'dataset', promptRelease: 'staging' })).toEqual(['target.promptRelease']);

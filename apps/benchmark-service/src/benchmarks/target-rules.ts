@@ -1,4 +1,14 @@
-import { LATEST_RELEASE, PROMPT_RELEASE_NAME_PATTERN, ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, FieldError, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE, type SecretReference } from '@cinetrace/contracts';
+import {
+  LATEST_RELEASE,
+  PROMPT_RELEASE_NAME_PATTERN,
+  ENV_NAMING_FIELDS,
+  ENV_NAMING_MESSAGE,
+  FieldError,
+  headerValueProblem,
+  isSecretReference,
+  SECRET_REFERENCE_MESSAGE,
+  type SecretReference,
+} from '@cinetrace/contracts';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 
 export const TARGET_TYPES = ['dataset', 'http', 'openai_chat'] as const;
@@ -101,5 +111,3 @@ function checkHeaders(headers: unknown, errors: FieldError[]): void {
     if (message) errors.push({ path, message });
   }
 }
-
-

@@ -1,13 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import {
-  AddDatasetItemsInput,
-  CreateDatasetInput,
-  DatasetItemsRequest,
-  DatasetListRequest,
-  DatasetRequest,
-  Patterns,
-  ProjectContext,
-} from '@cinetrace/contracts';
+import { AddDatasetItemsInput, CreateDatasetInput, DatasetItemsRequest, DatasetListRequest, DatasetRequest, Patterns, ProjectContext } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { DatasetsService } from './datasets.service';
 

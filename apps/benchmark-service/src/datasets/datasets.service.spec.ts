@@ -43,7 +43,11 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
     expect(items.map((item) => item.index)).toEqual(Array.from({ length: 15 }, (_, i) => i));
     // Each append's items stay together, in the order they were sent.
     const prompts = items.map((item) => (item.input as { prompt: string }).prompt);
-    expect([...prompts].sort()).toEqual(captionItems(15).map((item) => (item.input as { prompt: string }).prompt).sort());
+    expect([...prompts].sort()).toEqual(
+      captionItems(15)
+        .map((item) => (item.input as { prompt: string }).prompt)
+        .sort(),
+    );
     for (let at = 0; at < 15; at += 3) {
       const first = Number(prompts[at].split(' ')[1]);
       expect(prompts.slice(at, at + 3)).toEqual([`clip ${first}`, `clip ${first + 1}`, `clip ${first + 2}`]);
@@ -87,7 +91,12 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
   it("reads, appends to and deletes only the caller's project's datasets", async () => {
     const { id } = await datasets.create(ctx, aDatasetInput());
     const stranger = aProjectContext('prj_stranger');
-    for (const attempt of [datasets.get(stranger, id), datasets.items(stranger, id, { limit: 5 }), datasets.addItems(stranger, id, { items: captionItems(1) }), datasets.delete(stranger, id)]) {
+    for (const attempt of [
+      datasets.get(stranger, id),
+      datasets.items(stranger, id, { limit: 5 }),
+      datasets.addItems(stranger, id, { items: captionItems(1) }),
+      datasets.delete(stranger, id),
+    ]) {
       await expect(attempt).rejects.toMatchObject({ code: ErrorCode.NotFound });
     }
     expect(await datasets.get(ctx, id)).toMatchObject({ itemCount: 3, version: 1 });

@@ -97,9 +97,11 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     const previous = this.filling.get(runId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.filling.set(runId, next);
-    void next.finally(() => {
-      if (this.filling.get(runId) === next) this.filling.delete(runId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.filling.get(runId) === next) this.filling.delete(runId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -117,7 +119,11 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
       if (next.length === 0) return;
       // Hand over first: a task marked handed over but never handed over would hold its slot forever,
       // while one handed over twice is a no-op (the job id is the task id).
-      await this.queue.handOver(runId, concurrency, next.map((task) => toTaskJob(run, task)));
+      await this.queue.handOver(
+        runId,
+        concurrency,
+        next.map((task) => toTaskJob(run, task)),
+      );
       await tx.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
     });
   }
@@ -127,9 +133,7 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
     try {
       const active = await this.dataSource.manager.find(Run, { select: { id: true }, where: { activeBenchmarkId: Not(IsNull()) } });
       for (const runId of this.lastSweep.keys()) if (!active.some((run) => run.id === runId)) this.lastSweep.delete(runId);
-      await Promise.all(
-        active.map((run) => (this.queue.durable ? this.inTurn(run.id, () => this.recoverLost(run.id).then(() => this.fillNow(run.id))) : this.fill(run.id))),
-      );
+      await Promise.all(active.map((run) => (this.queue.durable ? this.inTurn(run.id, () => this.recoverLost(run.id).then(() => this.fillNow(run.id))) : this.fill(run.id))));
     } catch (err) {
       this.logger.warn(`Looking over active runs failed: ${(err as Error).message}`);
     }
@@ -165,7 +169,11 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
       const lost = suspects.filter((task) => still.lost.includes(task.id));
       if (lost.length > 0) {
         this.logger.warn(`Run ${runId}: ${lost.length} task(s) handed over are no longer in the queue; handing them over again`);
-        await this.queue.recover(runId, run.runner.concurrency, lost.map((task) => toTaskJob(run, task)));
+        await this.queue.recover(
+          runId,
+          run.runner.concurrency,
+          lost.map((task) => toTaskJob(run, task)),
+        );
       } else if (stallSuspected && still.stalled) {
         this.logger.warn(`Run ${runId}: tasks wait in the queue with none of the run's running; giving the run its slots back`);
         await this.queue.restart(runId, run.runner.concurrency);

@@ -7,9 +7,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class IndexTasksInFlight1764057600000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(
-      "CREATE INDEX tasks_in_flight ON tasks (run_id) WHERE dispatched_at IS NOT NULL AND status IN ('pending', 'running')",
-    );
+    await runner.query("CREATE INDEX tasks_in_flight ON tasks (run_id) WHERE dispatched_at IS NOT NULL AND status IN ('pending', 'running')");
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -8,8 +8,12 @@ import { Task } from './task.entity';
 
 function anItem(datasetId: string, index: number): DatasetItem {
   return Object.assign(new DatasetItem(), {
-    datasetId, index, id: `dsi_${datasetId}_${index}`, version: 1, createdAt: 1,
-    input: { caption: `a cat, take ${index}`, quote: "it's \"fine\"" },
+    datasetId,
+    index,
+    id: `dsi_${datasetId}_${index}`,
+    version: 1,
+    createdAt: 1,
+    input: { caption: `a cat, take ${index}`, quote: 'it\'s "fine"' },
     // Every shape `expected` takes: absent, JSON null, a value.
     expected: index % 3 === 0 ? undefined : index % 3 === 1 ? null : `A cat, take ${index}.`,
     metadata: { output: `A cat, take ${index}.` },
@@ -23,7 +27,10 @@ describe.each(TEST_STORES)('insertRunTasks on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind, benchmarkServiceStore);
     dataSource = store.dataSource;
-    await dataSource.manager.save(Array.from({ length: 1205 }, (_, i) => anItem('ds_1', i)), { chunk: 200 });
+    await dataSource.manager.save(
+      Array.from({ length: 1205 }, (_, i) => anItem('ds_1', i)),
+      { chunk: 200 },
+    );
     await dataSource.manager.save([anItem('ds_other', 0), anItem('ds_other', 1)]);
   }, 60_000);
 

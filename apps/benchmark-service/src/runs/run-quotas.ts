@@ -13,8 +13,7 @@ const HOUR_MS = 3_600_000;
 /** A run frees its slot when it ends; there is no telling when, so ask again in a while. */
 const ACTIVE_RUN_RETRY_S = 30;
 
-const exceeded = (detail: string, retryAfterS: number) =>
-  new DomainError(ErrorCode.QuotaExceeded, detail, undefined, Math.max(1, Math.ceil(retryAfterS)));
+const exceeded = (detail: string, retryAfterS: number) => new DomainError(ErrorCode.QuotaExceeded, detail, undefined, Math.max(1, Math.ceil(retryAfterS)));
 
 /**
  * The per-project limits a start must fit in, checked inside the start's transaction.
@@ -37,19 +36,13 @@ export async function checkStartQuotas(tx: EntityManager, ctx: ProjectContext, q
   if (recent.length >= quotas.startsPerHour) {
     // The start that must leave the window before one more fits in it.
     const freeing = recent[recent.length - quotas.startsPerHour];
-    throw exceeded(
-      `QUOTA_STARTS_PER_HOUR: the project started ${recent.length} runs in the last hour (limit ${quotas.startsPerHour})`,
-      (freeing.createdAt + HOUR_MS - now) / 1000,
-    );
+    throw exceeded(`QUOTA_STARTS_PER_HOUR: the project started ${recent.length} runs in the last hour (limit ${quotas.startsPerHour})`, (freeing.createdAt + HOUR_MS - now) / 1000);
   }
 }
 
 /** Waiting does not shrink a run: the answer says so, and Retry-After is the hourly window. */
 export function checkTaskCount(count: number, quotas: RunQuotas): void {
   if (count > quotas.tasksPerRun) {
-    throw exceeded(
-      `QUOTA_TASKS_PER_RUN: the run would have ${count} tasks (limit ${quotas.tasksPerRun}); start it on fewer items with rowSubset`,
-      HOUR_MS / 1000,
-    );
+    throw exceeded(`QUOTA_TASKS_PER_RUN: the run would have ${count} tasks (limit ${quotas.tasksPerRun}); start it on fewer items with rowSubset`, HOUR_MS / 1000);
   }
 }

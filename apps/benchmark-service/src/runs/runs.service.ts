@@ -136,13 +136,7 @@ export class RunsService {
     };
   }
 
-  private async insertRun(
-    tx: EntityManager,
-    ctx: ProjectContext,
-    benchmarkId: string,
-    input: StartRunInput,
-    prompt: RunPlan['prompt'],
-  ): Promise<Run> {
+  private async insertRun(tx: EntityManager, ctx: ProjectContext, benchmarkId: string, input: StartRunInput, prompt: RunPlan['prompt']): Promise<Run> {
     const now = Date.now();
     const benchmark = await lockBenchmark(tx, ctx, benchmarkId);
     const active = await tx.findOneBy(Run, { activeBenchmarkId: benchmark.id });
@@ -180,7 +174,11 @@ export class RunsService {
       finishedAt: null,
     };
     await insertRows(tx, Run, run);
-    await insertRunTasks(tx, run, items.map((item) => item.index));
+    await insertRunTasks(
+      tx,
+      run,
+      items.map((item) => item.index),
+    );
     await tx.update(Benchmark, { id: benchmark.id }, { status: 'queued', lastRunId: run.id, updatedAt: now });
     return run;
   }

@@ -23,9 +23,15 @@ describe.each(TEST_STORES)('storeTaskResults on %s', (kind) => {
   it('writes each task its own result in one statement, reads back as stored, and leaves other tasks alone', async () => {
     const [completed, failed, running] = await dataSource.manager.find(Task, { where: { runId: 'run_1' }, order: { itemIndex: 'ASC' }, take: 3 });
     Object.assign(completed, {
-      status: 'completed', attempts: 2, output: { caption: "a cat's \"roof\"", frames: [1, 2] }, usage: { tokens: 30 }, costUsd: 0.0125,
+      status: 'completed',
+      attempts: 2,
+      output: { caption: 'a cat\'s "roof"', frames: [1, 2] },
+      usage: { tokens: 30 },
+      costUsd: 0.0125,
       scores: [{ scorer: 'exact_match', score: 1, passed: true, details: null, error: null }],
-      startedAt: 1_763_900_000_123, finishedAt: 1_763_900_004_567, durationMs: 4444,
+      startedAt: 1_763_900_000_123,
+      finishedAt: 1_763_900_004_567,
+      durationMs: 4444,
     });
     Object.assign(failed, { status: 'failed', attempts: 3, output: undefined, error: 'the target answered 500', startedAt: 5, finishedAt: 9, durationMs: 4 });
     Object.assign(running, { status: 'running', attempts: 1, output: null, startedAt: 7 });

@@ -16,8 +16,18 @@ import { Task } from './task.entity';
 
 /** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
 const RESULT_FIELDS = {
-  id: true, runId: true, status: true, attempts: true, output: true, scores: true, error: true, usage: true,
-  costUsd: true, startedAt: true, finishedAt: true, durationMs: true,
+  id: true,
+  runId: true,
+  status: true,
+  attempts: true,
+  output: true,
+  scores: true,
+  error: true,
+  usage: true,
+  costUsd: true,
+  startedAt: true,
+  finishedAt: true,
+  durationMs: true,
 } satisfies FindOptionsSelect<Task>;
 
 /**

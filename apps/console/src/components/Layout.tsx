@@ -23,7 +23,10 @@ export function Layout({ projects, project, current, onPick, onSignOut, children
     <div className="shell">
       <header className="topbar">
         <a className="brand" href="/projects" onClick={(e) => onLinkClick(e, '/projects')}>
-          <span className="brand-mark" aria-hidden="true">▶</span> Cinetrace
+          <span className="brand-mark" aria-hidden="true">
+            ▶
+          </span>{' '}
+          Cinetrace
         </a>
         <nav aria-label="Main">
           {link('/projects', 'Projects', 'projects')}

@@ -85,7 +85,8 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
       ) : (
         <>
           <p className="pad compare-counts" role="status">
-            <strong>{comparison.counts.regression}</strong> regressed · <strong>{comparison.counts.improvement}</strong> improved · <strong>{comparison.counts.unchanged}</strong> unchanged
+            <strong>{comparison.counts.regression}</strong> regressed · <strong>{comparison.counts.improvement}</strong> improved · <strong>{comparison.counts.unchanged}</strong>{' '}
+            unchanged
             {comparison.counts.missing ? (
               <>
                 {' '}
@@ -118,7 +119,8 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
                   </td>
                   {item.scores.map((s) => (
                     <td key={s.scorer} className="num">
-                      {formatScore(s.base)} → {formatScore(s.other)} <span className={`delta${s.delta !== null && s.delta < 0 ? ' down' : s.delta ? ' up' : ''}`}>({formatDelta(s.delta)})</span>
+                      {formatScore(s.base)} → {formatScore(s.other)}{' '}
+                      <span className={`delta${s.delta !== null && s.delta < 0 ? ' down' : s.delta ? ' up' : ''}`}>({formatDelta(s.delta)})</span>
                     </td>
                   ))}
                   <td>

@@ -9,7 +9,8 @@ export function VersionDiff({ before, after }: { before: PromptVersion; after: P
   return (
     <div className="diff">
       <p className="pad muted" role="status">
-        v{before.version} → v{after.version}: {diff.added ? `${diff.added} line${diff.added === 1 ? '' : 's'} added` : 'no line added'}, {diff.removed ? `${diff.removed} removed` : 'none removed'}
+        v{before.version} → v{after.version}: {diff.added ? `${diff.added} line${diff.added === 1 ? '' : 's'} added` : 'no line added'},{' '}
+        {diff.removed ? `${diff.removed} removed` : 'none removed'}
         {before.name !== after.name ? ` · name "${before.name}" → "${after.name}"` : ''}
       </p>
       <table className="diff-table">

@@ -52,6 +52,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
   const run = runs?.find((r) => r.id === runId) ?? null;
   const compare = params.get('compare')?.split(',').filter(Boolean) ?? [];
 
+  // Catches its own errors (shown as `error`): the button calls it with `void`, nothing to await.
   async function start() {
     setStarting(true);
     setError(null);
@@ -75,7 +76,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
         <h1>
           {benchmark?.name ?? 'Benchmark'} {benchmark && <StatusBadge status={benchmark.status} />}
         </h1>
-        <button type="button" className="primary" onClick={start} disabled={!benchmark || starting || active}>
+        <button type="button" className="primary" onClick={() => void start()} disabled={!benchmark || starting || active}>
           {active ? 'Run in progress…' : starting ? 'Starting…' : 'Start run'}
         </button>
       </div>
@@ -101,7 +102,8 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
           <div>
             <dt>Runner</dt>
             <dd>
-              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} {benchmark.runner.maxAttempts === 1 ? 'attempt' : 'attempts'} · {formatDuration(benchmark.runner.timeoutMs)} timeout
+              {benchmark.runner.concurrency} at once · {benchmark.runner.maxAttempts} {benchmark.runner.maxAttempts === 1 ? 'attempt' : 'attempts'} ·{' '}
+              {formatDuration(benchmark.runner.timeoutMs)} timeout
             </dd>
           </div>
           {benchmark.description && (
@@ -113,7 +115,15 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
         </dl>
       )}
       {runs && <RunsTable runs={runs} selected={runId} compare={compare} base={base} />}
-      {compare.length === 2 && runs && <RunComparison benchmarkId={id} baseRun={compare[0]} otherRun={compare[1]} runs={runs} onClose={() => navigate(runId ? `${base}?run=${encodeURIComponent(runId)}` : base)} />}
+      {compare.length === 2 && runs && (
+        <RunComparison
+          benchmarkId={id}
+          baseRun={compare[0]}
+          otherRun={compare[1]}
+          runs={runs}
+          onClose={() => navigate(runId ? `${base}?run=${encodeURIComponent(runId)}` : base)}
+        />
+      )}
       {run && benchmark && compare.length !== 2 && (
         <>
           <ScorerSummaries run={run} />
@@ -281,7 +291,15 @@ function TaskTable({ benchmarkId, run, scorers, tick }: { benchmarkId: string; r
                   );
                 })}
                 <td className="num">{formatDuration(t.durationMs)}</td>
-                <td>{t.traceId ? <Link to={`/traces/${encodeURIComponent(t.traceId)}`} label={`Trace of item ${t.itemIndex}`}>trace</Link> : <span className="muted">—</span>}</td>
+                <td>
+                  {t.traceId ? (
+                    <Link to={`/traces/${encodeURIComponent(t.traceId)}`} label={`Trace of item ${t.itemIndex}`}>
+                      trace
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

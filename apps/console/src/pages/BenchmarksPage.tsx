@@ -53,7 +53,9 @@ export function BenchmarksPage() {
                     </span>
                   ))}
                 </td>
-                <td className="progress-cell">{b.lastRun ? <ProgressBar counts={b.lastRun.counts} label={`Last run of ${b.name}`} /> : <span className="muted">never run</span>}</td>
+                <td className="progress-cell">
+                  {b.lastRun ? <ProgressBar counts={b.lastRun.counts} label={`Last run of ${b.name}`} /> : <span className="muted">never run</span>}
+                </td>
                 <td>{formatTime(b.createdAt)}</td>
               </tr>
             ))}

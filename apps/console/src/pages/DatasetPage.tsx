@@ -81,8 +81,16 @@ export function DatasetPage({ id }: { id: string }) {
                   <td>
                     <JsonView value={item.input} label={`Input of item ${item.index}`} />
                   </td>
-                  <td>{item.expected === null || item.expected === undefined ? <span className="muted">—</span> : <JsonView value={item.expected} label={`Expected of item ${item.index}`} />}</td>
-                  <td>{Object.keys(item.metadata ?? {}).length ? <JsonView value={item.metadata} label={`Metadata of item ${item.index}`} /> : <span className="muted">—</span>}</td>
+                  <td>
+                    {item.expected === null || item.expected === undefined ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <JsonView value={item.expected} label={`Expected of item ${item.index}`} />
+                    )}
+                  </td>
+                  <td>
+                    {Object.keys(item.metadata ?? {}).length ? <JsonView value={item.metadata} label={`Metadata of item ${item.index}`} /> : <span className="muted">—</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -71,12 +71,16 @@ export function PromptsPage({ search }: { search: string }) {
           <input value={draft.q} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.includeDeleted} onChange={(e) => {
+          <input
+            type="checkbox"
+            checked={draft.includeDeleted}
+            onChange={(e) => {
               // The toggle applies at once (with the other filters as typed).
               const next = { ...draft, includeDeleted: e.target.checked };
               setDraft(next);
               apply(next);
-            }} />
+            }}
+          />
           Include deleted
         </label>
         <div className="filter-actions">

@@ -29,6 +29,7 @@ function ApiKeys() {
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const { error, change } = useListChange(list);
 
+  // These catch their own errors (change() keeps them for ErrorNotice): the form and buttons call them with `void`.
   async function create(event: React.FormEvent) {
     event.preventDefault();
     await change(async () => {
@@ -47,7 +48,7 @@ function ApiKeys() {
     <section className="card" aria-labelledby="keys-title">
       <div className="card-head">
         <h2 id="keys-title">API keys</h2>
-        <form className="inline-form" onSubmit={create} aria-label="New API key">
+        <form className="inline-form" onSubmit={(event) => void create(event)} aria-label="New API key">
           <label className="field compact">
             <span>Key name</span>
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required />
@@ -102,7 +103,7 @@ function ApiKeys() {
                 <td>{formatTime(k.createdAt)}</td>
                 <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
                 <td className="actions">
-                  <button type="button" className="secondary danger" onClick={() => revoke(k.id, k.name)} aria-label={`Revoke key ${k.name}`}>
+                  <button type="button" className="secondary danger" onClick={() => void revoke(k.id, k.name)} aria-label={`Revoke key ${k.name}`}>
                     Revoke
                   </button>
                 </td>
@@ -129,6 +130,7 @@ function Secrets() {
       .map((h) => h.trim())
       .filter(Boolean);
 
+  // These catch their own errors (change() keeps them for ErrorNotice): the form and buttons call them with `void`.
   async function create(event: React.FormEvent) {
     event.preventDefault();
     await change(async () => {
@@ -158,7 +160,7 @@ function Secrets() {
     <section className="card" aria-labelledby="secrets-title">
       <div className="card-head">
         <h2 id="secrets-title">Secrets</h2>
-        <form className="inline-form" onSubmit={create} aria-label="New secret">
+        <form className="inline-form" onSubmit={(event) => void create(event)} aria-label="New secret">
           <label className="field compact">
             <span>Secret name</span>
             <input value={name} onChange={(e) => setName(e.target.value)} placeholder="OPENAI_API_KEY" required />
@@ -206,10 +208,10 @@ function Secrets() {
                 <td>{formatTime(s.createdAt)}</td>
                 <td>{formatTime(s.updatedAt)}</td>
                 <td className="actions">
-                  <button type="button" className="secondary" onClick={() => rotate(s.id, s.name)} aria-label={`Rotate secret ${s.name}`}>
+                  <button type="button" className="secondary" onClick={() => void rotate(s.id, s.name)} aria-label={`Rotate secret ${s.name}`}>
                     Rotate
                   </button>{' '}
-                  <button type="button" className="secondary danger" onClick={() => remove(s.id, s.name)} aria-label={`Delete secret ${s.name}`}>
+                  <button type="button" className="secondary danger" onClick={() => void remove(s.id, s.name)} aria-label={`Delete secret ${s.name}`}>
                     Delete
                   </button>
                 </td>
@@ -233,7 +235,16 @@ function ShownOnce({ what, value, onDone }: { what: string; value: string; onDon
       </p>
       <div className="shown-once-value">
         <code aria-label="New key">{value}</code>
-        <button type="button" className="secondary" onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => undefined)}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => undefined,
+            )
+          }
+        >
           {copied ? 'Copied' : 'Copy'}
         </button>
         <button type="button" className="ghost" onClick={onDone}>

@@ -8,6 +8,7 @@ export function SignInPage({ onSignedIn }: { signedIn: boolean; onSignedIn(): vo
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // Catches its own errors (shown as `error`): the form calls it with `void`, nothing to await.
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
@@ -25,9 +26,12 @@ export function SignInPage({ onSignedIn }: { signedIn: boolean; onSignedIn(): vo
 
   return (
     <main className="sign-in">
-      <form className="card sign-in-card" onSubmit={submit}>
+      <form className="card sign-in-card" onSubmit={(event) => void submit(event)}>
         <h1>
-          <span className="brand-mark" aria-hidden="true">▶</span> Cinetrace
+          <span className="brand-mark" aria-hidden="true">
+            ▶
+          </span>{' '}
+          Cinetrace
         </h1>
         <p className="muted">Traces, prompts and benchmarks of your video generation pipelines.</p>
         <label className="field">

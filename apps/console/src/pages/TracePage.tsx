@@ -140,7 +140,11 @@ export function TracePage({ id, spanId }: { id: string; spanId: string | null })
             <h2 id="waterfall-title">Timeline</h2>
             <KindLegend />
           </div>
-          {layout.rows.length ? <Waterfall layout={layout} selectedId={selected?.span.id ?? null} onSelect={(s) => select(s)} /> : <p className="empty">This trace has no spans yet.</p>}
+          {layout.rows.length ? (
+            <Waterfall layout={layout} selectedId={selected?.span.id ?? null} onSelect={(s) => select(s)} />
+          ) : (
+            <p className="empty">This trace has no spans yet.</p>
+          )}
         </section>
         {selected && <SpanPanel key={selected.span.id} row={selected} onClose={() => select(null)} />}
       </div>

@@ -1,13 +1,5 @@
 import { BusClient } from '@cinetrace/bus';
-import {
-  ApiKeyListRequest,
-  ApiKeyView,
-  CreateApiKeyInput,
-  CreatedApiKeyView,
-  ListEnvelope,
-  OrgContext,
-  Patterns,
-} from '@cinetrace/contracts';
+import { ApiKeyListRequest, ApiKeyView, CreateApiKeyInput, CreatedApiKeyView, ListEnvelope, OrgContext, Patterns } from '@cinetrace/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -46,9 +38,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys, newest first (never the keys themselves)' })
   @ApiListResponse(ApiKeyView)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<ApiKeyView>> {
-    return this.lists.respond('api-keys', ctx, query, {}, (_filters, page: ApiKeyListRequest['page']) =>
-      this.bus.request(Patterns.ApiKeyList, { ctx, page }),
-    );
+    return this.lists.respond('api-keys', ctx, query, {}, (_filters, page: ApiKeyListRequest['page']) => this.bus.request(Patterns.ApiKeyList, { ctx, page }));
   }
 
   @Delete(':id')

@@ -14,8 +14,7 @@ export const SCOPE_MARK = 'x-required-scope';
 /** No authentication (health, metrics, API docs). */
 export const Public = () => applyDecorators(SetMetadata(ACCESS_METADATA, 'public' satisfies Access), ApiExtension(ACCESS_MARK, 'public'));
 /** An organization API key is enough; no X-Project-Key (the /projects routes). */
-export const OrganizationScoped = () =>
-  applyDecorators(SetMetadata(ACCESS_METADATA, 'organization' satisfies Access), ApiExtension(ACCESS_MARK, 'organization'));
+export const OrganizationScoped = () => applyDecorators(SetMetadata(ACCESS_METADATA, 'organization' satisfies Access), ApiExtension(ACCESS_MARK, 'organization'));
 // Everything else needs both headers: that is the default, so it has no decorator.
 
 /**

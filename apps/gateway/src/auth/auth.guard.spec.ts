@@ -172,9 +172,7 @@ describe('AuthGuard', () => {
       await expect(setup({ scopes: ['admin'] }).guard.canActivate(contextFor([InstanceAdmin()], withKey, 'POST').context)).rejects.toMatchObject({
         code: 'insufficient_scope',
       });
-      await expect(
-        setup({ scopes: ['admin'], instanceAdmin: true }).guard.canActivate(contextFor([InstanceAdmin()], withKey, 'POST').context),
-      ).resolves.toBe(true);
+      await expect(setup({ scopes: ['admin'], instanceAdmin: true }).guard.canActivate(contextFor([InstanceAdmin()], withKey, 'POST').context)).resolves.toBe(true);
     });
 
     it('leaves no request authenticated when the scope is refused', async () => {

@@ -3,13 +3,7 @@ import { BusClient } from '@cinetrace/bus';
 import { AuthResolveReply, AuthResolveRequest, DomainError, ErrorCode, Patterns } from '@cinetrace/contracts';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import {
-  Access,
-  ACCESS_METADATA,
-  INSTANCE_ADMIN_METADATA,
-  REQUIRED_SCOPE_METADATA,
-  WHOLE_ORGANIZATION_METADATA,
-} from './access.decorators';
+import { Access, ACCESS_METADATA, INSTANCE_ADMIN_METADATA, REQUIRED_SCOPE_METADATA, WHOLE_ORGANIZATION_METADATA } from './access.decorators';
 import { AuthCache } from './auth-cache';
 import type { AuthenticatedRequest, ResolvedAuth } from './caller';
 import { checkScope, RouteRequirement, scopeForMethod } from './scope-rules';

@@ -18,10 +18,7 @@ export function checkScope(auth: Pick<AuthResolveReply, 'scopes' | 'projectIds' 
     throw new DomainError(ErrorCode.InsufficientScope, 'Only an instance admin key (the bootstrap key) may do this');
   }
   if (!scopeAllows(auth.scopes, route.scope)) {
-    throw new DomainError(
-      ErrorCode.InsufficientScope,
-      `This route needs an API key with the '${route.scope}' scope; this key has ${auth.scopes.map((s) => `'${s}'`).join(', ')}`,
-    );
+    throw new DomainError(ErrorCode.InsufficientScope, `This route needs an API key with the '${route.scope}' scope; this key has ${auth.scopes.map((s) => `'${s}'`).join(', ')}`);
   }
   if (route.wholeOrganization && auth.projectIds !== null) {
     throw new DomainError(ErrorCode.InsufficientScope, 'This route acts on the whole organization; this key is restricted to some projects');

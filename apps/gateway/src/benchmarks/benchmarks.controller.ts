@@ -72,12 +72,7 @@ export class BenchmarksController {
   @ApiResponse({ status: 409, description: 'run_in_progress: a run of this benchmark is queued or running' })
   @ApiResponse({ status: 429, description: 'quota_exceeded: QUOTA_ACTIVE_RUNS, QUOTA_TASKS_PER_RUN or QUOTA_STARTS_PER_HOUR' })
   @ApiBody({ type: StartRunInput, required: false })
-  async start(
-    @Caller() ctx: ProjectContext,
-    @Param('id') id: string,
-    @Body() input: unknown,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RunStartedView> {
+  async start(@Caller() ctx: ProjectContext, @Param('id') id: string, @Body() input: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<RunStartedView> {
     // A start may come without a body; benchmark-service validates the body it gets.
     const request: RunStartRequest = { ctx, benchmarkId: id, input: (input ?? {}) as StartRunInput };
     const run = await this.bus.request(Patterns.RunStart, request);
@@ -97,11 +92,7 @@ export class BenchmarksController {
   @Get(':id/tasks')
   @ApiOperation({ operationId: 'listBenchmarkTasks', summary: "List a run's tasks in dataset order (default: the latest run), with the run's summary" })
   @ApiListResponse(TaskView, TASK_FILTERS, { summary: RunSummaryView })
-  async tasks(
-    @Caller() ctx: ProjectContext,
-    @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
-  ): Promise<ListEnvelope<TaskView> & { summary: TaskPage['summary'] }> {
+  async tasks(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TaskView> & { summary: TaskPage['summary'] }> {
     let summary: TaskPage['summary'] = null;
     const envelope = await this.lists.respond(`benchmarks/${id}/tasks`, ctx, query, TASK_FILTERS, async (filters, page: TaskListRequest['page']) => {
       const reply = await this.bus.request(Patterns.TaskList, { ctx, benchmarkId: id, filters, page });

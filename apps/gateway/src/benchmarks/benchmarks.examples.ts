@@ -1,13 +1,4 @@
-import type {
-  BenchmarkView,
-  CreateBenchmarkInput,
-  DeletedView,
-  RunCountsView,
-  RunStartedView,
-  RunView,
-  StartRunInput,
-  TaskView,
-} from '@cinetrace/contracts';
+import type { BenchmarkView, CreateBenchmarkInput, DeletedView, RunCountsView, RunStartedView, RunView, StartRunInput, TaskView } from '@cinetrace/contracts';
 import { EXAMPLE } from '../ops/openapi/example-ids';
 import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
 

@@ -78,8 +78,6 @@ export class DatasetsController {
   @ApiOperation({ operationId: 'listDatasetItems', summary: 'Items of a dataset, oldest first' })
   @ApiListResponse(DatasetItemView)
   items(@Caller() ctx: ProjectContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<DatasetItemView>> {
-    return this.lists.respond(`datasets/${id}/items`, ctx, query, {}, (_, page: DatasetItemsRequest['page']) =>
-      this.bus.request(Patterns.DatasetItems, { ctx, id, page }),
-    );
+    return this.lists.respond(`datasets/${id}/items`, ctx, query, {}, (_, page: DatasetItemsRequest['page']) => this.bus.request(Patterns.DatasetItems, { ctx, id, page }));
   }
 }

@@ -8,7 +8,8 @@ function aSocket(inFlight?: { headersSent: boolean }) {
   return { socket: socket as unknown as Socket, written, destroy: socket.destroy };
 }
 
-const parserError = (code: string, rawPacket?: string) => Object.assign(new Error('Parse Error'), { code, reason: 'Invalid header token', rawPacket: rawPacket && Buffer.from(rawPacket) });
+const parserError = (code: string, rawPacket?: string) =>
+  Object.assign(new Error('Parse Error'), { code, reason: 'Invalid header token', rawPacket: rawPacket && Buffer.from(rawPacket) });
 
 const answered = (written: string[]) => {
   const [head, body] = written.join('').split('\r\n\r\n');

@@ -55,7 +55,10 @@ const uriTooLong = () => new DomainError(ErrorCode.UriTooLong, `A segment of the
 
 /** Whether a segment of the URL's path is longer than MAX_PATH_SEGMENT. */
 export function hasOverlongSegment(url: string): boolean {
-  return url.split('?')[0].split('/').some((segment) => segment.length > MAX_PATH_SEGMENT);
+  return url
+    .split('?')[0]
+    .split('/')
+    .some((segment) => segment.length > MAX_PATH_SEGMENT);
 }
 
 /**

@@ -3,7 +3,8 @@ import { CONSOLE_CSP, acceptsHtml, isConsolePath } from './console-pages';
 describe('console pages', () => {
   it('are every path but the API, OTLP, operations, docs and assets', () => {
     for (const path of ['/', '/projects', '/traces', '/traces/abc?span=x', '/apiary', '/docsify']) expect(isConsolePath(path)).toBe(true);
-    for (const path of ['/api', '/api/v1/nope', '/v1/traces', '/healthz', '/readyz?x=1', '/metrics', '/docs', '/docs/swagger-ui.css', '/assets/index-abc.js']) expect(isConsolePath(path)).toBe(false);
+    for (const path of ['/api', '/api/v1/nope', '/v1/traces', '/healthz', '/readyz?x=1', '/metrics', '/docs', '/docs/swagger-ui.css', '/assets/index-abc.js'])
+      expect(isConsolePath(path)).toBe(false);
   });
 
   it('go to clients that accept HTML (browsers navigating), not to API clients', () => {

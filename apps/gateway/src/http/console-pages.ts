@@ -69,7 +69,9 @@ export function serveConsole(fastify: FastifyInstance, dir: string): void {
     cacheControl: true,
     maxAge: 31_536_000_000,
     immutable: true,
-    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    setHeaders: (res) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+    },
   });
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isConsolePath(request.url) || !acceptsHtml(request.headers.accept)) {

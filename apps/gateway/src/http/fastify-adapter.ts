@@ -1,4 +1,5 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayEnv } from '../gateway.env';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
@@ -8,10 +9,7 @@ import { registerJsonBodyParser } from './json-body-parser';
 import { sendJsonTextAsIs } from './json-text-reply';
 import { requestIdFor } from './request-id';
 
-export type HttpLimits = Pick<
-  GatewayEnv,
-  'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'
->;
+export type HttpLimits = Pick<GatewayEnv, 'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>;
 
 /**
  * Fastify as the gateway needs it: the body limit, time limits on slow clients, request
@@ -39,7 +37,10 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
     // What Node's parser and Fastify's router refuse is problem+json too, not their own JSON.
     clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkError,
+    // Fastify ignores what this returns (the reply, which is thenable: nothing to await).
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      answerFrameworkError(error, request, reply);
+    },
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);

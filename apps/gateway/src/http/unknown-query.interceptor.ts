@@ -25,7 +25,7 @@ export class UnknownQueryInterceptor implements NestInterceptor {
 }
 
 function readsItsQuery(context: ExecutionContext): boolean {
-  const params: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {};
+  const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) as Record<string, unknown> | undefined) ?? {};
   // Keys are `<param type>:<index>`.
   return Object.keys(params).some((key) => Number(key.split(':')[0]) === RouteParamtypes.QUERY);
 }

@@ -55,11 +55,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return of(claim.body);
     }
     return next.handle().pipe(
-      mergeMap(async (body) => {
+      mergeMap(async (body: unknown) => {
         await this.store.complete(scope, key, reply.statusCode, body, { location: headerOf(reply, 'location'), etag: headerOf(reply, 'etag') });
         return body;
       }),
-      catchError((err) => from(this.store.release(scope, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)))),
+      catchError((err: unknown) => from(this.store.release(scope, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)))),
     );
   }
 }

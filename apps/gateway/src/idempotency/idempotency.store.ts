@@ -40,8 +40,16 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await this.records.insert({
-          scope, key, fingerprint, state: 'pending', statusCode: null, responseBody: null, location: null, etag: null,
-          createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS,
+          scope,
+          key,
+          fingerprint,
+          state: 'pending',
+          statusCode: null,
+          responseBody: null,
+          location: null,
+          etag: null,
+          createdAt: now,
+          expiresAt: now + IDEMPOTENCY_TTL_MS,
         });
         return { kind: 'fresh' };
       } catch (err) {
@@ -54,10 +62,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
         continue;
       }
       if (existing.fingerprint !== fingerprint) {
-        throw new DomainError(
-          ErrorCode.IdempotencyKeyReused,
-          'This Idempotency-Key was used with a different request; use a new key for a new request',
-        );
+        throw new DomainError(ErrorCode.IdempotencyKeyReused, 'This Idempotency-Key was used with a different request; use a new key for a new request');
       }
       if (existing.state === 'done') {
         return {
@@ -87,10 +92,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   private async takeOver(stale: IdempotencyRecord, now: number): Promise<boolean> {
-    const result = await this.records.update(
-      { scope: stale.scope, key: stale.key, state: 'pending', createdAt: stale.createdAt },
-      { createdAt: now },
-    );
+    const result = await this.records.update({ scope: stale.scope, key: stale.key, state: 'pending', createdAt: stale.createdAt }, { createdAt: now });
     return (result.affected ?? 0) === 1;
   }
 

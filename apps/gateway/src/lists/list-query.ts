@@ -32,11 +32,7 @@ const PAGING_PARAMS = new Set(['limit', 'cursor', 'args']);
  * not on the route's allow-list is refused, `__proto__` included, so only known names
  * with checked types ever reach a query, and then only as bound parameters.
  */
-export function parseListQuery(
-  query: Record<string, unknown>,
-  spec: FilterSpec,
-  { maxJsonDepth = DEFAULT_MAX_JSON_DEPTH }: { maxJsonDepth?: number } = {},
-): ListQuery {
+export function parseListQuery(query: Record<string, unknown>, spec: FilterSpec, { maxJsonDepth = DEFAULT_MAX_JSON_DEPTH }: { maxJsonDepth?: number } = {}): ListQuery {
   const errors: FieldError[] = [];
   const explicit: Record<string, unknown> = {};
   for (const name of Object.keys(query)) {
@@ -109,7 +105,10 @@ function fromQueryString(raw: unknown, type: FilterType, name: string, errors: F
       errors.push({ path: name, message: 'must be true or false' });
       return undefined;
     case 'string-list':
-      return value.split(',').map((s) => s.trim()).filter(Boolean);
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'time':
       return parseTime(/^\d+$/.test(value) ? Number(value) : value, name, errors);
     case 'object':

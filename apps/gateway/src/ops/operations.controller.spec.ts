@@ -29,12 +29,16 @@ describe('OperationsController /readyz', () => {
   });
 
   it('names the queue, and benchmark-service whose check failed, when the task queue is down', async () => {
-    const error = await controller({ queueUp: false }).ready().catch((e) => e);
+    const error = await controller({ queueUp: false })
+      .ready()
+      .catch((e) => e);
     expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: queue, benchmark-service unreachable' });
   });
 
   it('names a service that does not answer its ping', async () => {
-    const error = await controller({ silent: [ServicePings['trace-ingest']] }).ready().catch((e) => e);
+    const error = await controller({ silent: [ServicePings['trace-ingest']] })
+      .ready()
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: trace-ingest unreachable' });
   });

@@ -36,7 +36,11 @@ export class OperationsController {
 
   @Get('healthz')
   @ApiOperation({ operationId: 'getHealth', summary: 'Liveness: the process is up' })
-  @ApiResponse({ status: 200, description: 'Up', schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } })
+  @ApiResponse({
+    status: 200,
+    description: 'Up',
+    schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+  })
   health() {
     return { status: 'ok' };
   }
@@ -52,19 +56,17 @@ export class OperationsController {
   async ready() {
     const services = Object.entries(ServicePings);
     const [store, bus, ...answers] = await Promise.all([
-      this.dataSource.query('SELECT 1').then(() => true, () => false),
+      this.dataSource.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
       this.bus.isReachable(),
       ...services.map(([, pattern]) => this.bus.probeAnswer(pattern, SERVICE_PING_MS)),
     ]);
     const serviceUp = services.map((_, i) => answers[i] !== undefined && !Object.values(answers[i]?.checks ?? {}).includes('down'));
     const queue = answers[services.findIndex(([name]) => name === 'benchmark-service')]?.checks?.queue === 'up';
     const state = (up: boolean) => (up ? 'up' : 'down');
-    const down = [
-      ...(store ? [] : ['store']),
-      ...(bus ? [] : ['bus']),
-      ...(queue ? [] : ['queue']),
-      ...services.filter((_, i) => !serviceUp[i]).map(([name]) => name),
-    ];
+    const down = [...(store ? [] : ['store']), ...(bus ? [] : ['bus']), ...(queue ? [] : ['queue']), ...services.filter((_, i) => !serviceUp[i]).map(([name]) => name)];
     if (down.length > 0) throw new DomainError(ErrorCode.Unavailable, `Not ready: ${down.join(', ')} unreachable`);
     const serviceStates = Object.fromEntries(services.map(([name], i) => [name, state(serviceUp[i])]));
     return { status: 'ok', checks: { store: state(store), bus: state(bus), queue: state(queue), services: serviceStates } };

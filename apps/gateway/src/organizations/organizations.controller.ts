@@ -1,10 +1,5 @@
 import { BusClient } from '@cinetrace/bus';
-import {
-  CreatedOrganizationView,
-  CreateOrganizationInput,
-  OrgContext,
-  Patterns,
-} from '@cinetrace/contracts';
+import { CreatedOrganizationView, CreateOrganizationInput, OrgContext, Patterns } from '@cinetrace/contracts';
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -23,7 +18,7 @@ export class OrganizationsController {
   @Post()
   @HttpCode(201)
   @SecretInAnswer()
-  @ApiOperation({ operationId: 'createOrganization', summary: "Create an organization; its first admin key is in this answer only" })
+  @ApiOperation({ operationId: 'createOrganization', summary: 'Create an organization; its first admin key is in this answer only' })
   @ApiResponse({ status: 201, type: CreatedOrganizationView })
   async create(@Caller() ctx: OrgContext, @Body() input: CreateOrganizationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { key, credential } = newKey();

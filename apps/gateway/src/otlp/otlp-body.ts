@@ -39,7 +39,9 @@ export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyByte
  * costs at most that much memory) and runs on libuv's thread pool, not the event loop.
  */
 export async function readOtlpBody(request: FastifyRequest, body: Buffer, encoding: OtlpEncoding, maxBodyBytes: number): Promise<OtlpBody> {
-  const contentEncoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const contentEncoding = String(request.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (contentEncoding === 'identity' || contentEncoding === '') return { encoding, bytes: body };
   if (contentEncoding !== 'gzip') {
     throw new DomainError(ErrorCode.UnsupportedMediaType, `Content-Encoding ${contentEncoding.slice(0, 32)} is not supported; send gzip or none`);
@@ -56,6 +58,9 @@ export async function readOtlpBody(request: FastifyRequest, body: Buffer, encodi
 
 /** The encoding an OTLP request asked for, so its answer (errors included) goes out in it; JSON when unknown. */
 export function requestEncoding(request: FastifyRequest): OtlpEncoding {
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   return PROTOBUF_CONTENT_TYPES.includes(type) ? 'protobuf' : 'json';
 }

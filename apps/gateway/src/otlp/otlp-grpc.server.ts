@@ -88,11 +88,11 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
       const value = metadata.get(name)[0];
       return typeof value === 'string' ? value : undefined;
     };
-    const auth = await this.auth.authenticate(
-      { authorization: first('authorization'), projectKey: first('x-project-key') },
-      'project',
-      { scope: 'ingest', wholeOrganization: false, instanceAdmin: false },
-    );
+    const auth = await this.auth.authenticate({ authorization: first('authorization'), projectKey: first('x-project-key') }, 'project', {
+      scope: 'ingest',
+      wholeOrganization: false,
+      instanceAdmin: false,
+    });
     if (!auth.project) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as x-project-key');
     return callerContext(auth, requestId) as ProjectContext;
   }

@@ -28,7 +28,10 @@ const inlineDecoder = { decode: (b: OtlpBody) => decodeOtlpExport({ ...b, maxJso
 function setup(publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined, storedParents: Record<string, string | null> = {}) {
   const published: StreamRecord<TraceIngestMessage>[] = [];
   const streams = { publish: async (_topic: string, records: StreamRecord<TraceIngestMessage>[]) => (await publish(records), published.push(...records)) };
-  const bus = { request: async (_pattern: string, request: { spanIds: string[] }) => Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])) };
+  const bus = {
+    request: async (_pattern: string, request: { spanIds: string[] }) =>
+      Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])),
+  };
   const ingestor = new TraceIngestor(streams as unknown as StreamPublisher, bus as unknown as BusClient);
   return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, inlineDecoder), published };
 }

@@ -19,15 +19,19 @@ export class OtlpController {
   @Post(OTLP_TRACE_ROUTES[0].slice(1))
   @HttpCode(200)
   @RequiresScope('ingest')
-  @ApiOperation({ operationId: 'exportOtlpTraces',
+  @ApiOperation({
+    operationId: 'exportOtlpTraces',
     summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
     description:
-      'Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request\'s encoding ' +
+      "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
       '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
   })
   @ApiConsumes('application/x-protobuf', 'application/json')
   @ApiProduces('application/x-protobuf', 'application/json')
-  @ApiBody({ description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)', schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' } })
+  @ApiBody({
+    description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)',
+    schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' },
+  })
   @ApiResponse({ status: 200, description: 'ExportTraceServiceResponse' })
   export(@Caller() ctx: ProjectContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | string> {
     return this.answer(ctx, body, reply);
@@ -39,7 +43,10 @@ export class OtlpController {
   @ApiOperation({ operationId: 'exportOtlpTracesUnderApi', summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)' })
   @ApiConsumes('application/x-protobuf', 'application/json')
   @ApiProduces('application/x-protobuf', 'application/json')
-  @ApiBody({ description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)', schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' } })
+  @ApiBody({
+    description: 'An OTLP ExportTraceServiceRequest (opentelemetry-proto)',
+    schema: { type: 'object', description: 'OTLP/JSON ExportTraceServiceRequest, or its protobuf encoding' },
+  })
   @ApiResponse({ status: 200, description: 'ExportTraceServiceResponse' })
   exportUnderApi(@Caller() ctx: ProjectContext, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer | string> {
     return this.answer(ctx, body, reply);

@@ -1,12 +1,5 @@
 import { BusClient } from '@cinetrace/bus';
-import {
-  CreateProjectInput,
-  ListEnvelope,
-  OrgContext,
-  Patterns,
-  ProjectListRequest,
-  ProjectView,
-} from '@cinetrace/contracts';
+import { CreateProjectInput, ListEnvelope, OrgContext, Patterns, ProjectListRequest, ProjectView } from '@cinetrace/contracts';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';

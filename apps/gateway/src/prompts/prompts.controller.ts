@@ -61,9 +61,7 @@ export class PromptsController {
   @ApiOperation({ operationId: 'listPrompts', summary: 'List prompts, newest first (filters: type, label, q, includeDeleted)' })
   @ApiListResponse(PromptView, PROMPT_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<PromptView>> {
-    return this.lists.respond('prompts', ctx, query, PROMPT_FILTERS, (filters, page: PromptListRequest['page']) =>
-      this.bus.request(Patterns.PromptList, { ctx, filters, page }),
-    );
+    return this.lists.respond('prompts', ctx, query, PROMPT_FILTERS, (filters, page: PromptListRequest['page']) => this.bus.request(Patterns.PromptList, { ctx, filters, page }));
   }
 
   @Get('by-identifier/:identifier')
@@ -163,7 +161,10 @@ export class PromptsController {
   @Post(':id/render')
   @HttpCode(200)
   @RequiresScope('read')
-  @ApiOperation({ operationId: 'renderPrompt', summary: 'Fill the placeholders of a version (default: the newest; or a release) with values; 400 missing_variables names each unfilled one' })
+  @ApiOperation({
+    operationId: 'renderPrompt',
+    summary: 'Fill the placeholders of a version (default: the newest; or a release) with values; 400 missing_variables names each unfilled one',
+  })
   @ApiResponse({ status: 200, type: RenderedPromptView })
   render(@Caller() ctx: ProjectContext, @Param('id') id: string, @Body() input: RenderPromptInput): Promise<RenderedPromptView> {
     return this.bus.request(Patterns.PromptRender, { ctx, id, input });

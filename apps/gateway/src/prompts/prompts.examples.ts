@@ -67,15 +67,9 @@ const production = {
 } satisfies PromptReleaseView;
 const staging = { ...production, name: 'staging', version: 2, gate: null } satisfies PromptReleaseView;
 
-const contentDiff = [
-  '===================================================================',
-  '--- version 1',
-  '+++ version 2',
-  '@@ -1,1 +1,1 @@',
-  `-${DAWN}`,
-  `+${DUSK}`,
-  '',
-].join('\n');
+const contentDiff = ['===================================================================', '--- version 1', '+++ version 2', '@@ -1,1 +1,1 @@', `-${DAWN}`, `+${DUSK}`, ''].join(
+  '\n',
+);
 
 export const PROMPT_EXAMPLES: ExampleTable = {
   createPrompt: {

@@ -45,9 +45,7 @@ export class SecretsController {
   async create(@Caller() ctx: OrgContext, @Body() input: CreateSecretInput, @Res({ passthrough: true }) reply: FastifyReply): Promise<SecretView> {
     const { value, ...rest } = input;
     // The value crosses the bus sealed to project-service: never in clear in Kafka's log.
-    const secret = await this.sealer.send(ctx.orgId, value, (sealedValue) =>
-      this.bus.request(Patterns.SecretCreate, { ctx, input: { ...rest, sealedValue } }),
-    );
+    const secret = await this.sealer.send(ctx.orgId, value, (sealedValue) => this.bus.request(Patterns.SecretCreate, { ctx, input: { ...rest, sealedValue } }));
     reply.header('location', `/api/v1/secrets/${secret.id}`);
     return secret;
   }
@@ -56,9 +54,7 @@ export class SecretsController {
   @ApiOperation({ operationId: 'listSecrets', summary: 'List secrets, newest first (filter: name); never their values' })
   @ApiListResponse(SecretView, SECRET_FILTERS)
   list(@Caller() ctx: OrgContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretView>> {
-    return this.lists.respond('secrets', ctx, query, SECRET_FILTERS, (filters, page: SecretListRequest['page']) =>
-      this.bus.request(Patterns.SecretList, { ctx, filters, page }),
-    );
+    return this.lists.respond('secrets', ctx, query, SECRET_FILTERS, (filters, page: SecretListRequest['page']) => this.bus.request(Patterns.SecretList, { ctx, filters, page }));
   }
 
   @Put(':id')
@@ -66,9 +62,7 @@ export class SecretsController {
   @ApiResponse({ status: 200, type: SecretView })
   rotate(@Caller() ctx: OrgContext, @Param('id') id: string, @Body() input: RotateSecretInput): Promise<SecretView> {
     const { value, ...rest } = input;
-    return this.sealer.send(ctx.orgId, value, (sealedValue) =>
-      this.bus.request(Patterns.SecretRotate, { ctx, id, input: { ...rest, sealedValue } }),
-    );
+    return this.sealer.send(ctx.orgId, value, (sealedValue) => this.bus.request(Patterns.SecretRotate, { ctx, id, input: { ...rest, sealedValue } }));
   }
 
   @Delete(':id')
@@ -84,8 +78,6 @@ export class SecretsController {
   @ApiOperation({ operationId: 'listSecretActivity', summary: "A secret's audit trail, newest first: who created, rotated or deleted it, and when" })
   @ApiListResponse(SecretActivityView)
   activity(@Caller() ctx: OrgContext, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<ListEnvelope<SecretActivityView>> {
-    return this.lists.respond(`secrets/${id}/activity`, ctx, query, {}, (_, page: SecretActivityRequest['page']) =>
-      this.bus.request(Patterns.SecretActivity, { ctx, id, page }),
-    );
+    return this.lists.respond(`secrets/${id}/activity`, ctx, query, {}, (_, page: SecretActivityRequest['page']) => this.bus.request(Patterns.SecretActivity, { ctx, id, page }));
   }
 }

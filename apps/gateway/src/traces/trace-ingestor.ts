@@ -48,12 +48,7 @@ export class TraceIngestor {
   }
 
   /** The same check, uncounted: for a caller that refuses spans rather than traces (OTLP) and counts them itself. */
-  async checkUncounted(
-    ctx: ProjectContext,
-    raw: unknown,
-    path?: string,
-    parentRules?: SpanParentRules,
-  ): Promise<CheckedTrace & ({ ok: true } | { reason: TraceRejectReason })> {
+  async checkUncounted(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace & ({ ok: true } | { reason: TraceRejectReason })> {
     const checked = validateTrace(raw, { path });
     if (!checked.ok) return { ...checked, reason: 'invalid' };
     const foreign = foreignParentIds(checked.trace);

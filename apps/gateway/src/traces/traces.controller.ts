@@ -93,7 +93,11 @@ export class TracesController {
     const waitMs = preferredWaitMs(prefer);
     let stored: IngestReceiptsReply | undefined;
     if (waitMs !== undefined && accepted.length) {
-      stored = await this.ingestor.waitStored(ctx, accepted.map((a) => a.ingestId), waitMs);
+      stored = await this.ingestor.waitStored(
+        ctx,
+        accepted.map((a) => a.ingestId),
+        waitMs,
+      );
       if (stored) reply.header('preference-applied', 'wait');
     } else if (waitMs !== undefined) {
       reply.header('preference-applied', 'wait');
@@ -115,12 +119,13 @@ export class TracesController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTraces', summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)' })
+  @ApiOperation({
+    operationId: 'listTraces',
+    summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)',
+  })
   @ApiListResponse(TraceSummaryView, LIST_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView>> {
-    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page: TraceListRequest['page']) =>
-      this.bus.request(Patterns.TraceList, { ctx, filters, page }),
-    );
+    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page: TraceListRequest['page']) => this.bus.request(Patterns.TraceList, { ctx, filters, page }));
   }
 
   @Get(':id')

@@ -77,7 +77,15 @@ const batch = {
 
 export const TRACE_EXAMPLES: ExampleTable = {
   ingestTrace: { request: trace, response: { id: EXAMPLE.traceId, status: 'ok', spanCount: 1 } satisfies TraceAcceptedView },
-  ingestTraceBatch: { request: { traces: [{ ...trace, id: 'tr_intro_002' }, { ...trace, id: 'tr_intro_003' }] }, response: batch },
+  ingestTraceBatch: {
+    request: {
+      traces: [
+        { ...trace, id: 'tr_intro_002' },
+        { ...trace, id: 'tr_intro_003' },
+      ],
+    },
+    response: batch,
+  },
   listTraces: { response: listPage([summary], EXAMPLE.cursor) },
   getTrace: { response: stored },
 };

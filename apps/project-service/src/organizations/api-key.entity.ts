@@ -6,7 +6,7 @@ import { Organization } from './organization.entity';
 /** A JSON value that is SQL NULL when null (jsonText reads NULL back as undefined). */
 const nullableJsonText = {
   to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
-  from: (text: string | null) => (text === null ? null : JSON.parse(text)),
+  from: (text: string | null): unknown => (text === null ? null : JSON.parse(text)),
 };
 
 /** An organization API key, stored as its SHA-256 only. */
@@ -16,7 +16,8 @@ const nullableJsonText = {
 export class ApiKey {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @ForeignKey(() => Organization, { name: 'api_keys_org_id_fkey' })
-  @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
+  @Column({ name: 'org_id', type: 'varchar', length: 40 })
+  orgId: string;
   @Column({ type: 'varchar', length: 200 }) name: string;
   @Column({ name: 'key_hash', type: 'varchar', length: 64 }) keyHash: string;
   /** The key's first characters and an ellipsis (`ct_AbCd…`): the list's `prefix` without the ellipsis. */
@@ -31,4 +32,3 @@ export class ApiKey {
   @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: epochMs }) lastUsedAt: number | null;
   @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: epochMs }) revokedAt: number | null;
 }
-

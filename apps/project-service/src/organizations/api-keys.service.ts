@@ -62,10 +62,7 @@ export class ApiKeysService {
       if (managesKeys(key)) {
         const live = await manager.findBy(ApiKey, { orgId: ctx.orgId, revokedAt: IsNull() });
         if (live.filter(managesKeys).length <= 1) {
-          throw new DomainError(
-            ErrorCode.Conflict,
-            'This is the last admin key of the organization without a project restriction: create another before revoking it',
-          );
+          throw new DomainError(ErrorCode.Conflict, 'This is the last admin key of the organization without a project restriction: create another before revoking it');
         }
       }
       await manager.update(ApiKey, { id: key.id }, { revokedAt: Date.now() });

@@ -9,7 +9,8 @@ import { Organization } from '../organizations/organization.entity';
 export class Project {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @ForeignKey(() => Organization, { name: 'projects_org_id_fkey' })
-  @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
+  @Column({ name: 'org_id', type: 'varchar', length: 40 })
+  orgId: string;
   @Column({ type: 'varchar', length: 100 }) name: string;
   @Column({ type: 'text', default: '' }) description: string;
   @Column({ name: 'project_key', type: 'varchar', length: 48 }) key: string;

@@ -1,11 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import {
-  CreateProjectInput,
-  OrgContext,
-  Patterns,
-  ProjectGetRequest,
-  ProjectListRequest,
-} from '@cinetrace/contracts';
+import { CreateProjectInput, OrgContext, Patterns, ProjectGetRequest, ProjectListRequest } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { ProjectsService } from './projects.service';
 

@@ -1,14 +1,4 @@
-import {
-  CreateProjectInput,
-  DomainError,
-  ErrorCode,
-  OrgContext,
-  Page,
-  PageRequest,
-  ProjectListFilters,
-  ProjectListKey,
-  ProjectView,
-} from '@cinetrace/contracts';
+import { CreateProjectInput, DomainError, ErrorCode, OrgContext, Page, PageRequest, ProjectListFilters, ProjectListKey, ProjectView } from '@cinetrace/contracts';
 import { insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';

@@ -35,7 +35,10 @@ export class EnvSecrets {
     allowList: string | undefined,
     private readonly env: Record<string, string | undefined>,
   ) {
-    for (const entry of (allowList ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of (allowList ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [name, hosts = ''] = entry.split('@');
       this.listed.set(name, { name, allowedHosts: hosts.split('|').filter(Boolean) });
     }

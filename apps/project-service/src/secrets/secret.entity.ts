@@ -9,7 +9,8 @@ import { Organization } from '../organizations/organization.entity';
 export class Secret {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @ForeignKey(() => Organization, { name: 'secrets_org_id_fkey' })
-  @Column({ name: 'org_id', type: 'varchar', length: 40 }) orgId: string;
+  @Column({ name: 'org_id', type: 'varchar', length: 40 })
+  orgId: string;
   @Column({ type: 'varchar', length: 100 }) name: string;
   /** Which key encrypted the value: a key rotation re-encrypts the rows of the old one. */
   @Column({ name: 'key_id', type: 'varchar', length: 40 }) keyId: string;

@@ -47,7 +47,11 @@ describe('SecretsService and SecretReleaseService', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cinetrace-secrets-'));
     store = await openServiceDataSource(
-      { target: { kind: 'sqlite', file: path.join(dir, 'project-service.sqlite') }, entities: [Organization, ApiKey, Project, Secret, SecretActivity], migrations: projectServiceMigrations },
+      {
+        target: { kind: 'sqlite', file: path.join(dir, 'project-service.sqlite') },
+        entities: [Organization, ApiKey, Project, Secret, SecretActivity],
+        migrations: projectServiceMigrations,
+      },
       1,
     );
     for (const [orgId, projectId] of [
@@ -77,20 +81,27 @@ describe('SecretsService and SecretReleaseService', () => {
   it('refuses another organization, another host, and a name it does not hold', async () => {
     const refusal = (request: Omit<SecretResolveRequest, 'replyKey'>) => resolve(release, request).catch((e: DomainError) => e);
     expect(await refusal({ projectId: 'prj_theirs', name: 'MODEL', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
-    expect(await refusal({ projectId: 'prj_ours', name: 'MODEL', host: 'evil.example.com' })).toMatchObject({ code: ErrorCode.Conflict, detail: expect.stringContaining('may not be sent to evil.example.com') });
+    expect(await refusal({ projectId: 'prj_ours', name: 'MODEL', host: 'evil.example.com' })).toMatchObject({
+      code: ErrorCode.Conflict,
+      detail: expect.stringContaining('may not be sent to evil.example.com'),
+    });
     expect(await refusal({ projectId: 'prj_ours', name: 'PATH', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
     expect(await refusal({ projectId: 'prj_nobody', name: 'MODEL', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
-    await expect(release.resolve({ projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com', replyKey: 'not-a-key' })).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
+    await expect(release.resolve({ projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com', replyKey: 'not-a-key' })).rejects.toMatchObject({
+      code: ErrorCode.ValidationFailed,
+    });
   });
 
   it('offers listed operator keys, only for their hosts, when the organization has no secret of the name', async () => {
     expect(await resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', host: 'api.operator.example' })).toBe('sk-operator');
     await expect(resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', host: 'evil.example.com' })).rejects.toMatchObject({ code: ErrorCode.Conflict });
-    expect(await release.checkUses(theirs, [
-      { path: 'target.apiKey', name: 'OPERATOR_KEY', host: 'api.operator.example' },
-      { path: 'scorers[0].config.apiKey', name: 'MODEL', host: 'api.example.com' },
-      { path: 'scorers[1].config.apiKey', name: 'OPERATOR_KEY', host: 'evil.example.com' },
-    ])).toEqual({
+    expect(
+      await release.checkUses(theirs, [
+        { path: 'target.apiKey', name: 'OPERATOR_KEY', host: 'api.operator.example' },
+        { path: 'scorers[0].config.apiKey', name: 'MODEL', host: 'api.example.com' },
+        { path: 'scorers[1].config.apiKey', name: 'OPERATOR_KEY', host: 'evil.example.com' },
+      ]),
+    ).toEqual({
       errors: [
         { path: 'scorers[0].config.apiKey', message: "names no secret of this organization ('MODEL')" },
         { path: 'scorers[1].config.apiKey', message: expect.stringContaining('may not be sent to evil.example.com') },

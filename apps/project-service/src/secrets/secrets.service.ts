@@ -78,7 +78,11 @@ export class SecretsService {
         allowedHosts: input.allowedHosts === undefined ? secret.allowedHosts : normalHosts(input.allowedHosts),
         updatedAt: now,
       };
-      await tx.update(Secret, { id: secret.id }, { keyId: updated.keyId, iv: updated.iv, tag: updated.tag, ciphertext: updated.ciphertext, allowedHosts: updated.allowedHosts, updatedAt: now });
+      await tx.update(
+        Secret,
+        { id: secret.id },
+        { keyId: updated.keyId, iv: updated.iv, tag: updated.tag, ciphertext: updated.ciphertext, allowedHosts: updated.allowedHosts, updatedAt: now },
+      );
       await audit(tx, ctx, updated, 'rotated', now);
       return toView(updated);
     });

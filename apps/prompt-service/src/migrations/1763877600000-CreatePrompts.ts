@@ -22,9 +22,7 @@ export class CreatePrompts1763877600000 implements MigrationInterface {
       created_at bigint NOT NULL,
       updated_at bigint NOT NULL,
       deleted_at bigint NULL)`);
-    await runner.query(
-      'CREATE UNIQUE INDEX prompts_live_identifier ON prompts (project_id, identifier) WHERE deleted_at IS NULL',
-    );
+    await runner.query('CREATE UNIQUE INDEX prompts_live_identifier ON prompts (project_id, identifier) WHERE deleted_at IS NULL');
     // Keyset paging newest first, with and without the type filter.
     await runner.query('CREATE INDEX prompts_project_id ON prompts (project_id, id)');
     await runner.query('CREATE INDEX prompts_project_type_id ON prompts (project_id, type, id)');

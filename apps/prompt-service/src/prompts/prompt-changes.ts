@@ -24,7 +24,7 @@ function sameValue(field: PromptMutableField, a: unknown, b: unknown): boolean {
 
 /** JSON with object keys sorted, for comparing by content. */
 export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v) =>
+  return JSON.stringify(value, (_, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
   );
 }

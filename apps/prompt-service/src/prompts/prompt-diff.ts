@@ -10,7 +10,12 @@ import { diffPrompt, EditableFields } from './prompt-changes';
 export function diffVersions(from: EditableFields & { version: number }, to: EditableFields & { version: number }): { changes: Record<string, FieldChange>; contentDiff: string } {
   const { name, content, labels, metadata } = to;
   const changes = diffPrompt(from, { name, content, labels, metadata } as never) as Record<string, FieldChange>;
-  const contentDiff = from.content === to.content ? '' : createTwoFilesPatch(`version ${from.version}`, `version ${to.version}`, withEndOfLine(from.content as string), withEndOfLine(to.content as string), undefined, undefined, { context: 3 });
+  const contentDiff =
+    from.content === to.content
+      ? ''
+      : createTwoFilesPatch(`version ${from.version}`, `version ${to.version}`, withEndOfLine(from.content as string), withEndOfLine(to.content as string), undefined, undefined, {
+          context: 3,
+        });
   return { changes, contentDiff };
 }
 

@@ -19,11 +19,7 @@ describe('deriveIdentifier', () => {
 
 describe('extractVariables', () => {
   it('lists distinct placeholders in order of first use, spaces inside braces allowed', () => {
-    expect(extractVariables('{{subject}} walks to {{ place }} while {{subject}} waves at {{camera.angle}}')).toEqual([
-      'subject',
-      'place',
-      'camera.angle',
-    ]);
+    expect(extractVariables('{{subject}} walks to {{ place }} while {{subject}} waves at {{camera.angle}}')).toEqual(['subject', 'place', 'camera.angle']);
   });
 
   it('ignores what is not a placeholder', () => {

@@ -110,11 +110,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
 
     it('loses no update of writers without If-Match: each lands as its own version', async () => {
       const { id } = await prompts.create(ctx, aPrompt({ metadata: {} }));
-      await Promise.all([
-        prompts.update(ctx, id, { name: 'Renamed' }),
-        prompts.update(ctx, id, { content: 'Changed {{x}}' }),
-        prompts.update(ctx, id, { labels: ['prod'] }),
-      ]);
+      await Promise.all([prompts.update(ctx, id, { name: 'Renamed' }), prompts.update(ctx, id, { content: 'Changed {{x}}' }), prompts.update(ctx, id, { labels: ['prod'] })]);
 
       expect(await reads.get({ ctx, id })).toMatchObject({ version: 4, name: 'Renamed', content: 'Changed {{x}}', labels: ['prod'] });
       const history = await reads.versionsOf(ctx, id, { limit: 10 });

@@ -1,14 +1,4 @@
-import {
-  CreatePromptInput,
-  DeletedPromptView,
-  DomainError,
-  ErrorCode,
-  FieldChange,
-  ProjectContext,
-  PromptAction,
-  PromptView,
-  UpdatePromptInput,
-} from '@cinetrace/contracts';
+import { CreatePromptInput, DeletedPromptView, DomainError, ErrorCode, FieldChange, ProjectContext, PromptAction, PromptView, UpdatePromptInput } from '@cinetrace/contracts';
 import { insertRows, inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
 import { firstFreeSlug } from '@cinetrace/slugs';
 import { Injectable } from '@nestjs/common';
@@ -40,10 +30,7 @@ export class PromptsService {
         return await this.insert(ctx, input, input.identifier);
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
-        throw new DomainError(
-          ErrorCode.Conflict,
-          `A prompt with identifier '${input.identifier}' already exists in this project`,
-        );
+        throw new DomainError(ErrorCode.Conflict, `A prompt with identifier '${input.identifier}' already exists in this project`);
       }
     }
     const base = deriveIdentifier(input.name);
@@ -74,12 +61,7 @@ export class PromptsService {
       const prompt = await findLive(tx, ctx, id);
       checkIfMatch(prompt, ifMatch);
       const now = Date.now();
-      const result = await tx
-        .createQueryBuilder()
-        .update(Prompt)
-        .set({ deletedAt: now, updatedAt: now })
-        .where('id = :id AND deleted_at IS NULL', { id })
-        .execute();
+      const result = await tx.createQueryBuilder().update(Prompt).set({ deletedAt: now, updatedAt: now }).where('id = :id AND deleted_at IS NULL', { id }).execute();
       if (!result.affected) throw notFound(id);
       await insertRows(tx, PromptActivity, activity(ctx, id, 'deleted', prompt.version, now, { deletedAt: { from: null, to: toIso(now) } }));
       return { id, deleted: true, deletedAt: toIso(now) };
@@ -116,13 +98,7 @@ export class PromptsService {
     });
   }
 
-  private async updateOnce(
-    tx: EntityManager,
-    ctx: ProjectContext,
-    id: string,
-    input: UpdatePromptInput,
-    ifMatch?: number[],
-  ): Promise<PromptView> {
+  private async updateOnce(tx: EntityManager, ctx: ProjectContext, id: string, input: UpdatePromptInput, ifMatch?: number[]): Promise<PromptView> {
     const prompt = await findLive(tx, ctx, id);
     checkIfMatch(prompt, ifMatch);
     const changes = diffPrompt(prompt, input);
@@ -209,17 +185,15 @@ function snapshot(p: Prompt): PromptVersion {
 
 async function replaceLabels(tx: EntityManager, promptId: string, labels: string[]): Promise<void> {
   await tx.delete(PromptLabel, { promptId });
-  if (labels.length) await insertRows(tx, PromptLabel, labels.map((label) => ({ promptId, label })));
+  if (labels.length)
+    await insertRows(
+      tx,
+      PromptLabel,
+      labels.map((label) => ({ promptId, label })),
+    );
 }
 
 /** An activity row of the prompt, by the caller's key. */
-export function activity(
-  ctx: ProjectContext,
-  promptId: string,
-  action: PromptAction,
-  version: number,
-  at: number,
-  changes: Record<string, FieldChange>,
-): PromptActivity {
+export function activity(ctx: ProjectContext, promptId: string, action: PromptAction, version: number, at: number, changes: Record<string, FieldChange>): PromptActivity {
   return { id: newId('act'), promptId, action, version, actorType: 'api_key', actorId: ctx.apiKeyId, at, changes };
 }

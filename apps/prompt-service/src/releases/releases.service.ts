@@ -128,7 +128,10 @@ export class ReleasesService {
       const unknown = Object.keys(gate.thresholds).filter((scorer) => !evidence.scorers.includes(scorer));
       if (unknown.length) {
         const message = `is not a scorer of the benchmark (its scorers: ${evidence.scorers.join(', ')})`;
-        throw DomainError.validation(unknown.map((scorer) => ({ path: `gate.thresholds.${scorer}`, message })), 'The gate is not valid');
+        throw DomainError.validation(
+          unknown.map((scorer) => ({ path: `gate.thresholds.${scorer}`, message })),
+          'The gate is not valid',
+        );
       }
     }
     const verdict = judgeGate(gate.thresholds, evidence.runs);

@@ -17,9 +17,7 @@ export const MAX_FILTER_DEPTH = 32;
 export function metadataClauses(sql: SqlBuilder, metadata: Record<string, unknown>): string[] {
   checkFilterValue(metadata, 0);
   return Object.entries(metadata).map(([key, value]) =>
-    sql.dialect === 'postgres'
-      ? `(${postgresJsonb(sql)} -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb`
-      : sqliteJsonEquals(sql, `$."${key}"`, value),
+    sql.dialect === 'postgres' ? `(${postgresJsonb(sql)} -> ${sql.bind(key)}) = ${sql.bind(JSON.stringify(value))}::jsonb` : sqliteJsonEquals(sql, `$."${key}"`, value),
   );
 }
 

@@ -83,7 +83,16 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
   });
 
   it("reads a trace of the caller's project only, with its spans as a tree", async () => {
-    await writer.store([ingest(ctx, { id: 'tree', name: 'render', spans: [{ id: 'root', name: 'root', startTime: T0 }, { id: 'leaf', parentId: 'root', name: 'leaf', startTime: T0 + 5 }] })]);
+    await writer.store([
+      ingest(ctx, {
+        id: 'tree',
+        name: 'render',
+        spans: [
+          { id: 'root', name: 'root', startTime: T0 },
+          { id: 'leaf', parentId: 'root', name: 'leaf', startTime: T0 + 5 },
+        ],
+      }),
+    ]);
 
     const view = (await reads.get({ ctx, id: 'tree' })).value<TraceView>();
     expect(view).toMatchObject({ id: 'tree', name: 'render', spanCount: 2 });

@@ -41,7 +41,7 @@ export class TraceReadsService {
   /** The trace with its spans, as TraceView's JSON text (see traceViewJson). */
   async get({ ctx, id }: TraceGetRequest): Promise<JsonText> {
     const sql = new SqlBuilder(this.dialect);
-    const [row] = await this.dataSource.query(
+    const [row] = await this.dataSource.query<Array<Record<string, unknown> | undefined>>(
       `SELECT * FROM traces WHERE project_id = ${sql.bind(ctx.projectId)} AND id = ${sql.bind(id)}`,
       sql.params,
     );
@@ -106,7 +106,7 @@ export class TraceReadsService {
     for (const row of rows) {
       const accepted: TraceAcceptedView = { id: row.id, status: row.status as TraceView['status'], spanCount: Number(row.span_count) };
       // Only when the limits left part of this ingest out: the usual answer keeps API.md's three fields.
-      if (row.dropped !== null) accepted.dropped = JSON.parse(row.dropped);
+      if (row.dropped !== null) accepted.dropped = JSON.parse(row.dropped) as TraceAcceptedView['dropped'];
       reply[row.ingest_id] = accepted;
     }
     return reply;
@@ -129,9 +129,7 @@ export class TraceReadsService {
     if (filters.from !== undefined) clauses.push(`t.start_time >= ${sql.bind(Date.parse(filters.from))}`);
     if (filters.to !== undefined) clauses.push(`t.start_time < ${sql.bind(Date.parse(filters.to))}`);
     for (const tag of new Set(filters.tags ?? [])) {
-      clauses.push(
-        `EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`,
-      );
+      clauses.push(`EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`);
     }
     clauses.push(...metadataClauses(sql, filters.metadata ?? {}));
     return clauses;

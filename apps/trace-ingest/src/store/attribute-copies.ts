@@ -52,11 +52,7 @@ export function withoutCopies(
 const repeats = (value: string, payload: Payload) => (typeof payload.value === 'string' ? value === payload.value : value === payload.text);
 
 /** Stored attributes with their copies put back (`payloadText`: the stored JSON text of input and output). */
-export function withCopies(
-  attributes: Record<string, unknown>,
-  copies: AttributeCopies,
-  payloadText: Record<CopiedColumn, string | null>,
-): Record<string, unknown> {
+export function withCopies(attributes: Record<string, unknown>, copies: AttributeCopies, payloadText: Record<CopiedColumn, string | null>): Record<string, unknown> {
   for (const key in copies) {
     const text = payloadText[copies[key]];
     if (text === null) continue;

@@ -3,6 +3,8 @@ import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
 
 /** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['project_id', 'text'], ['id', 'text'], ['name', 'text'], ['status', 'text'], ['status_explicit', 'int2'], ['start_time', 'int8'],
   ['start_explicit', 'int2'], ['end_time', 'int8'], ['input', 'text'], ['output', 'text'], ['metadata', 'text'], ['tags', 'text'],
@@ -11,6 +13,8 @@ export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['dropped', 'text'],
 ], ['created_at']);
 
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
   ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
@@ -21,12 +25,18 @@ export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'],
 /** A tag's row is its key: written once, never updated. */
 export const TAG_TABLE: UpsertTable = {
   name: 'trace_tags',
-  columns: [['project_id', 'text'], ['tag', 'text'], ['trace_id', 'text']],
+  columns: [
+    ['project_id', 'text'],
+    ['tag', 'text'],
+    ['trace_id', 'text'],
+  ],
   key: ['project_id', 'tag', 'trace_id'],
   update: [],
 };
 
 /** One per ingest message, for `Prefer: wait`: the first store of a message is the one that counts. */
+// Columns packed by hand, as the table has them:
+// prettier-ignore
 export const RECEIPT_TABLE: UpsertTable = {
   name: 'trace_receipts',
   columns: [['ingest_id', 'text'], ['project_id', 'text'], ['trace_id', 'text'], ['stored_at', 'int8'], ['dropped', 'text']],
@@ -43,11 +53,14 @@ function upsertTable(name: string, key: string[], columns: UpsertTable['columns'
 type Row = Record<string, unknown>;
 
 export const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-const fromJson = (text: unknown) => (text === null || text === undefined ? null : JSON.parse(String(text)));
+/** A JSON column's value; T is what was stored there (from the same field of a StoredTrace or StoredSpan). */
+const fromJson = <T = unknown>(text: unknown): T | null => (text === null || text === undefined ? null : (JSON.parse(String(text)) as T));
 /** PostgreSQL hands bigint back as a string. */
 const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 export function traceToRow(t: StoredTrace): unknown[] {
+  // Columns packed by hand, as the table has them:
+  // prettier-ignore
   return [
     t.projectId, t.id, t.name, t.status, t.statusExplicit ? 1 : 0, t.startTime, t.startExplicit ? 1 : 0, t.endTime,
     toJson(t.input), toJson(t.output), JSON.stringify(t.metadata), JSON.stringify(t.tags), t.userId, t.sessionId,
@@ -68,17 +81,17 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
     endTime: toNumber(row.end_time),
     input: withPayload ? fromJson(row.input) : null,
     output: withPayload ? fromJson(row.output) : null,
-    metadata: fromJson(row.metadata) ?? {},
-    tags: fromJson(row.tags) ?? [],
+    metadata: fromJson<StoredTrace['metadata']>(row.metadata) ?? {},
+    tags: fromJson<StoredTrace['tags']>(row.tags) ?? [],
     userId: (row.user_id as string | null) ?? null,
     sessionId: (row.session_id as string | null) ?? null,
     spanCount: Number(row.span_count),
     errorCount: Number(row.error_count),
-    usage: fromJson(row.usage) ?? {},
+    usage: fromJson<StoredTrace['usage']>(row.usage) ?? {},
     costUsd: toNumber(row.cost_usd),
     costSpans: Number(row.cost_spans),
     spanBytes: Number(row.span_bytes ?? 0),
-    dropped: fromJson(row.dropped),
+    dropped: fromJson<NonNullable<StoredTrace['dropped']>>(row.dropped),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -88,6 +101,8 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan): un
   const input = toJson(s.input);
   const output = toJson(s.output);
   const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
+  // Columns packed by hand, as the table has them:
+  // prettier-ignore
   return [
     projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
     input, output, toJson(s.usage), s.costUsd, toJson(attributes), toJson(s.events), toJson(copies),
@@ -101,14 +116,14 @@ export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'even
 export type StoredSpanText = Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, string | null>;
 
 export function spanFromRow(row: Row): StoredSpan {
-  const span = decodeSpan(row, fromJson);
+  const span = decodeSpan(row, fromJson) as StoredSpan;
   if (row.attribute_copies) withCopies(span.attributes as Record<string, unknown>, copiesOf(row), payloadText(row));
   return span;
 }
 
 export function spanTextFromRow(row: Row): StoredSpanText {
   const span = decodeSpan(row, jsonText);
-  if (row.attribute_copies) span.attributes = JSON.stringify(withCopies(JSON.parse(span.attributes as string), copiesOf(row), payloadText(row)));
+  if (row.attribute_copies) span.attributes = JSON.stringify(withCopies(JSON.parse(span.attributes as string) as Record<string, unknown>, copiesOf(row), payloadText(row)));
   return span;
 }
 

@@ -111,7 +111,10 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
 
     expect(merged).toMatchObject({ name: 'first', status: 'error', metadata: { a: 1, b: 2 } });
     expect([...merged.tags].sort()).toEqual(['x', 'y']);
-    expect(merged.spans.map((span) => [span.id, span.name])).toEqual([['a', 'a renamed'], ['b', 'b']]);
+    expect(merged.spans.map((span) => [span.id, span.name])).toEqual([
+      ['a', 'a renamed'],
+      ['b', 'b'],
+    ]);
     expect(again).toEqual(merged);
   });
 
@@ -179,14 +182,29 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
 
     beforeAll(async () => {
       await writer.store([message({ id: 'good', startTime: T0, spans: [] }, bad.projectId)]);
-      await writer.store([message({ id: 'bad', startTime: T0, endTime: T0 + 1, spans: [{ id: 's', name: 's', startTime: T0 }, { id: 'ok', name: 'ok', startTime: T0 }] }, bad.projectId)]);
+      await writer.store([
+        message(
+          {
+            id: 'bad',
+            startTime: T0,
+            endTime: T0 + 1,
+            spans: [
+              { id: 's', name: 's', startTime: T0 },
+              { id: 'ok', name: 'ok', startTime: T0 },
+            ],
+          },
+          bad.projectId,
+        ),
+      ]);
       // What the old validation let through, written as it would have been.
       const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
       await dataSource.query(`UPDATE traces SET start_time = ${p(1)}, end_time = ${p(2)} WHERE project_id = ${p(3)} AND id = 'bad'`, [FAR, FAR + 5, bad.projectId]);
-      await dataSource.query(
-        `UPDATE spans SET start_time = ${p(1)}, end_time = ${p(2)}, events = ${p(3)} WHERE project_id = ${p(4)} AND id = 's'`,
-        [FAR, -FAR, JSON.stringify([{ name: 'e', time: FAR }]), bad.projectId],
-      );
+      await dataSource.query(`UPDATE spans SET start_time = ${p(1)}, end_time = ${p(2)}, events = ${p(3)} WHERE project_id = ${p(4)} AND id = 's'`, [
+        FAR,
+        -FAR,
+        JSON.stringify([{ name: 'e', time: FAR }]),
+        bad.projectId,
+      ]);
     });
 
     it('is listed, with the time at the end of the range, and the rest of the list with it', async () => {
@@ -216,8 +234,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
 
   describe('the metadata filter', () => {
     const meta = { ...ctx, projectId: 'proj_metadata' };
-    const listed = async (metadata: Record<string, unknown>) =>
-      (await reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).items.map((t) => t.id).sort();
+    const listed = async (metadata: Record<string, unknown>) => (await reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).items.map((t) => t.id).sort();
 
     beforeAll(async () => {
       await writer.store([
@@ -250,8 +267,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       // As JSON.stringify wrote them: jsonb refuses both escapes.
       const text = JSON.stringify({ env: 'prod', nul: 'a\u0000b', lone: '\ud800', pair: '🎬', slash: '\\u0000' });
       await dataSource.query(`UPDATE traces SET metadata = ${p(1)} WHERE project_id = ${p(2)} AND id = 'legacy'`, [text, legacy.projectId]);
-      const list = (metadata: Record<string, unknown>) =>
-        reads.list({ ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
+      const list = (metadata: Record<string, unknown>) => reads.list({ ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
 
       expect(await list({ env: 'prod' })).toEqual(['legacy']);
       expect(await list({ pair: '🎬', slash: '\\u0000' })).toEqual(['legacy']);
@@ -297,8 +313,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     const spans = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, startTime: T0 + i, input: { prompt: 'x'.repeat(500 * i) } }));
     await writer.store([message({ id: 'before', spans }, old.projectId)]);
     const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
-    const spanBytes = async () =>
-      Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
+    const spanBytes = async () => Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
     const counted = await spanBytes();
 
     await dataSource.undoLastMigration({ transaction: 'each' });

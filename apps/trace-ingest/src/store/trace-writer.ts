@@ -60,7 +60,10 @@ export class TraceWriter {
 
   private readonly limits: TraceLimits;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, @Optional() env?: TraceIngestEnv) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() env?: TraceIngestEnv,
+  ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.limits = traceLimits(env);
   }
@@ -69,10 +72,17 @@ export class TraceWriter {
     if (!messages.length) return;
     await inTransaction(this.dataSource, async (manager) => {
       const asNew = mergeBatch(messages, new Map(), this.limits);
-      const inserted = await this.insertNewTraces(manager, [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace));
+      const inserted = await this.insertNewTraces(
+        manager,
+        [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace),
+      );
       const known = messages.filter((m) => !inserted.has(keyOf(m.projectId, m.trace.id)));
-      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map(), this.limits);
-      await this.upsert(manager, TRACE_TABLE, [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)));
+      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map<string, TraceState>(), this.limits);
+      await this.upsert(
+        manager,
+        TRACE_TABLE,
+        [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)),
+      );
       const written = [...inserted].map((key) => ({ trace: asNew.states.get(key)!.trace, spans: asNew.changedSpans.get(key)! }));
       for (const key of merged.changedTraces) written.push({ trace: merged.states.get(key)!.trace, spans: merged.changedSpans.get(key)! });
       // What each message lost to the limits, from the pass that stored its trace.
@@ -160,13 +170,21 @@ export class TraceWriter {
     written: { trace: StoredTrace; spans: Map<string, StoredSpan> }[],
     dropped: Map<string, DroppedParts>,
   ): Promise<void> {
-    await this.upsert(manager, TAG_TABLE, written.flatMap(({ trace }) => trace.tags.map((tag) => [trace.projectId, tag, trace.id])));
+    await this.upsert(
+      manager,
+      TAG_TABLE,
+      written.flatMap(({ trace }) => trace.tags.map((tag) => [trace.projectId, tag, trace.id])),
+    );
     await this.upsert(
       manager,
       SPAN_TABLE,
       written.flatMap(({ trace, spans }) => [...spans.values()].map((span) => spanToRow(trace.projectId, trace.id, span))),
     );
     const storedAt = Date.now();
-    await this.upsert(manager, RECEIPT_TABLE, messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt, toJson(dropped.get(m.ingestId))]));
+    await this.upsert(
+      manager,
+      RECEIPT_TABLE,
+      messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt, toJson(dropped.get(m.ingestId))]),
+    );
   }
 }

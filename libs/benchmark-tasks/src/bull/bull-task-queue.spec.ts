@@ -11,7 +11,6 @@ import { taskCancelChannel } from './task-cancel-channel';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
-
 describe('BullTaskQueue', () => {
   let prefix: string;
   let redis: IORedis;
@@ -88,7 +87,7 @@ describe('BullTaskQueue', () => {
       expect(await waitingIds()).toEqual(['t1', 't2']);
       expect(await queue.stagedTaskIds('run-1')).toEqual(['t3', 't4']);
       expect(await queue.stagedCount('run-1')).toBe(2);
-      expect((await inspect.getJob('t3'))).toBeUndefined();
+      expect(await inspect.getJob('t3')).toBeUndefined();
     });
 
     it('gives the slot of an ended job to the next staged task, and keeps it free once none is staged', async () => {
@@ -120,7 +119,7 @@ describe('BullTaskQueue', () => {
       expect(await queue.stagedTaskIds('run-1')).toEqual(['t3']);
     });
 
-    it('starts over from the run concurrency when Redis lost the run\'s stage', async () => {
+    it("starts over from the run concurrency when Redis lost the run's stage", async () => {
       await queue.stage('run-1', 2, jobs('t1', 't2', 't3'));
       await inspect.obliterate({ force: true });
       await redis.del(`${prefix}:${TASK_QUEUE}:staged:run-1`, `${prefix}:${TASK_QUEUE}:free:run-1`);
@@ -177,4 +176,3 @@ describe('BullTaskQueue', () => {
     }
   });
 });
-

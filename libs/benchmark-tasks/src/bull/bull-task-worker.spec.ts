@@ -14,7 +14,6 @@ const quiet = { log: () => undefined, warn: () => undefined, error: () => undefi
 
 jest.setTimeout(20_000);
 
-
 /** The outcome a target that echoes its input would give. */
 function echo(job: TaskJob): AttemptOutcome {
   return {
@@ -134,7 +133,11 @@ describe('BullTaskWorker', () => {
     await startWorker(processor, events, { concurrency: 4 });
     const ids = Array.from({ length: 12 }, (_, i) => `t${i}`);
 
-    await queue.stage('run-1', 2, ids.map((id) => aTaskJob(id)));
+    await queue.stage(
+      'run-1',
+      2,
+      ids.map((id) => aTaskJob(id)),
+    );
 
     await waitFor(() => expect(ids.filter((id) => events.finished(id))).toHaveLength(12), 10_000);
     expect(most).toBe(2);
@@ -443,4 +446,3 @@ describe('BullTaskWorker', () => {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-

@@ -83,12 +83,7 @@ export class BullTaskWorker {
     const timeoutMs = deps.startTimeoutMs ?? 10_000;
     const lockDuration = deps.lockDurationMs ?? DEFAULT_LOCK_MS;
     try {
-      this.subscriber = new CancelSubscriber(
-        deps.redis,
-        taskCancelChannel(deps.prefix),
-        (runId) => this.active.cancelRun(runId),
-        this.outage,
-      );
+      this.subscriber = new CancelSubscriber(deps.redis, taskCancelChannel(deps.prefix), (runId) => this.active.cancelRun(runId), this.outage);
       await this.subscriber.start(timeoutMs);
       const stagingRedis = new IORedis(redisUrlOf(deps.redis), withRedisTls(deps.redis, { maxRetriesPerRequest: 1, connectTimeout: 3000 }));
       stagingRedis.on('error', (err) => this.onWorkerError(err));
@@ -279,9 +274,7 @@ export class BullTaskWorker {
       await Promise.all([this.deps.events.publish(TaskTopics.TaskEvents, [taskEventRecord(event)]), recorded]);
     } catch (err) {
       const delayMs = this.republishDelay(job);
-      this.logger.warn(
-        `The end of task ${event.taskId} (its event or trace) could not be published (${describeError(err)}); the task runs again in ${delayMs} ms`,
-      );
+      this.logger.warn(`The end of task ${event.taskId} (its event or trace) could not be published (${describeError(err)}); the task runs again in ${delayMs} ms`);
       await job.moveToDelayed(Date.now() + delayMs, token);
       throw new DelayedError();
     }

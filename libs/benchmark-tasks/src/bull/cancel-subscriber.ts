@@ -29,11 +29,7 @@ export class CancelSubscriber {
 
   /** Resolves once subscribed; fails if Redis has not answered within `timeoutMs` (reconnects included). */
   async start(timeoutMs: number): Promise<void> {
-    await withDeadline(
-      this.redis.subscribe(this.channel),
-      timeoutMs,
-      () => new Error(`Redis did not answer within ${timeoutMs} ms`),
-    );
+    await withDeadline(this.redis.subscribe(this.channel), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`));
   }
 
   /** A round trip to Redis (PING is allowed in subscriber mode); maxRetriesPerRequest is null, so the caller bounds it. */

@@ -45,7 +45,12 @@ function scorerDeps(ctx: ScoringContext): ScorerDeps {
       ctx.limit.throwIfStopped();
       const remainingMs = ctx.limit.remainingMs();
       try {
-        return await ctx.outbound.postJson(url, body, { headers: options.headers, timeoutMs: Math.min(options.timeoutMs, remainingMs), signal: ctx.limit.signal, targetType: 'scorer' });
+        return await ctx.outbound.postJson(url, body, {
+          headers: options.headers,
+          timeoutMs: Math.min(options.timeoutMs, remainingMs),
+          signal: ctx.limit.signal,
+          targetType: 'scorer',
+        });
       } catch (error) {
         // Cut short by the attempt's deadline: the attempt times out, rather than finish with this score's error.
         if (remainingMs <= options.timeoutMs && error instanceof OutboundError && error.reason === 'timeout') ctx.limit.expire();

@@ -59,6 +59,6 @@ function messageText(content: unknown): string | undefined {
 
 function tokenUsage(usage: unknown): Record<string, number> | null {
   if (!isPlainObject(usage)) return null;
-  const counts = CHAT_USAGE_FIELDS.filter((field) => Number.isFinite(usage[field])).map((field) => [field, usage[field] as number]);
+  const counts = CHAT_USAGE_FIELDS.filter((field) => Number.isFinite(usage[field])).map((field): [string, number] => [field, usage[field] as number]);
   return counts.length ? Object.fromEntries(counts) : null;
 }

@@ -117,7 +117,8 @@ function ownTimeout(job: TaskJob, targetTimeoutMs: unknown): number {
 /** `Authorization: Bearer <value>` when the target names the secret holding its key. */
 async function authorization(job: TaskJob, url: string, ctx: TargetCallContext): Promise<Record<string, string>> {
   // A benchmark stored before secrets existed: its key is never read from the environment any more.
-  if (job.target.apiKeyEnv !== undefined) throw unusableTarget('the target names apiKeyEnv, which is no longer read: store the key as a secret and recreate the benchmark with apiKey: { secret }');
+  if (job.target.apiKeyEnv !== undefined)
+    throw unusableTarget('the target names apiKeyEnv, which is no longer read: store the key as a secret and recreate the benchmark with apiKey: { secret }');
   const reference = job.target.apiKey;
   if (reference === undefined || reference === null) return {};
   // Checked at create; a stored target of another shape is not sent half-configured.

@@ -20,11 +20,7 @@ export function startedEvent(job: TaskJob, attempt: number, at: number): TaskSta
 }
 
 /** The task ended after `attempts` attempts: completed with the last one's outcome, or failed with its error. */
-export function finishedEvent(
-  job: TaskJob,
-  attempts: number,
-  result: { outcome: AttemptOutcome } | { error: string; startedAt: number; finishedAt: number },
-): TaskFinishedEvent {
+export function finishedEvent(job: TaskJob, attempts: number, result: { outcome: AttemptOutcome } | { error: string; startedAt: number; finishedAt: number }): TaskFinishedEvent {
   const task = { kind: 'finished' as const, taskId: job.taskId, runId: job.runId, projectId: job.projectId, attempts, traceId: job.traceId };
   if ('outcome' in result) {
     const { output, scores, usage, costUsd, startedAt, finishedAt } = result.outcome;

@@ -13,6 +13,7 @@ import { TaskProcessor, type AttemptOutcome } from './task-processor';
 interface SeenRequest {
   path: string;
   headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON the assertions read freely
   body: any;
 }
 interface TestServer {
@@ -57,7 +58,10 @@ async function serve(handler: Handler): Promise<TestServer> {
 
 const json = (res: ServerResponse, status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 const later = (ms: number, answer: () => void) => pendingAnswers.add(setTimeout(answer, ms));
-const answering = (status: number, value: unknown): Handler => (_, res) => json(res, status, value);
+const answering =
+  (status: number, value: unknown): Handler =>
+  (_, res) =>
+    json(res, status, value);
 const chatAnswer = (content: unknown, usage?: unknown) => ({ id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content } }], ...(usage ? { usage } : {}) });
 
 // ---- collaborators ----
@@ -168,7 +172,10 @@ describe('TaskProcessor, http target', () => {
     const target = await serve(answering(200, { output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 }));
     const { tasks } = processor({ secrets: { TARGET_KEY: 'sk-target-0123456789' } });
     const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 2, content: 'Film {{topic}}, mood {{ mood }}' };
-    const outcome = await tasks.attempt(job({ target: { type: 'http', url: `${target.url}/generate`, headers: { 'x-tenant': 'studio-42' }, apiKey: { secret: 'TARGET_KEY' } }, prompt }), 1);
+    const outcome = await tasks.attempt(
+      job({ target: { type: 'http', url: `${target.url}/generate`, headers: { 'x-tenant': 'studio-42' }, apiKey: { secret: 'TARGET_KEY' } }, prompt }),
+      1,
+    );
 
     expect(outcome).toMatchObject({ output: { caption: 'A cat on a roof' }, usage: { frames: 48, seconds: 2 }, costUsd: 0.25 });
     const [sent] = target.requests;
@@ -267,10 +274,15 @@ describe('TaskProcessor, http target', () => {
 
 describe('TaskProcessor, openai_chat target', () => {
   it('asks the chat endpoint with the rendered prompt and keeps the answer and the token counts', async () => {
-    const llm = await serve(answering(200, chatAnswer('A cat naps on warm tiles.', { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached: 0 } })));
+    const llm = await serve(
+      answering(200, chatAnswer('A cat naps on warm tiles.', { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached: 0 } })),
+    );
     const { tasks } = processor({ secrets: { OPENAI_KEY: 'sk-chat-abcdefghijkl' } });
     const prompt = { id: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8k', version: 1, content: 'Describe {{topic}}.' };
-    const outcome = await tasks.attempt(job({ target: { type: 'openai_chat', baseUrl: `${llm.url}/v1/`, model: 'gpt-test', apiKey: { secret: 'OPENAI_KEY' } }, prompt, scorers: [] }), 1);
+    const outcome = await tasks.attempt(
+      job({ target: { type: 'openai_chat', baseUrl: `${llm.url}/v1/`, model: 'gpt-test', apiKey: { secret: 'OPENAI_KEY' } }, prompt, scorers: [] }),
+      1,
+    );
 
     expect(outcome).toMatchObject({ output: 'A cat naps on warm tiles.', usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 }, costUsd: null });
     expect(Object.keys(outcome.usage ?? {})).toHaveLength(3);
@@ -358,7 +370,11 @@ function processorTimers(): Set<NodeJS.Timeout> {
   const realSetTimeout = global.setTimeout;
   const realClearTimeout = global.clearTimeout;
   // The first frame outside this file and jest is the code that called setTimeout.
-  const caller = () => (new Error().stack ?? '').split('\n').slice(1).find((line) => !line.includes('.spec.ts') && !line.includes('node_modules')) ?? '';
+  const caller = () =>
+    (new Error().stack ?? '')
+      .split('\n')
+      .slice(1)
+      .find((line) => !line.includes('.spec.ts') && !line.includes('node_modules')) ?? '';
   const setByProcessor = () => /[\\/]processor[\\/][\w-]+\.ts:/.test(caller());
   jest.spyOn(global, 'setTimeout').mockImplementation(((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     const timer: NodeJS.Timeout = realSetTimeout(() => {

@@ -25,5 +25,5 @@ export class InProcessBroker {
 
 /** The same JSON round-trip a message makes through Kafka: no shared references, Dates become strings. */
 export function jsonRoundTrip<T>(value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value));
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }

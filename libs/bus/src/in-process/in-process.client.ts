@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cinetrace/contracts';
-import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
+import { ClientProxy, MsPattern, ReadPacket, WritePacket } from '@nestjs/microservices';
 import type { Subscription } from 'rxjs';
 import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
 import { InProcessBroker, jsonRoundTrip } from './in-process.broker';
@@ -25,7 +25,7 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    const pattern = this.normalizePattern(packet.pattern);
+    const pattern = this.normalizePattern(packet.pattern as MsPattern);
     const handler = this.broker.handlerFor(pattern);
     if (!handler) {
       const err = { code: ErrorCode.Unavailable, detail: `No service answers '${pattern}'`, retryAfter: BUS_RETRY_AFTER_SECONDS };
@@ -39,11 +39,11 @@ export class InProcessClient extends ClientProxy {
         if (cancelled) return;
         subscription = response$.subscribe({
           next: (response) => callback({ response }),
-          error: (err) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
+          error: (err: unknown) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
           complete: () => callback({ isDisposed: true }),
         });
       },
-      (err) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
+      (err: unknown) => callback({ err: jsonRoundTrip(err), isDisposed: true }),
     );
     return () => {
       cancelled = true;

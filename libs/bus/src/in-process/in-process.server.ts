@@ -13,7 +13,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) continue;
       this.broker.register(pattern, async (data) => {
-        const result = await handler(jsonRoundTrip(data), new BaseRpcContext([pattern]));
+        const result: unknown = await handler(jsonRoundTrip(data), new BaseRpcContext([pattern]));
         return this.transformToObservable(result);
       });
       this.registered.push(pattern);

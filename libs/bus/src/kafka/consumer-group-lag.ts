@@ -26,10 +26,7 @@ export class KafkaGroupLag {
       throw err;
     });
     await this.connected;
-    const [ends, [group]] = await Promise.all([
-      this.admin.fetchTopicOffsets(topic),
-      this.admin.fetchOffsets({ groupId, topics: [topic] }),
-    ]);
+    const [ends, [group]] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId, topics: [topic] })]);
     const committedAt = new Map(group?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
     let behind = 0;
     let committed = 0;

@@ -13,9 +13,7 @@ describe('kafkaLogCreator', () => {
 
   it('keeps an error an error, on one line without a stack', () => {
     log(entry('Response Produce(key: 0, version: 7)', 'The request included a message larger than the max message size the server will accept'));
-    expect(error).toHaveBeenCalledWith(
-      'Connection: Response Produce(key: 0, version: 7) (The request included a message larger than the max message size the server will accept)',
-    );
+    expect(error).toHaveBeenCalledWith('Connection: Response Produce(key: 0, version: 7) (The request included a message larger than the max message size the server will accept)');
   });
 
   it('takes an error answer kafkajs retries itself (no leader yet, coordinator loading) as a warning', () => {

@@ -2,8 +2,7 @@ import { Kafka, KafkaJSAggregateError, KafkaJSConnectionError, KafkaJSProtocolEr
 import { ensureTopics, requestTopic, streamTopic } from './kafka-topics';
 
 const connection = { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 };
-const protocolError = (type: string, retriable: boolean) =>
-  new KafkaJSProtocolError(Object.assign(new Error(type), { type, code: 1, retriable }) as never);
+const protocolError = (type: string, retriable: boolean) => new KafkaJSProtocolError(Object.assign(new Error(type), { type, code: 1, retriable }) as never);
 
 /** A fake admin: createTopics answers from `outcomes` in turn (an error is thrown), then succeeds. */
 function fakeAdmin(outcomes: unknown[]) {
@@ -34,8 +33,22 @@ describe('ensureTopics', () => {
     expect(admin.createTopics).toHaveBeenCalledWith({
       waitForLeaders: true,
       topics: [
-        { topic: 'a.get', numPartitions: 12, configEntries: [{ name: 'retention.ms', value: '3600000' }, { name: 'max.message.bytes', value: '16777216' }] },
-        { topic: 's', numPartitions: 6, configEntries: [{ name: 'retention.ms', value: '604800000' }, { name: 'max.message.bytes', value: '16777216' }] },
+        {
+          topic: 'a.get',
+          numPartitions: 12,
+          configEntries: [
+            { name: 'retention.ms', value: '3600000' },
+            { name: 'max.message.bytes', value: '16777216' },
+          ],
+        },
+        {
+          topic: 's',
+          numPartitions: 6,
+          configEntries: [
+            { name: 'retention.ms', value: '604800000' },
+            { name: 'max.message.bytes', value: '16777216' },
+          ],
+        },
       ],
     });
     expect(admin.fetchTopicOffsets.mock.calls).toEqual([['a.get'], ['s']]);

@@ -63,12 +63,7 @@ const logger = new Logger('KafkaTopics');
  * broker still starting, a leader being elected) are retried until `deadlineMs`; with a
  * `groupId`, until that group's coordinator answers too.
  */
-export async function ensureTopics(
-  clientId: string,
-  connection: KafkaConnection,
-  topics: TopicSpec[],
-  options: { groupId?: string; deadlineMs?: number } = {},
-): Promise<void> {
+export async function ensureTopics(clientId: string, connection: KafkaConnection, topics: TopicSpec[], options: { groupId?: string; deadlineMs?: number } = {}): Promise<void> {
   if (!topics.length) return;
   const deadlineMs = options.deadlineMs ?? TOPIC_STARTUP_DEADLINE_MS;
   const admin = new Kafka(kafkaClientConfig(`${clientId}-admin`, connection)).admin();
@@ -77,21 +72,26 @@ export async function ensureTopics(
     for (let pauseMs = 250; ; pauseMs = Math.min(pauseMs * 2, 4000)) {
       try {
         await admin.connect();
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: topics.map((spec) => ({
-            topic: spec.topic,
-            numPartitions: spec.partitions,
-            configEntries: [
-              { name: 'retention.ms', value: String(spec.retentionMs) },
-              { name: 'max.message.bytes', value: String(TOPIC_MAX_MESSAGE_BYTES) },
-            ],
-          })),
-        }).catch((err: unknown) => {
-          // Another app (or replica) created some first: they may still be electing leaders.
-          if (!alreadyExists(err)) throw err;
-        });
-        await untilServed(admin, topics.map((t) => t.topic));
+        await admin
+          .createTopics({
+            waitForLeaders: true,
+            topics: topics.map((spec) => ({
+              topic: spec.topic,
+              numPartitions: spec.partitions,
+              configEntries: [
+                { name: 'retention.ms', value: String(spec.retentionMs) },
+                { name: 'max.message.bytes', value: String(TOPIC_MAX_MESSAGE_BYTES) },
+              ],
+            })),
+          })
+          .catch((err: unknown) => {
+            // Another app (or replica) created some first: they may still be electing leaders.
+            if (!alreadyExists(err)) throw err;
+          });
+        await untilServed(
+          admin,
+          topics.map((t) => t.topic),
+        );
         // A fresh cluster creates its offsets topic on the first group lookup: a consumer
         // joining meanwhile gives up ("group coordinator not available") after a few tries.
         if (options.groupId) await admin.describeGroups([options.groupId]);

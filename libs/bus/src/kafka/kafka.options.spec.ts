@@ -3,7 +3,7 @@ import { kafkaClientOptions, kafkaServerSettings } from './kafka.options';
 describe('Kafka consumer commits', () => {
   const connection = { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 };
 
-  it('a service commits its requests once a second at a batch\'s end (writes commit themselves: topic-creating.server.spec)', () => {
+  it("a service commits its requests once a second at a batch's end (writes commit themselves: topic-creating.server.spec)", () => {
     const run = kafkaServerSettings('project-service', connection).options?.run as Record<string, unknown>;
     expect(run.autoCommitInterval).toBe(1000);
     expect(run.autoCommit).not.toBe(false);

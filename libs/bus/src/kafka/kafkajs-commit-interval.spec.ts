@@ -59,7 +59,7 @@ describe('kafkajs Runner, as patched', () => {
     expect(commits.ifNecessary).toBeGreaterThan(0); // within the batch and at its end, when due
   });
 
-  it('without one, still commits after every batch (kafkajs\' default)', async () => {
+  it("without one, still commits after every batch (kafkajs' default)", async () => {
     const { runner, commits } = runnerWith({ autoCommitInterval: null, autoCommitThreshold: null });
     await runner.handleBatch(batch);
     expect(commits.always).toBe(1);

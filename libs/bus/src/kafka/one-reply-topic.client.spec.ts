@@ -12,7 +12,7 @@ describe('OneReplyTopicClientKafka', () => {
     expect((c as unknown as { responsePatterns: string[] }).responsePatterns).toEqual(['gateway.reply']);
   });
 
-  it('sends each request to its service\'s request topic, naming the pattern in a header', async () => {
+  it("sends each request to its service's request topic, naming the pattern in a header", async () => {
     const c = client();
     const sent: Array<{ topic: string; messages: Array<{ headers: Record<string, unknown>; value: string }> }> = [];
     Object.assign(c, {

@@ -1,5 +1,5 @@
 import { serviceAnswering } from '@cinetrace/contracts';
-import { ClientKafka, KafkaHeaders, KafkaOptions, ReadPacket, WritePacket } from '@nestjs/microservices';
+import { ClientKafka, KafkaHeaders, KafkaOptions, MsPattern, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { KafkaParser } from '@nestjs/microservices/helpers/kafka-parser';
 import type { EachMessagePayload } from '@nestjs/microservices/external/kafka.interface';
 import { JsonText } from '../json-text';
@@ -54,7 +54,8 @@ export class OneReplyTopicClientKafka extends ClientKafka {
     return async ({ message }) => {
       const headers = message.headers ?? {};
       const id = headers[KafkaHeaders.CORRELATION_ID]?.toString();
-      const callback = id === undefined ? undefined : this.routingMap.get(id);
+      // Nest's routingMap holds Functions: each is the publish() callback it was given.
+      const callback = id === undefined ? undefined : (this.routingMap.get(id) as ((packet: WritePacket) => void) | undefined);
       if (!callback) return;
       const err = headers[KafkaHeaders.NEST_ERR];
       if (err !== undefined) return callback({ err: errorParser.decode(Buffer.from(String(err))), isDisposed: true });
@@ -74,7 +75,7 @@ export class OneReplyTopicClientKafka extends ClientKafka {
     this.routingMap.set(packet.id, callback);
     const cleanup = () => this.routingMap.delete(packet.id);
     try {
-      const pattern = this.normalizePattern(partial.pattern);
+      const pattern = this.normalizePattern(partial.pattern as MsPattern);
       const message = this.valueSerializer.serialize(packet.data);
       message.headers[PATTERN_HEADER] = pattern;
       message.headers[KafkaHeaders.CORRELATION_ID] = packet.id;

@@ -6,7 +6,7 @@ describe('TopicCreatingServerKafka', () => {
   const server = () =>
     new TopicCreatingServerKafka({ client: { clientId: 'svc', brokers: ['127.0.0.1:1'] } }, 'prompt-service', { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 });
 
-  it('reads the service\'s one request topic', () => {
+  it("reads the service's one request topic", () => {
     expect(server().requestTopic).toBe('prompt-service.requests');
   });
 
@@ -28,7 +28,12 @@ describe('TopicCreatingServerKafka', () => {
         timestamp: '0',
         attributes: 0,
         offset: '0',
-        headers: { [PATTERN_HEADER]: Buffer.from('prompt.prompts.get'), kafka_correlationId: Buffer.from('c-1'), kafka_replyTopic: Buffer.from('gateway.reply'), kafka_replyPartition: Buffer.from('2') },
+        headers: {
+          [PATTERN_HEADER]: Buffer.from('prompt.prompts.get'),
+          kafka_correlationId: Buffer.from('c-1'),
+          kafka_replyTopic: Buffer.from('gateway.reply'),
+          kafka_replyPartition: Buffer.from('2'),
+        },
       },
     });
     await new Promise((resolve) => setImmediate(resolve));
@@ -67,7 +72,7 @@ describe('TopicCreatingServerKafka', () => {
       },
     });
 
-    it('commits a request that may write before the partition\'s next record: read again after a restart, it would run twice', async () => {
+    it("commits a request that may write before the partition's next record: read again after a restart, it would run twice", async () => {
       const { s, commits, order } = withConsumer(async () => undefined);
       await s.handleMessage(record('prompt.prompts.create', '41'));
       expect(order).toEqual(['handled', 'committed']);

@@ -44,7 +44,7 @@ export class TopicCreatingServerKafka extends ServerKafka {
   override async handleMessage(payload: EachMessagePayload): Promise<unknown> {
     const header = payload.message.headers?.[PATTERN_HEADER];
     const pattern = Buffer.isBuffer(header) ? header.toString() : typeof header === 'string' ? header : undefined;
-    const answered = await super.handleMessage({ ...payload, topic: pattern ?? payload.topic });
+    const answered: unknown = await super.handleMessage({ ...payload, topic: pattern ?? payload.topic });
     if (!READ_ONLY_PATTERNS.has(pattern as Pattern)) await this.commitThrough(payload);
     return answered;
   }

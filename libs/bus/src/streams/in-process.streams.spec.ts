@@ -14,9 +14,7 @@ describe('InProcessStreams', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       committed = true;
     });
-    const answers = await Promise.all(
-      ['a', 'b', 'c'].map((key) => streams.publish('t', [record(key)]).then(() => committed)),
-    );
+    const answers = await Promise.all(['a', 'b', 'c'].map((key) => streams.publish('t', [record(key)]).then(() => committed)));
     expect(batches).toEqual([['a', 'b', 'c']]);
     expect(answers).toEqual([true, true, true]);
   });

@@ -107,10 +107,9 @@ export class KafkaStreamConsumer<T = unknown> {
   /** Creates the stream and its dead-letter topic on purpose: auto-created ones get the broker's defaults (often 1 partition, 1 MB records). */
   private ensureTopics(): Promise<void> {
     const partitions = this.options.partitions ?? 12;
-    return ensureTopics(this.options.groupId, this.connection, [
-      streamTopic(this.options.topic, partitions),
-      deadLetterTopic(this.options.deadLetterTopic, partitions),
-    ], { groupId: this.options.groupId });
+    return ensureTopics(this.options.groupId, this.connection, [streamTopic(this.options.topic, partitions), deadLetterTopic(this.options.deadLetterTopic, partitions)], {
+      groupId: this.options.groupId,
+    });
   }
 
   /** Stops fetching, lets the writer store and commit what it holds, then leaves the group. */
@@ -170,7 +169,7 @@ export class KafkaStreamConsumer<T = unknown> {
 
   private async attempt(work: () => Promise<void>): Promise<boolean> {
     let outageMs = 200;
-    for (let attempt = 1; attempt <= this.maxAttempts; ) {
+    for (let attempt = 1; attempt <= this.maxAttempts;) {
       try {
         await work();
         return true;

@@ -40,7 +40,7 @@ describe('LagGate', () => {
     expect(large.gate.waitSeconds()).toBeDefined();
   });
 
-  it('holds nothing back before it has published anything (it cannot tell the records\' size)', async () => {
+  it("holds nothing back before it has published anything (it cannot tell the records' size)", async () => {
     const gate = new LagGate(async () => ({ behind: 1_000_000, committed: 0 }), 100, { now: () => 0 });
     await gate.poll();
     expect(gate.behind()).toBe(1_000_000);

@@ -62,7 +62,8 @@ export class LagGate {
   start(): void {
     const loop = async () => {
       await this.poll();
-      if (!this.stopped) this.timer = setTimeout(loop, this.pollMs).unref();
+      // poll() swallows a failed reading, so loop() never rejects: nothing to await here.
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.pollMs).unref();
     };
     void loop();
   }

@@ -3,7 +3,12 @@ import { KafkaJSConnectionError, KafkaJSNonRetriableError, KafkaJSProtocolError 
 import { publishError } from './kafka-stream.publisher';
 
 const tooLarge = () =>
-  new KafkaJSProtocolError({ type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false, message: 'The request included a message larger than the max message size the server will accept' } as never);
+  new KafkaJSProtocolError({
+    type: 'MESSAGE_TOO_LARGE',
+    code: 10,
+    retriable: false,
+    message: 'The request included a message larger than the max message size the server will accept',
+  } as never);
 
 describe('publishError', () => {
   it('answers 413 for a record the broker refuses as too large, as kafkajs surfaces it after its retrier', () => {

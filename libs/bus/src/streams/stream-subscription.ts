@@ -5,9 +5,7 @@ import { KafkaConnection } from '../kafka/kafka.options';
 import { BatchHandler } from './stream.types';
 
 /** Where a service reads a stream from: a Kafka topic (distributed), or the all-in-one process's streams. */
-export type StreamSource =
-  | { kind: 'kafka'; connection: KafkaConnection; clientId: string; partitions: number }
-  | { kind: 'in-process'; streams: InProcessStreams };
+export type StreamSource = { kind: 'kafka'; connection: KafkaConnection; clientId: string; partitions: number } | { kind: 'in-process'; streams: InProcessStreams };
 
 export interface StreamSubscriptionSpec<T> {
   groupId: string;

@@ -29,7 +29,7 @@ export class ScoreSummaryView {
 export class RunPromptView {
   @ApiProperty({ example: 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d' }) id: string;
   @ApiProperty({ example: 2, description: 'The version rendered (what a release gate checks runs by)' }) version: number;
-  @ApiProperty({ type: String, nullable: true, example: 'staging', description: "The release the target named, if it named one (resolved to `version` at start)" })
+  @ApiProperty({ type: String, nullable: true, example: 'staging', description: 'The release the target named, if it named one (resolved to `version` at start)' })
   release: string | null;
 }
 

@@ -1,17 +1,8 @@
 /** The kinds of prompt the service keeps (API.md, "Prompts"). Stored as is: never rename one. */
-export const PROMPT_TYPES = [
-  'text-to-video',
-  'image-to-video',
-  'video-to-video',
-  'text-to-image',
-  'image-to-image',
-  'text-to-audio',
-  'text-to-text',
-] as const;
+export const PROMPT_TYPES = ['text-to-video', 'image-to-video', 'video-to-video', 'text-to-image', 'image-to-image', 'text-to-audio', 'text-to-text'] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
 
-export const isPromptType = (value: unknown): value is PromptType =>
-  typeof value === 'string' && (PROMPT_TYPES as readonly string[]).includes(value);
+export const isPromptType = (value: unknown): value is PromptType => typeof value === 'string' && (PROMPT_TYPES as readonly string[]).includes(value);
 
 /** 1..100 of a-z, 0-9, `-`, `_`, `.`, starting and ending with a letter or digit. */
 export const PROMPT_IDENTIFIER_PATTERN = /^(?=.{1,100}$)[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/;

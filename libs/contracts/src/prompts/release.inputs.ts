@@ -5,8 +5,7 @@ import { IsObjectOf, KeepJson, OptionalNotNull } from '../validators';
 import { GATE_THRESHOLDS_MAX, PROMPT_RELEASE_NAME_PATTERN, RENDER_VARIABLES_MAX } from './prompt-rules';
 
 const isMean = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1;
-const isScalar = (value: unknown) =>
-  (typeof value === 'string' && value.length <= 100_000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+const isScalar = (value: unknown) => (typeof value === 'string' && value.length <= 100_000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /** What a release's target version must have passed: a completed run of this benchmark meeting every threshold. */
 export class ReleaseGateInput {
@@ -17,7 +16,7 @@ export class ReleaseGateInput {
 
   @ApiProperty({
     type: 'object',
-    description: "The least mean (0..1) each named scorer of the benchmark must reach",
+    description: 'The least mean (0..1) each named scorer of the benchmark must reach',
     additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
     minProperties: 1,
     maxProperties: GATE_THRESHOLDS_MAX,

@@ -18,11 +18,12 @@ class AllowedHostsField {
   @ApiPropertyOptional({
     type: [String],
     maxItems: SECRET_ALLOWED_HOSTS_MAX,
-    description: 'Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.',
+    description:
+      'Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.',
     example: ['api.openai.com'],
   })
   // Host names are case-insensitive: kept lowercase, as URLs' hostnames are compared.
-  @Transform(({ value }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v)) : value))
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(SECRET_ALLOWED_HOSTS_MAX)

@@ -73,8 +73,7 @@ export interface SecretResolveRequest {
 }
 
 /** What the sealed value is bound to: the question, so a reply cannot answer another one. */
-export const sealedSecretContext = (request: Pick<SecretResolveRequest, 'projectId' | 'name' | 'host'>): string =>
-  `${request.projectId}\0${request.name}\0${request.host}`;
+export const sealedSecretContext = (request: Pick<SecretResolveRequest, 'projectId' | 'name' | 'host'>): string => `${request.projectId}\0${request.name}\0${request.host}`;
 
 /** project-service → benchmark-service before deleting a secret: which live benchmarks of the organization name it? */
 export interface SecretReferencesRequest {

@@ -9,11 +9,7 @@ export function IsJsonObject(maxBytes: number, options?: ValidationOptions): Pro
       propertyName: String(propertyName),
       options,
       validator: {
-        validate: (value: unknown) =>
-          value !== null &&
-          typeof value === 'object' &&
-          !Array.isArray(value) &&
-          Buffer.byteLength(JSON.stringify(value)) <= maxBytes,
+        validate: (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Buffer.byteLength(JSON.stringify(value)) <= maxBytes,
         defaultMessage: () => `must be a JSON object of at most ${maxBytes} bytes serialised`,
       },
     });
@@ -28,10 +24,8 @@ export function IsJsonValue(maxBytes: number, { required = false } = {}, options
       propertyName: String(propertyName),
       options,
       validator: {
-        validate: (value: unknown) =>
-          value === undefined ? !required : Buffer.byteLength(JSON.stringify(value) ?? '') <= maxBytes,
-        defaultMessage: (args) =>
-          args?.value === undefined ? 'is required (any JSON value)' : `must be at most ${maxBytes} bytes serialised`,
+        validate: (value: unknown) => (value === undefined ? !required : Buffer.byteLength(JSON.stringify(value) ?? '') <= maxBytes),
+        defaultMessage: (args) => (args?.value === undefined ? 'is required (any JSON value)' : `must be at most ${maxBytes} bytes serialised`),
       },
     });
 }

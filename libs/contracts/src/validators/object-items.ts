@@ -9,8 +9,6 @@ import { itemProblemsDecorator } from './item-problems';
  */
 export function IsObjectItems(message: string, options?: ValidationOptions): PropertyDecorator {
   const problems = (value: unknown): string[] =>
-    Array.isArray(value)
-      ? value.flatMap((item, index) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? [] : [`[${index}] ${message}`]))
-      : [];
+    Array.isArray(value) ? value.flatMap((item, index) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? [] : [`[${index}] ${message}`])) : [];
   return itemProblemsDecorator('isObjectItems', problems, options);
 }

@@ -6,10 +6,7 @@ import { itemProblemsDecorator } from './item-problems';
  * characters. Each bad entry is its own line `.<key> message`, so the client's error
  * names the key (`gate.thresholds.exact_match`).
  */
-export function IsObjectOf(
-  rule: { valueOk: (value: unknown) => boolean; describe: string; maxKeys: number; minKeys?: number },
-  options?: ValidationOptions,
-): PropertyDecorator {
+export function IsObjectOf(rule: { valueOk: (value: unknown) => boolean; describe: string; maxKeys: number; minKeys?: number }, options?: ValidationOptions): PropertyDecorator {
   const problems = (value: unknown): string[] => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`must be an object of names to ${rule.describe}`];
     const entries = Object.entries(value);

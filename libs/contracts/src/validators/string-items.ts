@@ -6,10 +6,7 @@ import { itemProblemsDecorator } from './item-problems';
  * reported as its own line `[i] message`, which the validation lib turns into the path
  * `field[i]`, so a client learns exactly which item to fix.
  */
-export function IsStringItems(
-  rule: { pattern: RegExp; describe: string; maxItems: number },
-  options?: ValidationOptions,
-): PropertyDecorator {
+export function IsStringItems(rule: { pattern: RegExp; describe: string; maxItems: number }, options?: ValidationOptions): PropertyDecorator {
   const problems = (value: unknown): string[] => {
     if (!Array.isArray(value)) return ['must be an array of strings'];
     if (value.length > rule.maxItems) return [`must have at most ${rule.maxItems} items`];

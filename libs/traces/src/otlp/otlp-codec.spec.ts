@@ -2,17 +2,10 @@ import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import * as path from 'node:path';
 import * as protobuf from 'protobufjs';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
-import {
-  decodeExportResponse,
-  decodeGrpcStatusDetails,
-  decodeOtlpProtobuf,
-  decodeStatus,
-  encodeExportResponse,
-  encodeGrpcStatusDetails,
-  encodeStatus,
-} from './otlp-codec';
+import { decodeExportResponse, decodeGrpcStatusDetails, decodeOtlpProtobuf, decodeStatus, encodeExportResponse, encodeGrpcStatusDetails, encodeStatus } from './otlp-codec';
 import { otlpToTraces } from './otlp-to-traces';
 
 /** Spans made by the real OpenTelemetry SDK, serialised by its own OTLP serialisers. */
@@ -61,7 +54,6 @@ describe('OTLP decoding', () => {
   });
 
   it('matches the vendored .proto files (regenerate with libs/traces/scripts/generate-otlp-descriptor.js)', () => {
-    const path = require('node:path');
     const root = new protobuf.Root();
     root.resolvePath = (_origin: string, target: string) => path.join(__dirname, '..', '..', 'proto', target);
     root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
@@ -91,7 +83,10 @@ describe('OTLP answers', () => {
     expect(decodeGrpcStatusDetails(encodeGrpcStatusDetails(3, 'bad body'))).toEqual({ code: 3, message: 'bad body', retryAfterSeconds: undefined });
     // google.rpc.Status as a generic decoder reads it: the RetryInfo is an Any of its well-known type.
     const decoded = protobuf.Root.fromJSON({
-      nested: { Status: { fields: { code: { type: 'int32', id: 1 }, details: { rule: 'repeated', type: 'Any', id: 3 } } }, Any: { fields: { type_url: { type: 'string', id: 1 } } } },
+      nested: {
+        Status: { fields: { code: { type: 'int32', id: 1 }, details: { rule: 'repeated', type: 'Any', id: 3 } } },
+        Any: { fields: { type_url: { type: 'string', id: 1 } } },
+      },
     }).lookupType('Status');
     expect(decoded.toObject(decoded.decode(encodeGrpcStatusDetails(14, 'later', 1)))).toEqual({ code: 14, details: [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo' }] });
   });

@@ -59,7 +59,10 @@ export function decodeOtlpProtobuf(body: Uint8Array): unknown {
   } catch {
     throw new OtlpValueError('the body is not a protobuf ExportTraceServiceRequest');
   }
-  const object = ExportRequest.toObject(message, { longs: String, bytes: String, enums: Number, defaults: false });
+  // toObject's type is an index of `any`; this is the part of its shape walked here.
+  const object = ExportRequest.toObject(message, { longs: String, bytes: String, enums: Number, defaults: false }) as {
+    resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<Record<string, unknown> & { links?: Array<Record<string, unknown>> }> }> }>;
+  };
   for (const rs of object.resourceSpans ?? []) {
     for (const ss of rs.scopeSpans ?? []) {
       for (const span of ss.spans ?? []) {

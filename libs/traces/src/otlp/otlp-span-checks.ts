@@ -33,10 +33,7 @@ export function checkOtlpPayloadAlone(payload: unknown): OtlpCheck {
  * again (a refused span may have been the parent others named, so this repeats, a few times
  * at most). An error of a trace field taken from the root span sends the trace without them.
  */
-export async function refuseInvalidSpans(
-  raw: OtlpTracePayload['trace'],
-  check: (payload: OtlpTracePayload['trace']) => OtlpCheck | Promise<OtlpCheck>,
-): Promise<CheckedOtlpTrace> {
+export async function refuseInvalidSpans(raw: OtlpTracePayload['trace'], check: (payload: OtlpTracePayload['trace']) => OtlpCheck | Promise<OtlpCheck>): Promise<CheckedOtlpTrace> {
   const messages: string[] = [];
   let rejected = 0;
   let payload = raw;

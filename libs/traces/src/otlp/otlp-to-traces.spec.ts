@@ -105,11 +105,9 @@ describe('otlpToTraces', () => {
     });
   });
 
-  it('keeps a prompt too big for attributes as the span\'s input only, with a note of where it went', () => {
+  it("keeps a prompt too big for attributes as the span's input only, with a note of where it went", () => {
     const prompt = 'a fox in the snow, '.repeat(5000); // ~95 KB: over the 64 KiB of attributes, within input's 1 MiB
-    const { payloads } = otlpToTraces(
-      request([span({ attributes: [str('gen_ai.request.model', 'veo-3'), str('gen_ai.prompt', prompt), str('output.value', 'done')] })]),
-    );
+    const { payloads } = otlpToTraces(request([span({ attributes: [str('gen_ai.request.model', 'veo-3'), str('gen_ai.prompt', prompt), str('output.value', 'done')] })]));
     const mapped = payloads[0].trace.spans[0];
     expect(mapped.input).toBe(prompt);
     expect(mapped.output).toBe('done');
@@ -187,11 +185,7 @@ describe('otlpToTraces', () => {
     const { payloads, rejected } = otlpToTraces(
       request([span({ traceId: 'xyz' }), span({ spanId: '0000000000000000' }), span({ startTimeUnixNano: '0' }), span({ spanId: ROOT })]),
     );
-    expect(rejected.map((r) => r.message)).toEqual([
-      expect.stringMatching(/^traceId/),
-      expect.stringMatching(/^spanId/),
-      expect.stringMatching(/^startTimeUnixNano/),
-    ]);
+    expect(rejected.map((r) => r.message)).toEqual([expect.stringMatching(/^traceId/), expect.stringMatching(/^spanId/), expect.stringMatching(/^startTimeUnixNano/)]);
     expect(payloads[0].trace.spans.map((s) => s.id)).toEqual([ROOT]);
   });
 
@@ -199,7 +193,10 @@ describe('otlpToTraces', () => {
     let deep: object = { stringValue: 'x' };
     for (let i = 0; i < 100; i++) deep = { arrayValue: { values: [deep] } };
     const { payloads, rejected } = otlpToTraces(
-      request([span({ attributes: [{ key: '__proto__', value: { kvlistValue: { values: [str('polluted', 'yes')] } } }] }), span({ spanId: ROOT, attributes: [{ key: 'deep', value: deep }] })]),
+      request([
+        span({ attributes: [{ key: '__proto__', value: { kvlistValue: { values: [str('polluted', 'yes')] } } }] }),
+        span({ spanId: ROOT, attributes: [{ key: 'deep', value: deep }] }),
+      ]),
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(payloads[0].trace.spans[0].attributes).not.toHaveProperty('polluted');

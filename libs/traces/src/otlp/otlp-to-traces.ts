@@ -109,7 +109,7 @@ export function otlpToTraces(request: unknown): OtlpMapping {
 
 function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<string, unknown> | undefined) {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new OtlpValueError('a span must be an object');
-  const s = raw as Record<string, any>;
+  const s = raw as Record<string, unknown>;
   const traceId = traceIdHex(s.traceId);
   if (!traceId) throw new OtlpValueError('traceId must be 16 bytes (32 hex digits), not all zero');
   const id = spanIdHex(s.spanId);
@@ -124,9 +124,10 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   const own = keyValuesToObject(s.attributes);
   const span: Record<string, unknown> = { id, parentId: parentId ?? null, name: s.name, startTime };
   if (endTime !== undefined) span.endTime = endTime;
-  const statusCode = Number(s.status?.code ?? 0);
+  const status = s.status as { code?: unknown; message?: unknown } | null | undefined;
+  const statusCode = Number(status?.code ?? 0);
   if (statusCode === 1 || statusCode === 2) span.status = OTEL_STATUS[statusCode];
-  if (typeof s.status?.message === 'string' && s.status.message !== '') span.statusMessage = s.status.message;
+  if (typeof status?.message === 'string' && status.message !== '') span.statusMessage = status.message;
 
   const semantic = semanticFields(own);
   Object.assign(span, semantic);

@@ -60,11 +60,11 @@ export function describeBenchmarkParts(doc: OpenAPIObject): void {
       properties: { type: { const: type }, ...TARGET_COMMON, ...fields },
     })),
   } as never;
-  const input = schemas.CreateBenchmarkInput as Record<string, any>;
+  const input = schemas.CreateBenchmarkInput as { properties: Record<string, unknown> };
   input.properties.scorers = { type: 'array', minItems: 1, maxItems: MAX_SCORERS, items: ref('Scorer') };
   input.properties.target = { ...ref('Target'), example: { type: 'dataset' } };
   // What a benchmark shows: the scorers normalised (name and config always present), the target as stored.
-  const view = schemas.BenchmarkView as Record<string, any>;
+  const view = schemas.BenchmarkView as { properties: Record<string, unknown> };
   view.properties.scorers = {
     type: 'array',
     items: { type: 'object', required: ['name', 'type', 'config'], properties: { name: { type: 'string' }, type: { enum: [...SCORER_TYPES] }, config: { type: 'object' } } },

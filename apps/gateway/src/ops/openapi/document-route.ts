@@ -11,7 +11,14 @@ export function describeDocumentRoute(doc: OpenAPIObject): void {
       tags: ['Operations'],
       security: [],
       responses: {
-        '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } } } } },
+        '200': {
+          description: 'The document',
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } },
+            },
+          },
+        },
       },
     },
   };

@@ -1,6 +1,6 @@
 import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
 
-export type Schema = Record<string, any>;
+export type Schema = Record<string, unknown>;
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 /** Calls `visit` on every schema object of the document, children before parents. */

@@ -12,7 +12,7 @@ export function nullableToTypeArrays(doc: OpenAPIObject): void {
     delete schema.nullable;
     if (!nullable) return;
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
-      schema.oneOf = [schema.allOf[0], { type: 'null' }];
+      schema.oneOf = [(schema.allOf as unknown[])[0], { type: 'null' }];
       delete schema.allOf;
       delete schema.type;
     } else if (schema.$ref) {
@@ -20,9 +20,9 @@ export function nullableToTypeArrays(doc: OpenAPIObject): void {
       delete schema.$ref;
     } else if (typeof schema.type === 'string') {
       schema.type = [schema.type, 'null'];
-      if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+      if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
     } else if (Array.isArray(schema.type) && !schema.type.includes('null')) {
-      schema.type = [...schema.type, 'null'];
+      schema.type = [...(schema.type as unknown[]), 'null'];
     }
   });
 }

@@ -23,7 +23,7 @@ const BINARY = new Set(['application/x-protobuf']);
  * every operation has examples and that each is valid against its own schema.
  */
 export function describeExamples(doc: OpenAPIObject, tables: ExampleTable[]): void {
-  const examples: ExampleTable = Object.assign({}, ...tables);
+  const examples = Object.assign({}, ...tables) as ExampleTable;
   const operations = new Map(operationsOf(doc).map(({ operation }) => [operation.operationId ?? '', operation]));
   for (const [id, example] of Object.entries(examples)) {
     const operation = operations.get(id);

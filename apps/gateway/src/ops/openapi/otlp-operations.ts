@@ -55,7 +55,7 @@ export function describeOtlpOperations(doc: OpenAPIObject): void {
       content: { [PROTOBUF]: binary, [JSON_TYPE]: { schema: ref('ExportTraceServiceRequest') } },
     };
     const ok: ResponseObject = {
-      description: 'ExportTraceServiceResponse in the request\'s encoding; `partialSuccess` when spans were rejected',
+      description: "ExportTraceServiceResponse in the request's encoding; `partialSuccess` when spans were rejected",
       headers: { 'X-Request-Id': headerRef('X-Request-Id') },
       content: { [JSON_TYPE]: { schema: ref('ExportTraceServiceResponse'), example: {} }, [PROTOBUF]: binary },
     };

@@ -81,9 +81,16 @@ const exampleDetail = (code: ErrorCode) => (code === ErrorCode.ValidationFailed 
 
 /** Conflicts (409) beyond Idempotency-Key races on POST: what the services refuse while something else holds the resource. */
 const CONFLICT_ON = [
-  'revokeApiKey', 'rotateSecret', 'deleteSecret', 'deleteDataset', 'updatePrompt', 'deletePrompt', 'deleteBenchmark',
+  'revokeApiKey',
+  'rotateSecret',
+  'deleteSecret',
+  'deleteDataset',
+  'updatePrompt',
+  'deletePrompt',
+  'deleteBenchmark',
   // gate_failed, and the most releases a prompt may have.
-  'movePromptRelease', 'removePromptRelease',
+  'movePromptRelease',
+  'removePromptRelease',
 ];
 /** If-Match: a stale version is 412. */
 const PRECONDITION_ON = ['updatePrompt', 'deletePrompt'];

@@ -5,7 +5,11 @@ const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': { description: "The request's id: the client's X-Request-Id if it sent one, else a new one", required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
   Location: { description: 'Where the created (or accepted) resource is read', required: true, schema: { type: 'string' } },
-  ETag: { description: 'The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET)', required: true, schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' } },
+  ETag: {
+    description: 'The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET)',
+    required: true,
+    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+  },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
   'Preference-Applied': { description: '`wait` when the answer waited for the traces to be stored (Prefer: wait)', schema: { type: 'string', enum: ['wait'] } },
 };

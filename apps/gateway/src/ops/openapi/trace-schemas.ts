@@ -17,7 +17,7 @@ export function describeTraceBodies(doc: OpenAPIObject): void {
   setJsonBody(doc, '/api/v1/traces', 'TraceInput');
   setJsonBody(doc, '/api/v1/traces/batch', 'TraceBatchInput');
   for (const name of ['BatchItemResult', 'TraceAcceptedView']) {
-    const errors = (schemas[name] as Record<string, any>)?.properties?.errors;
+    const errors = (schemas[name] as { properties?: { errors?: Record<string, unknown> } } | undefined)?.properties?.errors;
     if (errors) errors.items = ref('FieldError');
   }
 }
