@@ -18,7 +18,8 @@ import {
   SecretUsesCheckRequest,
 } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
-import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
 import { checkInput } from '@cinetrace/validation';

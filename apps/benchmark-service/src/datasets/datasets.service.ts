@@ -15,7 +15,8 @@ import {
   PageRequest,
   ProjectContext,
 } from '@cinetrace/contracts';
-import { insertRows, inTransaction, newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';

@@ -16,7 +16,8 @@ import {
   TaskListKey,
   TaskPage,
 } from '@cinetrace/contracts';
-import { inTransaction, insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { checkInput } from '@cinetrace/validation';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

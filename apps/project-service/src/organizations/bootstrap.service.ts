@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey } from '@cinetrace/auth';
-import { insertRows, isUniqueViolation, newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, isUniqueViolation } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import fs from 'node:fs';

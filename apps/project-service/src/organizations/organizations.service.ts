@@ -1,5 +1,6 @@
 import { CreateOrganizationInput, NewKeyDigest, StoredOrganizationView } from '@cinetrace/contracts';
-import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';

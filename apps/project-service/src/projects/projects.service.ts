@@ -1,5 +1,6 @@
 import { CreateProjectInput, DomainError, ErrorCode, OrgContext, Page, PageRequest, ProjectListFilters, ProjectListKey, ProjectView } from '@cinetrace/contracts';
-import { insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';

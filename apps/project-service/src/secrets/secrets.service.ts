@@ -14,7 +14,8 @@ import {
   SecretReferencesRequest,
   SecretView,
 } from '@cinetrace/contracts';
-import { inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

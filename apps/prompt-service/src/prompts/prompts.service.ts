@@ -1,5 +1,6 @@
 import { CreatePromptInput, DeletedPromptView, DomainError, ErrorCode, FieldChange, ProjectContext, PromptAction, PromptView, UpdatePromptInput } from '@cinetrace/contracts';
-import { insertRows, inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { firstFreeSlug } from '@cinetrace/slugs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
