@@ -11,11 +11,13 @@ import {
   PageRequest,
   Patterns,
   ProjectContext,
+  rowsForPage,
   RUNNER_DEFAULTS,
   SecretReferencesReply,
   SecretReferencesRequest,
   SecretUse,
   SecretUsesCheckRequest,
+  toPage,
 } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
 import { newId } from '@cinetrace/ids';
@@ -120,12 +122,11 @@ export class BenchmarksService {
       .createQueryBuilder('b')
       .where('b.project_id = :projectId AND b.deleted_at IS NULL', { projectId: ctx.projectId })
       .orderBy('b.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (filters.status !== undefined) query.andWhere('b.status = :status', { status: filters.status });
     if (page.after !== undefined) query.andWhere('b.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: await this.withLastRuns(items), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: await this.withLastRuns(items), nextKey };
   }
 
   /** Soft delete; an active run is cancelled in the same transaction, then its executors are told to stop. */

@@ -14,6 +14,8 @@ import {
   Page,
   PageRequest,
   ProjectContext,
+  rowsForPage,
+  toPage,
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { insertRows, inTransaction } from '@cinetrace/persistence';
@@ -79,26 +81,19 @@ export class DatasetsService {
       .createQueryBuilder('d')
       .where('d.project_id = :projectId', { projectId: ctx.projectId })
       .orderBy('d.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (filters.name !== undefined) query.andWhere('d.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('d.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toDatasetView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toDatasetView), nextKey };
   }
 
   async items(ctx: ProjectContext, id: string, page: PageRequest<DatasetItemKey>): Promise<Page<DatasetItemView, DatasetItemKey>> {
     await findDataset(this.dataSource.manager, ctx, id);
-    const query = this.dataSource
-      .getRepository(DatasetItem)
-      .createQueryBuilder('i')
-      .where('i.dataset_id = :id', { id })
-      .orderBy('i.idx', 'ASC')
-      .limit(page.limit + 1);
+    const query = this.dataSource.getRepository(DatasetItem).createQueryBuilder('i').where('i.dataset_id = :id', { id }).orderBy('i.idx', 'ASC').limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('i.idx > :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toItemView), nextKey: rows.length > page.limit ? items[items.length - 1].index : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.index);
+    return { items: items.map(toItemView), nextKey };
   }
 
   async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {

@@ -4,17 +4,19 @@ import {
   Page,
   PageRequest,
   ProjectContext,
+  rowsForPage,
   RunListKey,
-  RunStartedView,
   RUNS_OF_PROMPT_MAX,
   RunsOfPromptReply,
   RunsOfPromptRequest,
+  RunStartedView,
   RunView,
   StartRunInput,
   TASK_STATUSES,
   TaskListFilters,
   TaskListKey,
   TaskPage,
+  toPage,
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
@@ -85,10 +87,10 @@ export class RunsService {
     const rows = await this.dataSource.manager.find(Run, {
       where: { benchmarkId, projectId: ctx.projectId, ...(page.after !== undefined ? { id: LessThan(page.after) } : {}) },
       order: { id: 'DESC' },
-      take: page.limit + 1,
+      take: rowsForPage(page),
     });
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toRunView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
+    return { items: items.map(toRunView), nextKey };
   }
 
   /** A release's gate asks: the completed runs of the benchmark that rendered this prompt version, newest first. */
@@ -127,14 +129,10 @@ export class RunsService {
         ...(page.after !== undefined ? { itemIndex: MoreThan(page.after) } : {}),
       },
       order: { itemIndex: 'ASC' },
-      take: page.limit + 1,
+      take: rowsForPage(page),
     });
-    const items = rows.slice(0, page.limit);
-    return {
-      items: items.map(toTaskView),
-      nextKey: rows.length > page.limit ? items[items.length - 1].itemIndex : null,
-      summary: toRunSummaryView(run),
-    };
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.itemIndex);
+    return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run) };
   }
 
   private async insertRun(tx: EntityManager, ctx: ProjectContext, benchmarkId: string, input: StartRunInput, prompt: RunPlan['prompt']): Promise<Run> {

@@ -1,4 +1,16 @@
-import { CreateProjectInput, DomainError, ErrorCode, OrgContext, Page, PageRequest, ProjectListFilters, ProjectListKey, ProjectView } from '@cinetrace/contracts';
+import {
+  CreateProjectInput,
+  DomainError,
+  ErrorCode,
+  OrgContext,
+  Page,
+  PageRequest,
+  ProjectListFilters,
+  ProjectListKey,
+  ProjectView,
+  rowsForPage,
+  toPage,
+} from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
@@ -37,18 +49,13 @@ export class ProjectsService {
   }
 
   async list(ctx: OrgContext, filters: ProjectListFilters, page: PageRequest<ProjectListKey>): Promise<Page<ProjectView, ProjectListKey>> {
-    const query = this.projects
-      .createQueryBuilder('p')
-      .where('p.org_id = :orgId', { orgId: ctx.orgId })
-      .orderBy('p.id', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.projects.createQueryBuilder('p').where('p.org_id = :orgId', { orgId: ctx.orgId }).orderBy('p.id', 'DESC').limit(rowsForPage(page));
     // A key restricted to some projects sees only those (the gateway lets it read, never create).
     if (ctx.projectIds) query.andWhere('p.id IN (:...visible)', { visible: ctx.projectIds });
     if (filters.name !== undefined) query.andWhere('p.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('p.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toView), nextKey };
   }
 
   async get(ctx: OrgContext, id: string): Promise<ProjectView> {
