@@ -16,12 +16,9 @@ import { insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { firstFreeSlug } from '@cinetrace/slugs';
+import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { deriveProjectKey } from './project-key';
 import { Project } from './project.entity';
-
-/** Concurrent creates deriving the same key: the loser of the unique index tries the next suffix. */
-const DERIVED_KEY_ATTEMPTS = 25;
 
 @Injectable()
 export class ProjectsService {
@@ -36,16 +33,15 @@ export class ProjectsService {
       return toView(project);
     }
     const derived = deriveProjectKey(input.name);
-    for (let attempt = 1; ; attempt++) {
-      const key = firstFreeSlug(derived, await this.keysLike(ctx.orgId, derived));
-      const project = this.projects.create({ ...base, id: newId('prj'), key });
-      try {
+    return insertWithDerivedSlug(derived, {
+      taken: (slug) => this.keysLike(ctx.orgId, slug),
+      insert: async (key) => {
+        const project = this.projects.create({ ...base, id: newId('prj'), key });
         await insertRows(this.projects.manager, Project, project);
         return toView(project);
-      } catch (err) {
-        if (!isUniqueViolation(err) || attempt >= DERIVED_KEY_ATTEMPTS) throw err;
-      }
-    }
+      },
+      isCollision: isUniqueViolation,
+    });
   }
 
   async list(ctx: OrgContext, filters: ProjectListFilters, page: PageRequest<ProjectListKey>): Promise<Page<ProjectView, ProjectListKey>> {
