@@ -22,10 +22,10 @@ import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { Benchmark } from '../benchmarks/benchmark.entity';
-import { DatasetItem } from './dataset-item.entity';
-import { Dataset } from './dataset.entity';
-import { lockDataset } from './lock-dataset';
+import { Benchmark } from '../store/benchmark.entity';
+import { DatasetItem } from '../store/dataset-item.entity';
+import { Dataset } from '../store/dataset.entity';
+import { lockDataset } from '../store/lock-dataset';
 import { toDatasetView, toItemView } from './dataset.views';
 
 /** Concurrent appends: the loser of the version compare-and-set re-reads and numbers its items after the winner's. */

@@ -25,19 +25,19 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { Benchmark } from '../benchmarks/benchmark.entity';
-import { lockBenchmark } from '../benchmarks/lock-benchmark';
+import { Benchmark } from '../store/benchmark.entity';
+import { lockBenchmark } from '../store/lock-benchmark';
 import { withRunnerOverrides } from '../benchmarks/runner-settings';
-import { lockDataset } from '../datasets/lock-dataset';
+import { lockDataset } from '../store/lock-dataset';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
-import { Run, RunPlan } from './run.entity';
+import { Run, RunPlan } from '../store/run.entity';
 import { toRunScores, toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
-import { insertRunTasks } from './insert-run-tasks';
-import { selectItems } from './select-items';
-import { Task } from './task.entity';
+import { insertRunTasks } from '../store/insert-run-tasks';
+import { selectItems } from '../store/select-items';
+import { Task } from '../store/task.entity';
 
 /** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
 @Injectable()
