@@ -2,7 +2,7 @@ import { hashApiKey, keyPreview } from '@cinetrace/auth';
 import { API_KEY_SCOPES, ApiKeyScope, ApiKeyView, NewKeyDigest, StoredApiKeyView } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { toIso } from '@cinetrace/persistence';
-import { ApiKey } from './api-key.entity';
+import { ApiKey } from '../store/api-key.entity';
 
 export interface NewApiKey {
   orgId: string;

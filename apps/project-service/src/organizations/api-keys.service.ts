@@ -17,9 +17,9 @@ import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import { Project } from '../projects/project.entity';
+import { Project } from '../store/project.entity';
 import { newApiKeyRow, toApiKeyView, toStoredApiKeyView } from './api-key-rows';
-import { ApiKey } from './api-key.entity';
+import { ApiKey } from '../store/api-key.entity';
 
 /** An organization's API keys: create (the key shown once), list, revoke. */
 @Injectable()

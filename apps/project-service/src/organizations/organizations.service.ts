@@ -5,8 +5,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { newApiKeyRow, toStoredApiKeyView } from './api-key-rows';
-import { ApiKey } from './api-key.entity';
-import { Organization } from './organization.entity';
+import { ApiKey } from '../store/api-key.entity';
+import { Organization } from '../store/organization.entity';
 
 export const FIRST_KEY_NAME = 'Admin key';
 

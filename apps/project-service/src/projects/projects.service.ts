@@ -18,7 +18,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { deriveProjectKey } from './project-key';
-import { Project } from './project.entity';
+import { Project } from '../store/project.entity';
 
 @Injectable()
 export class ProjectsService {

@@ -22,9 +22,9 @@ import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SecretActivity } from './secret-activity.entity';
+import { SecretActivity } from '../store/secret-activity.entity';
 import { atRestContext, SecretIntake } from './secret-cipher';
-import { Secret } from './secret.entity';
+import { Secret } from '../store/secret.entity';
 
 /** The organization's secrets: written encrypted, shown without their values, every change audited. */
 @Injectable()

@@ -20,10 +20,10 @@ import {
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { PromptRelease } from '../releases/prompt-release.entity';
-import { PromptActivity } from './prompt-activity.entity';
-import { PromptVersion } from './prompt-version.entity';
-import { Prompt } from './prompt.entity';
+import { PromptRelease } from '../store/prompt-release.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { toActivityView, toPromptView, toPromptViewAt, toVersionView } from './prompt.views';
 
 /** Reads of prompts, their versions and activity; every query is scoped by the caller's project. */

@@ -5,12 +5,12 @@ import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PromptActivity } from './prompt-activity.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
 import { diffPrompt } from './prompt-changes';
-import { PromptLabel } from './prompt-label.entity';
+import { PromptLabel } from '../store/prompt-label.entity';
 import { deriveIdentifier, extractVariables } from './prompt-text';
-import { PromptVersion } from './prompt-version.entity';
-import { Prompt } from './prompt.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { toPromptView } from './prompt.views';
 
 /** Concurrent PUTs without If-Match: the loser re-reads and applies its change on top. */
