@@ -5,12 +5,12 @@ import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@ci
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
-import { BenchmarkSecret } from './benchmarks/benchmark-secret.entity';
-import { Benchmark } from './benchmarks/benchmark.entity';
+import { BenchmarkSecret } from './store/benchmark-secret.entity';
+import { Benchmark } from './store/benchmark.entity';
 import { BenchmarksBusController } from './benchmarks/benchmarks.bus-controller';
 import { BenchmarksService } from './benchmarks/benchmarks.service';
-import { DatasetItem } from './datasets/dataset-item.entity';
-import { Dataset } from './datasets/dataset.entity';
+import { DatasetItem } from './store/dataset-item.entity';
+import { Dataset } from './store/dataset.entity';
 import { DatasetsBusController } from './datasets/datasets.bus-controller';
 import { DatasetsService } from './datasets/datasets.service';
 import { TaskDispatcher } from './execution/task-dispatcher';
@@ -18,11 +18,11 @@ import { TaskEventsSource, taskEventsSubscription } from './execution/task-event
 import { TaskQueue } from './execution/task-queue';
 import { benchmarkServiceMigrations } from './migrations';
 import { PromptSource } from './runs/prompt-source';
-import { Run } from './runs/run.entity';
+import { Run } from './store/run.entity';
 import { RunsBusController } from './runs/runs.bus-controller';
 import { RunsService } from './runs/runs.service';
 import { TaskEventsHandler } from './runs/task-events.handler';
-import { Task } from './runs/task.entity';
+import { Task } from './store/task.entity';
 
 export const BENCHMARK_SERVICE = ServiceNames.BenchmarkService;
 const entities = [Dataset, DatasetItem, Benchmark, BenchmarkSecret, Run, Task];

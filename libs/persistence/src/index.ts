@@ -1,4 +1,3 @@
-export * from './ids';
 export * from './database-target';
 export * from './data-source.factory';
 export * from './dialect-sql';

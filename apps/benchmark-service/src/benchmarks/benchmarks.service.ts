@@ -11,14 +11,17 @@ import {
   PageRequest,
   Patterns,
   ProjectContext,
+  rowsForPage,
   RUNNER_DEFAULTS,
   SecretReferencesReply,
   SecretReferencesRequest,
   SecretUse,
   SecretUsesCheckRequest,
+  toPage,
 } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
-import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
 import { checkInput } from '@cinetrace/validation';
@@ -26,17 +29,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { Dataset } from '../datasets/dataset.entity';
-import { lockDataset } from '../datasets/lock-dataset';
-import { BenchmarkSecret } from './benchmark-secret.entity';
-import { Benchmark } from './benchmark.entity';
+import { Dataset } from '../store/dataset.entity';
+import { lockDataset } from '../store/lock-dataset';
+import { BenchmarkSecret } from '../store/benchmark-secret.entity';
+import { Benchmark } from '../store/benchmark.entity';
 import { credentialUses } from './credential-uses';
 import { TaskQueue } from '../execution/task-queue';
 import { cancelActiveRun } from '../runs/run-cancellation';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
-import { Run } from '../runs/run.entity';
+import { Run } from '../store/run.entity';
 import { toRunView } from '../runs/run.views';
-import { lockBenchmark } from './lock-benchmark';
+import { lockBenchmark } from '../store/lock-benchmark';
 import { withRunnerOverrides } from './runner-settings';
 import { validateTarget } from './target-rules';
 
@@ -119,12 +122,11 @@ export class BenchmarksService {
       .createQueryBuilder('b')
       .where('b.project_id = :projectId AND b.deleted_at IS NULL', { projectId: ctx.projectId })
       .orderBy('b.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (filters.status !== undefined) query.andWhere('b.status = :status', { status: filters.status });
     if (page.after !== undefined) query.andWhere('b.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: await this.withLastRuns(items), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: await this.withLastRuns(items), nextKey };
   }
 
   /** Soft delete; an active run is cancelled in the same transaction, then its executors are told to stop. */

@@ -1,7 +1,7 @@
 import type { DatasetItemView, DatasetView } from '@cinetrace/contracts';
 import { toIso } from '@cinetrace/persistence';
-import type { DatasetItem } from './dataset-item.entity';
-import type { Dataset } from './dataset.entity';
+import type { DatasetItem } from '../store/dataset-item.entity';
+import type { Dataset } from '../store/dataset.entity';
 
 export function toDatasetView(d: Dataset): DatasetView {
   return {

@@ -14,15 +14,18 @@ import {
   Page,
   PageRequest,
   ProjectContext,
+  rowsForPage,
+  toPage,
 } from '@cinetrace/contracts';
-import { insertRows, inTransaction, newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { Benchmark } from '../benchmarks/benchmark.entity';
-import { DatasetItem } from './dataset-item.entity';
-import { Dataset } from './dataset.entity';
-import { lockDataset } from './lock-dataset';
+import { Benchmark } from '../store/benchmark.entity';
+import { DatasetItem } from '../store/dataset-item.entity';
+import { Dataset } from '../store/dataset.entity';
+import { lockDataset } from '../store/lock-dataset';
 import { toDatasetView, toItemView } from './dataset.views';
 
 /** Concurrent appends: the loser of the version compare-and-set re-reads and numbers its items after the winner's. */
@@ -78,26 +81,19 @@ export class DatasetsService {
       .createQueryBuilder('d')
       .where('d.project_id = :projectId', { projectId: ctx.projectId })
       .orderBy('d.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (filters.name !== undefined) query.andWhere('d.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('d.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toDatasetView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toDatasetView), nextKey };
   }
 
   async items(ctx: ProjectContext, id: string, page: PageRequest<DatasetItemKey>): Promise<Page<DatasetItemView, DatasetItemKey>> {
     await findDataset(this.dataSource.manager, ctx, id);
-    const query = this.dataSource
-      .getRepository(DatasetItem)
-      .createQueryBuilder('i')
-      .where('i.dataset_id = :id', { id })
-      .orderBy('i.idx', 'ASC')
-      .limit(page.limit + 1);
+    const query = this.dataSource.getRepository(DatasetItem).createQueryBuilder('i').where('i.dataset_id = :id', { id }).orderBy('i.idx', 'ASC').limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('i.idx > :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toItemView), nextKey: rows.length > page.limit ? items[items.length - 1].index : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.index);
+    return { items: items.map(toItemView), nextKey };
   }
 
   async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {

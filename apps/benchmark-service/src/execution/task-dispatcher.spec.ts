@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { In, type DataSource } from 'typeorm';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { aRun, aTask } from '../runs/run-rows.fixtures';
-import { Task } from '../runs/task.entity';
+import { aRun, aTask } from '../store/run-rows.fixtures';
+import { Task } from '../store/task.entity';
 import { TaskDispatcher } from './task-dispatcher';
 import { QueueSurvey, TaskQueue } from './task-queue';
 

@@ -2,8 +2,8 @@ import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { Run } from '../runs/run.entity';
-import { Task } from '../runs/task.entity';
+import { Run } from '../store/run.entity';
+import { Task } from '../store/task.entity';
 import { toTaskJob } from './task-jobs';
 import { TaskQueue } from './task-queue';
 

@@ -1,6 +1,6 @@
 import type { TaskJob } from '@cinetrace/contracts';
-import type { Run } from '../runs/run.entity';
-import type { Task } from '../runs/task.entity';
+import type { Run } from '../store/run.entity';
+import type { Task } from '../store/task.entity';
 
 /** A task as its executor receives it: everything it needs, nothing it must ask for. */
 export function toTaskJob(run: Run, task: Task): TaskJob {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { Run } from '../runs/run.entity';
+import { Run } from '../store/run.entity';
 import { benchmarkServiceMigrations } from './index';
 
 // Runs started before the prompt had columns of its own must count for a release's gate:

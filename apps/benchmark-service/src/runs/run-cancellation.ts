@@ -1,11 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { In, IsNull, Not } from 'typeorm';
-import { Benchmark } from '../benchmarks/benchmark.entity';
-import { lockRun } from './lock-run';
+import { Benchmark } from '../store/benchmark.entity';
+import { lockRun } from '../store/lock-run';
 import { cancelRun } from './run-progress';
-import { Task } from './task.entity';
-import { Run } from './run.entity';
+import { Task } from '../store/task.entity';
+import { Run } from '../store/run.entity';
 
 /** What the executors must still be told to stop: the run's tasks that were handed over. */
 export interface CancelledRun {

@@ -1,6 +1,6 @@
 import type { TaskEvent, TaskStatus } from '@cinetrace/contracts';
-import type { Run } from './run.entity';
-import type { Task } from './task.entity';
+import type { Run } from '../store/run.entity';
+import type { Task } from '../store/task.entity';
 
 type CountedStatus = Extract<TaskStatus, 'pending' | 'running' | 'completed' | 'failed' | 'cancelled'>;
 

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, ProjectContext } from '@cinetrace/contracts';
 import type { EntityManager } from 'typeorm';
 import { IsNull, MoreThan, Not } from 'typeorm';
-import { Run } from './run.entity';
+import { Run } from '../store/run.entity';
 
 export interface RunQuotas {
   activeRuns: number;

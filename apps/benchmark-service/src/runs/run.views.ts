@@ -1,7 +1,7 @@
 import type { RunStartedView, RunSummaryView, RunView, TaskView } from '@cinetrace/contracts';
 import { toIso } from '@cinetrace/persistence';
-import type { Run } from './run.entity';
-import type { Task } from './task.entity';
+import type { Run } from '../store/run.entity';
+import type { Task } from '../store/task.entity';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 

@@ -8,10 +8,10 @@ import { BenchmarksService } from '../benchmarks/benchmarks.service';
 import { DatasetsService } from '../datasets/datasets.service';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
-import { Run } from './run.entity';
+import { Run } from '../store/run.entity';
 import { RunsService } from './runs.service';
 import { TaskEventsHandler } from './task-events.handler';
-import { Task } from './task.entity';
+import { Task } from '../store/task.entity';
 
 const PROMPT_ID = `prm_${'0'.repeat(26)}`;
 const GONE_PROMPT_ID = `prm_${'1'.repeat(26)}`;

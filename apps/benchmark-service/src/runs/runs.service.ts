@@ -4,37 +4,40 @@ import {
   Page,
   PageRequest,
   ProjectContext,
+  rowsForPage,
   RunListKey,
-  RunStartedView,
   RUNS_OF_PROMPT_MAX,
   RunsOfPromptReply,
   RunsOfPromptRequest,
+  RunStartedView,
   RunView,
   StartRunInput,
   TASK_STATUSES,
   TaskListFilters,
   TaskListKey,
   TaskPage,
+  toPage,
 } from '@cinetrace/contracts';
-import { inTransaction, insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { checkInput } from '@cinetrace/validation';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { Benchmark } from '../benchmarks/benchmark.entity';
-import { lockBenchmark } from '../benchmarks/lock-benchmark';
+import { Benchmark } from '../store/benchmark.entity';
+import { lockBenchmark } from '../store/lock-benchmark';
 import { withRunnerOverrides } from '../benchmarks/runner-settings';
-import { lockDataset } from '../datasets/lock-dataset';
+import { lockDataset } from '../store/lock-dataset';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
-import { Run, RunPlan } from './run.entity';
+import { Run, RunPlan } from '../store/run.entity';
 import { toRunScores, toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
-import { insertRunTasks } from './insert-run-tasks';
-import { selectItems } from './select-items';
-import { Task } from './task.entity';
+import { insertRunTasks } from '../store/insert-run-tasks';
+import { selectItems } from '../store/select-items';
+import { Task } from '../store/task.entity';
 
 /** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
 @Injectable()
@@ -84,10 +87,10 @@ export class RunsService {
     const rows = await this.dataSource.manager.find(Run, {
       where: { benchmarkId, projectId: ctx.projectId, ...(page.after !== undefined ? { id: LessThan(page.after) } : {}) },
       order: { id: 'DESC' },
-      take: page.limit + 1,
+      take: rowsForPage(page),
     });
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toRunView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
+    return { items: items.map(toRunView), nextKey };
   }
 
   /** A release's gate asks: the completed runs of the benchmark that rendered this prompt version, newest first. */
@@ -126,14 +129,10 @@ export class RunsService {
         ...(page.after !== undefined ? { itemIndex: MoreThan(page.after) } : {}),
       },
       order: { itemIndex: 'ASC' },
-      take: page.limit + 1,
+      take: rowsForPage(page),
     });
-    const items = rows.slice(0, page.limit);
-    return {
-      items: items.map(toTaskView),
-      nextKey: rows.length > page.limit ? items[items.length - 1].itemIndex : null,
-      summary: toRunSummaryView(run),
-    };
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.itemIndex);
+    return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run) };
   }
 
   private async insertRun(tx: EntityManager, ctx: ProjectContext, benchmarkId: string, input: StartRunInput, prompt: RunPlan['prompt']): Promise<Run> {

@@ -5,14 +5,14 @@ import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, FindOptionsSelect, In } from 'typeorm';
-import { Benchmark } from '../benchmarks/benchmark.entity';
+import { Benchmark } from '../store/benchmark.entity';
 import { TaskDispatcher } from '../execution/task-dispatcher';
-import { lockRun } from './lock-run';
+import { lockRun } from '../store/lock-run';
 import { runCounters } from './run-cancellation';
 import { applyTaskEvent, settleRun } from './run-progress';
-import { Run } from './run.entity';
-import { storeTaskResults } from './store-task-results';
-import { Task } from './task.entity';
+import { Run } from '../store/run.entity';
+import { storeTaskResults } from '../store/store-task-results';
+import { Task } from '../store/task.entity';
 
 /** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
 const RESULT_FIELDS = {

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '@cinetrace/persistence';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, Repository } from 'typeorm';
-import { IdempotencyRecord } from './idempotency-record.entity';
+import { IdempotencyRecord } from '../store/idempotency-record.entity';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A pending claim older than this belongs to a request that died; a retry may take it over. */

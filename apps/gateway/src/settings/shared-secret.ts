@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '@cinetrace/persistence';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { GatewaySetting } from './gateway-setting.entity';
+import { GatewaySetting } from '../store/gateway-setting.entity';
 
 /**
  * A random secret stored in the gateway's own database, made by whichever replica

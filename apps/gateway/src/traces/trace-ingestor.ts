@@ -12,7 +12,7 @@ import {
   Topics,
 } from '@cinetrace/contracts';
 import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
-import { newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
 import { SpanParentRules, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';

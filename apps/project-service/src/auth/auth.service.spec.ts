@@ -3,11 +3,11 @@ import { ErrorCode } from '@cinetrace/contracts';
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UpdateQueryBuilder, type Repository, type UpdateResult } from 'typeorm';
-import { ApiKey } from '../organizations/api-key.entity';
-import { Organization } from '../organizations/organization.entity';
+import { ApiKey } from '../store/api-key.entity';
+import { Organization } from '../store/organization.entity';
 import type { ProjectServiceEnv } from '../project-service.env';
 import { projectServiceStore } from '../project-service.module';
-import { Project } from '../projects/project.entity';
+import { Project } from '../store/project.entity';
 import { AuthService, LAST_USED_PRECISION_MS } from './auth.service';
 
 const NOW = 1_800_000_000_000;

@@ -3,9 +3,9 @@ import { digestsEqual } from '@cinetrace/auth';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { ApiKey } from '../organizations/api-key.entity';
+import { ApiKey } from '../store/api-key.entity';
 import { ProjectServiceEnv } from '../project-service.env';
-import { Project } from '../projects/project.entity';
+import { Project } from '../store/project.entity';
 
 /**
  * `lastUsedAt` is written at most this often per key. A write per request would turn

@@ -1,6 +1,6 @@
 import { openServiceDataSource } from '@cinetrace/persistence';
 import { createTestStoreEnv, TEST_STORES, type TestStoreEnv } from '@cinetrace/testing';
-import { ApiKey } from '../organizations/api-key.entity';
+import { ApiKey } from '../store/api-key.entity';
 import type { ProjectServiceEnv } from '../project-service.env';
 import { projectServiceStore } from '../project-service.module';
 import { CreateOrganizationsAndProjects1763791200000 } from './1763791200000-CreateOrganizationsAndProjects';

@@ -1,7 +1,8 @@
 import { hashApiKey, keyPreview } from '@cinetrace/auth';
 import { API_KEY_SCOPES, ApiKeyScope, ApiKeyView, NewKeyDigest, StoredApiKeyView } from '@cinetrace/contracts';
-import { newId, toIso } from '@cinetrace/persistence';
-import { ApiKey } from './api-key.entity';
+import { newId } from '@cinetrace/ids';
+import { toIso } from '@cinetrace/persistence';
+import { ApiKey } from '../store/api-key.entity';
 
 export interface NewApiKey {
   orgId: string;

@@ -9,15 +9,17 @@ import {
   OrgContext,
   Page,
   PageRequest,
+  rowsForPage,
   StoredApiKeyView,
+  toPage,
 } from '@cinetrace/contracts';
 import { insertRows, inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import { Project } from '../projects/project.entity';
+import { Project } from '../store/project.entity';
 import { newApiKeyRow, toApiKeyView, toStoredApiKeyView } from './api-key-rows';
-import { ApiKey } from './api-key.entity';
+import { ApiKey } from '../store/api-key.entity';
 
 /** An organization's API keys: create (the key shown once), list, revoke. */
 @Injectable()
@@ -41,11 +43,10 @@ export class ApiKeysService {
       .where('k.org_id = :orgId', { orgId: ctx.orgId })
       .andWhere('k.revoked_at IS NULL')
       .orderBy('k.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('k.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toApiKeyView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toApiKeyView), nextKey };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey } from '@cinetrace/auth';
-import { insertRows, isUniqueViolation, newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, isUniqueViolation } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import fs from 'node:fs';
@@ -7,8 +8,8 @@ import path from 'node:path';
 import { Repository } from 'typeorm';
 import { ProjectServiceEnv } from '../project-service.env';
 import { digestOf, newApiKeyRow } from './api-key-rows';
-import { ApiKey } from './api-key.entity';
-import { Organization } from './organization.entity';
+import { ApiKey } from '../store/api-key.entity';
+import { Organization } from '../store/organization.entity';
 
 const BOOTSTRAP_SLUG = 'default';
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';

@@ -1,11 +1,12 @@
 import { CreateOrganizationInput, NewKeyDigest, StoredOrganizationView } from '@cinetrace/contracts';
-import { insertRows, inTransaction, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { newApiKeyRow, toStoredApiKeyView } from './api-key-rows';
-import { ApiKey } from './api-key.entity';
-import { Organization } from './organization.entity';
+import { ApiKey } from '../store/api-key.entity';
+import { Organization } from '../store/organization.entity';
 
 export const FIRST_KEY_NAME = 'Admin key';
 

@@ -1,8 +1,8 @@
 import { ErrorCode, type OrgContext } from '@cinetrace/contracts';
 import { allPages, anOrgContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { Organization } from '../organizations/organization.entity';
+import { Organization } from '../store/organization.entity';
 import { projectServiceStore } from '../project-service.module';
-import { Project } from './project.entity';
+import { Project } from '../store/project.entity';
 import { ProjectsService } from './projects.service';
 
 // project-service's projects on both of its stores: derived keys, paging, restricted keys.

@@ -1,14 +1,24 @@
-import { CreateProjectInput, DomainError, ErrorCode, OrgContext, Page, PageRequest, ProjectListFilters, ProjectListKey, ProjectView } from '@cinetrace/contracts';
-import { insertRows, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import {
+  CreateProjectInput,
+  DomainError,
+  ErrorCode,
+  OrgContext,
+  Page,
+  PageRequest,
+  ProjectListFilters,
+  ProjectListKey,
+  ProjectView,
+  rowsForPage,
+  toPage,
+} from '@cinetrace/contracts';
+import { newId } from '@cinetrace/ids';
+import { insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { firstFreeSlug } from '@cinetrace/slugs';
+import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { deriveProjectKey } from './project-key';
-import { Project } from './project.entity';
-
-/** Concurrent creates deriving the same key: the loser of the unique index tries the next suffix. */
-const DERIVED_KEY_ATTEMPTS = 25;
+import { Project } from '../store/project.entity';
 
 @Injectable()
 export class ProjectsService {
@@ -23,31 +33,25 @@ export class ProjectsService {
       return toView(project);
     }
     const derived = deriveProjectKey(input.name);
-    for (let attempt = 1; ; attempt++) {
-      const key = firstFreeSlug(derived, await this.keysLike(ctx.orgId, derived));
-      const project = this.projects.create({ ...base, id: newId('prj'), key });
-      try {
+    return insertWithDerivedSlug(derived, {
+      taken: (slug) => this.keysLike(ctx.orgId, slug),
+      insert: async (key) => {
+        const project = this.projects.create({ ...base, id: newId('prj'), key });
         await insertRows(this.projects.manager, Project, project);
         return toView(project);
-      } catch (err) {
-        if (!isUniqueViolation(err) || attempt >= DERIVED_KEY_ATTEMPTS) throw err;
-      }
-    }
+      },
+      isCollision: isUniqueViolation,
+    });
   }
 
   async list(ctx: OrgContext, filters: ProjectListFilters, page: PageRequest<ProjectListKey>): Promise<Page<ProjectView, ProjectListKey>> {
-    const query = this.projects
-      .createQueryBuilder('p')
-      .where('p.org_id = :orgId', { orgId: ctx.orgId })
-      .orderBy('p.id', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.projects.createQueryBuilder('p').where('p.org_id = :orgId', { orgId: ctx.orgId }).orderBy('p.id', 'DESC').limit(rowsForPage(page));
     // A key restricted to some projects sees only those (the gateway lets it read, never create).
     if (ctx.projectIds) query.andWhere('p.id IN (:...visible)', { visible: ctx.projectIds });
     if (filters.name !== undefined) query.andWhere('p.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('p.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toView), nextKey };
   }
 
   async get(ctx: OrgContext, id: string): Promise<ProjectView> {

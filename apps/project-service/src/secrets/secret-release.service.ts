@@ -14,10 +14,10 @@ import { AtRestCipher, isReplyPublicKey, sealFor } from '@cinetrace/secret-crypt
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Project } from '../projects/project.entity';
+import { Project } from '../store/project.entity';
 import { EnvSecrets } from './env-secrets';
 import { atRestContext } from './secret-cipher';
-import { Secret } from './secret.entity';
+import { Secret } from '../store/secret.entity';
 
 /** A secret as far as releasing it goes: the organization's own, else one the operator lists (OUTBOUND_ENV_SECRETS). */
 type Usable = { kind: 'stored'; secret: Secret } | { kind: 'env'; name: string; allowedHosts: string[] };

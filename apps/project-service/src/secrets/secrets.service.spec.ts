@@ -7,14 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { projectServiceMigrations } from '../migrations';
-import { ApiKey } from '../organizations/api-key.entity';
-import { Organization } from '../organizations/organization.entity';
-import { Project } from '../projects/project.entity';
+import { ApiKey } from '../store/api-key.entity';
+import { Organization } from '../store/organization.entity';
+import { Project } from '../store/project.entity';
 import { EnvSecrets } from './env-secrets';
-import { SecretActivity } from './secret-activity.entity';
+import { SecretActivity } from '../store/secret-activity.entity';
 import { SecretIntake } from './secret-cipher';
 import { SecretReleaseService } from './secret-release.service';
-import { Secret } from './secret.entity';
+import { Secret } from '../store/secret.entity';
 import { SecretsService } from './secrets.service';
 
 /** project-service's secrets on a real SQLite store, with benchmark-service faked on the bus. */

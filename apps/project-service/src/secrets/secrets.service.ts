@@ -6,6 +6,7 @@ import {
   Page,
   PageRequest,
   Patterns,
+  rowsForPage,
   SealedCreateSecretInput,
   SealedRotateSecretInput,
   SecretAction,
@@ -13,15 +14,17 @@ import {
   SecretListKey,
   SecretReferencesRequest,
   SecretView,
+  toPage,
 } from '@cinetrace/contracts';
-import { inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SecretActivity } from './secret-activity.entity';
+import { SecretActivity } from '../store/secret-activity.entity';
 import { atRestContext, SecretIntake } from './secret-cipher';
-import { Secret } from './secret.entity';
+import { Secret } from '../store/secret.entity';
 
 /** The organization's secrets: written encrypted, shown without their values, every change audited. */
 @Injectable()
@@ -53,17 +56,11 @@ export class SecretsService {
   }
 
   async list(ctx: OrgContext, filters: { name?: string }, page: PageRequest<SecretListKey>): Promise<Page<SecretView, SecretListKey>> {
-    const query = this.dataSource
-      .getRepository(Secret)
-      .createQueryBuilder('s')
-      .where('s.org_id = :orgId', { orgId: ctx.orgId })
-      .orderBy('s.id', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.dataSource.getRepository(Secret).createQueryBuilder('s').where('s.org_id = :orgId', { orgId: ctx.orgId }).orderBy('s.id', 'DESC').limit(rowsForPage(page));
     if (filters.name !== undefined) query.andWhere('s.name = :name', { name: filters.name });
     if (page.after !== undefined) query.andWhere('s.id < :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toView), nextKey };
   }
 
   /** A new value (and, when sent, new allowed hosts): the next task that asks for it gets the new one. */
@@ -117,12 +114,12 @@ export class SecretsService {
       .createQueryBuilder('a')
       .where('a.org_id = :orgId AND a.secret_id = :id', { orgId: ctx.orgId, id })
       .orderBy('a.id', 'DESC')
-      .limit(page.limit + 1);
+      .limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('a.id < :after', { after: page.after });
     const rows = await query.getMany();
     if (rows.length === 0 && page.after === undefined) throw DomainError.notFound(`No secret with id '${id}'`);
-    const items = rows.slice(0, page.limit);
-    return { items: items.map(toActivityView), nextKey: rows.length > page.limit ? items[items.length - 1].id : null };
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
+    return { items: items.map(toActivityView), nextKey };
   }
 
   private sealed(orgId: string, id: string, name: string, value: string): Pick<Secret, 'keyId' | 'iv' | 'tag' | 'ciphertext'> {

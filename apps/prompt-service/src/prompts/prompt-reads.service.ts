@@ -14,14 +14,16 @@ import {
   PromptVersionKey,
   PromptVersionView,
   PromptView,
+  rowsForPage,
+  toPage,
 } from '@cinetrace/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { PromptRelease } from '../releases/prompt-release.entity';
-import { PromptActivity } from './prompt-activity.entity';
-import { PromptVersion } from './prompt-version.entity';
-import { Prompt } from './prompt.entity';
+import { PromptRelease } from '../store/prompt-release.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { toActivityView, toPromptView, toPromptViewAt, toVersionView } from './prompt.views';
 
 /** Reads of prompts, their versions and activity; every query is scoped by the caller's project. */
@@ -63,11 +65,7 @@ export class PromptReadsService {
     if (filters.type !== undefined && !isPromptType(filters.type)) {
       throw DomainError.validation([{ path: 'type', message: `must be one of: ${PROMPT_TYPES.join(', ')}` }]);
     }
-    const query = this.prompts
-      .createQueryBuilder('p')
-      .where('p.project_id = :projectId', { projectId: ctx.projectId })
-      .orderBy('p.id', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.prompts.createQueryBuilder('p').where('p.project_id = :projectId', { projectId: ctx.projectId }).orderBy('p.id', 'DESC').limit(rowsForPage(page));
     if (!filters.includeDeleted) query.andWhere('p.deleted_at IS NULL');
     if (filters.type !== undefined) query.andWhere('p.type = :type', { type: filters.type });
     if (filters.label !== undefined) {
@@ -81,29 +79,24 @@ export class PromptReadsService {
       });
     }
     if (page.after !== undefined) query.andWhere('p.id < :after', { after: page.after });
-    return toPage(await query.getMany(), page.limit, toPromptView, (p) => p.id);
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toPromptView), nextKey };
   }
 
   async versionsOf(ctx: ProjectContext, id: string, page: PageRequest<PromptVersionKey>): Promise<Page<PromptVersionView, PromptVersionKey>> {
     await this.requireExists(ctx, id);
-    const query = this.versions
-      .createQueryBuilder('v')
-      .where('v.prompt_id = :id', { id })
-      .orderBy('v.version', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.versions.createQueryBuilder('v').where('v.prompt_id = :id', { id }).orderBy('v.version', 'DESC').limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('v.version < :after', { after: page.after });
-    return toPage(await query.getMany(), page.limit, toVersionView, (v) => v.version);
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.version);
+    return { items: items.map(toVersionView), nextKey };
   }
 
   async activityOf(ctx: ProjectContext, id: string, page: PageRequest<PromptActivityKey>): Promise<Page<PromptActivityView, PromptActivityKey>> {
     await this.requireExists(ctx, id);
-    const query = this.activity
-      .createQueryBuilder('a')
-      .where('a.prompt_id = :id', { id })
-      .orderBy('a.id', 'DESC')
-      .limit(page.limit + 1);
+    const query = this.activity.createQueryBuilder('a').where('a.prompt_id = :id', { id }).orderBy('a.id', 'DESC').limit(rowsForPage(page));
     if (page.after !== undefined) query.andWhere('a.id < :after', { after: page.after });
-    return toPage(await query.getMany(), page.limit, toActivityView, (a) => a.id);
+    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    return { items: items.map(toActivityView), nextKey };
   }
 
   /** History stays readable after a delete, but only within the caller's project. */
@@ -111,11 +104,6 @@ export class PromptReadsService {
     const found = await this.prompts.existsBy({ id, projectId: ctx.projectId });
     if (!found) throw DomainError.notFound(`No prompt with id '${id}' in this project`);
   }
-}
-
-function toPage<TRow, TItem, TKey>(rows: TRow[], limit: number, view: (row: TRow) => TItem, key: (row: TRow) => TKey): Page<TItem, TKey> {
-  const items = rows.slice(0, limit);
-  return { items: items.map(view), nextKey: rows.length > limit ? key(items[items.length - 1]) : null };
 }
 
 /** `%`, `_` and `\` in a search term are literal characters, not LIKE wildcards. */

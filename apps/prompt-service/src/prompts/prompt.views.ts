@@ -1,8 +1,8 @@
 import type { PromptActivityView, PromptVersionView, PromptView } from '@cinetrace/contracts';
 import { toIso } from '@cinetrace/persistence';
-import type { PromptActivity } from './prompt-activity.entity';
-import type { PromptVersion } from './prompt-version.entity';
-import type { Prompt } from './prompt.entity';
+import type { PromptActivity } from '../store/prompt-activity.entity';
+import type { PromptVersion } from '../store/prompt-version.entity';
+import type { Prompt } from '../store/prompt.entity';
 
 export function toPromptView(p: Prompt): PromptView {
   return {

@@ -1,10 +1,10 @@
 import { ErrorCode, type CreatePromptInput, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
-import { PromptActivity } from './prompt-activity.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
 import { PromptReadsService } from './prompt-reads.service';
-import { PromptVersion } from './prompt-version.entity';
-import { Prompt } from './prompt.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { PromptsService } from './prompts.service';
 
 const aPrompt = (overrides: Partial<CreatePromptInput> = {}): CreatePromptInput => ({

@@ -1,19 +1,18 @@
 import { CreatePromptInput, DeletedPromptView, DomainError, ErrorCode, FieldChange, ProjectContext, PromptAction, PromptView, UpdatePromptInput } from '@cinetrace/contracts';
-import { insertRows, inTransaction, isUniqueViolation, newId, toIso } from '@cinetrace/persistence';
-import { firstFreeSlug } from '@cinetrace/slugs';
+import { newId } from '@cinetrace/ids';
+import { insertRows, inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
+import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PromptActivity } from './prompt-activity.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
 import { diffPrompt } from './prompt-changes';
-import { PromptLabel } from './prompt-label.entity';
+import { PromptLabel } from '../store/prompt-label.entity';
 import { deriveIdentifier, extractVariables } from './prompt-text';
-import { PromptVersion } from './prompt-version.entity';
-import { Prompt } from './prompt.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { toPromptView } from './prompt.views';
 
-/** Concurrent creates deriving the same identifier: the loser of the unique index tries the next suffix. */
-const DERIVED_IDENTIFIER_ATTEMPTS = 25;
 /** Concurrent PUTs without If-Match: the loser re-reads and applies its change on top. */
 const UPDATE_ATTEMPTS = 10;
 
@@ -34,14 +33,11 @@ export class PromptsService {
       }
     }
     const base = deriveIdentifier(input.name);
-    for (let attempt = 1; ; attempt++) {
-      const identifier = firstFreeSlug(base, await this.liveIdentifiersLike(ctx.projectId, base));
-      try {
-        return await this.insert(ctx, input, identifier);
-      } catch (err) {
-        if (!isUniqueViolation(err) || attempt >= DERIVED_IDENTIFIER_ATTEMPTS) throw err;
-      }
-    }
+    return insertWithDerivedSlug(base, {
+      taken: (slug) => this.liveIdentifiersLike(ctx.projectId, slug),
+      insert: (identifier) => this.insert(ctx, input, identifier),
+      isCollision: isUniqueViolation,
+    });
   }
 
   async update(ctx: ProjectContext, id: string, input: UpdatePromptInput, ifMatch?: number[]): Promise<PromptView> {

@@ -16,14 +16,14 @@ import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PromptActivity } from '../prompts/prompt-activity.entity';
+import { PromptActivity } from '../store/prompt-activity.entity';
 import { canonical } from '../prompts/prompt-changes';
-import { PromptVersion } from '../prompts/prompt-version.entity';
-import { Prompt } from '../prompts/prompt.entity';
+import { PromptVersion } from '../store/prompt-version.entity';
+import { Prompt } from '../store/prompt.entity';
 import { activity, findLive } from '../prompts/prompts.service';
 import { BenchmarkRuns } from './benchmark-runs';
 import { gateFailed, judgeGate } from './gate-verdict';
-import { PromptRelease } from './prompt-release.entity';
+import { PromptRelease } from '../store/prompt-release.entity';
 
 /** Concurrent moves of one release: the loser of the compare-and-set re-reads and moves from where the winner left it. */
 const MOVE_ATTEMPTS = 10;

@@ -4,13 +4,15 @@ import {
   IngestReceiptsReply,
   Page,
   ProjectContext,
+  rowsForPage,
   SpanParentsReply,
+  toPage,
   TRACE_STATUSES,
+  TraceAcceptedView,
   TraceGetRequest,
   TraceListFilters,
   TraceListKey,
   TraceListRequest,
-  TraceAcceptedView,
   TraceSummaryView,
   TraceView,
 } from '@cinetrace/contracts';
@@ -66,13 +68,12 @@ export class TraceReadsService {
     }
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS} FROM traces t WHERE ${where.join(' AND ')}
-       ORDER BY t.start_time DESC, t.id DESC LIMIT ${sql.bind(page.limit + 1)}`,
+       ORDER BY t.start_time DESC, t.id DESC LIMIT ${sql.bind(rowsForPage(page))}`,
       sql.params,
     );
     const traces = rows.map((row) => traceFromRow(row, false));
-    const items = traces.slice(0, page.limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toSummaryView), nextKey: traces.length > page.limit ? [last.startTime, last.id] : null };
+    const { items, nextKey } = toPage(traces, page.limit, (trace): TraceListKey => [trace.startTime, trace.id]);
+    return { items: items.map(toSummaryView), nextKey };
   }
 
   /** For each named span and each of its stored ancestors: its stored parent. */

@@ -1,5 +1,5 @@
 import type { SpanInput, TaskJob, TaskScore, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
-import { newId } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
 import type { PreparedTarget, TargetAnswer } from './targets';
 import { boundedPayload, withoutSecrets } from './trace-payloads';
 

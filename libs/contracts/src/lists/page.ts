@@ -20,3 +20,21 @@ export interface ListEnvelope<TItem> {
 }
 
 export const PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const;
+
+/**
+ * How many rows a keyset query asks for: one more than the page, so that the extra row,
+ * when it comes, says there is a next page (`toPage`).
+ */
+export function rowsForPage(page: Pick<PageRequest, 'limit'>): number {
+  return page.limit + 1;
+}
+
+/**
+ * A page of the rows a keyset query returned when asked for `rowsForPage(page)`: the first
+ * `limit` of them, and the key of the last of those when a further row shows there is more.
+ * Views are the caller's: `const { items, nextKey } = toPage(rows, page.limit, (r) => r.id)`.
+ */
+export function toPage<TRow, TKey>(rows: TRow[], limit: number, keyOf: (row: TRow) => TKey): Page<TRow, TKey> {
+  const items = rows.slice(0, limit);
+  return { items, nextKey: rows.length > limit ? keyOf(items[items.length - 1]) : null };
+}

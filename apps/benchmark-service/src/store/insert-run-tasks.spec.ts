@@ -1,7 +1,7 @@
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import type { DataSource } from 'typeorm';
 import { benchmarkServiceStore } from '../benchmark-service.module';
-import { DatasetItem } from '../datasets/dataset-item.entity';
+import { DatasetItem } from './dataset-item.entity';
 import { insertRunTasks } from './insert-run-tasks';
 import { aRun } from './run-rows.fixtures';
 import { Task } from './task.entity';

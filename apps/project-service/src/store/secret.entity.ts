@@ -1,6 +1,6 @@
 import { epochMs } from '@cinetrace/persistence';
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { Organization } from '../organizations/organization.entity';
+import { Organization } from './organization.entity';
 
 /** An organization's secret: its value only encrypted (AES-256-GCM, libs/secret-crypto). */
 @Entity('secrets')

@@ -1,4 +1,5 @@
-import { dialectOf, newId, SqlBuilder } from '@cinetrace/persistence';
+import { newId } from '@cinetrace/ids';
+import { dialectOf, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import type { Run } from './run.entity';
 

@@ -1,8 +1,8 @@
 import { DomainError, FieldError, RowSubsetInput } from '@cinetrace/contracts';
 import type { EntityManager } from 'typeorm';
 import { In } from 'typeorm';
-import { DatasetItem } from '../datasets/dataset-item.entity';
-import type { Dataset } from '../datasets/dataset.entity';
+import { DatasetItem } from './dataset-item.entity';
+import type { Dataset } from './dataset.entity';
 
 /** What a run needs to know of an item to take it (its content is copied in the database). */
 export type SelectedItem = Pick<DatasetItem, 'id' | 'index'>;

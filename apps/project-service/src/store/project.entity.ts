@@ -1,6 +1,6 @@
 import { epochMs } from '@cinetrace/persistence';
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { Organization } from '../organizations/organization.entity';
+import { Organization } from './organization.entity';
 
 @Entity('projects')
 @Index('projects_org_key', ['orgId', 'key'], { unique: true })

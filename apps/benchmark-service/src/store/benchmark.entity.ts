@@ -2,7 +2,7 @@ import type { BenchmarkStatus, Runner } from '@cinetrace/contracts';
 import { epochMs } from '@cinetrace/persistence';
 import type { ScorerSpec } from '@cinetrace/scorers';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { TargetSpec } from './target-rules';
+import type { TargetSpec } from '../benchmarks/target-rules';
 
 @Entity('benchmarks')
 @Index('benchmarks_project_id', ['projectId', 'id'])
