@@ -2,7 +2,7 @@ import { DomainError, ErrorCode, PromptDiffRequest, PromptDiffView, PromptRender
 import { Injectable } from '@nestjs/common';
 import { PromptReadsService } from './prompt-reads.service';
 import { diffVersions } from './prompt-diff';
-import { fillVariables } from './prompt-text';
+import { RENDERED_CONTENT_MAX, fillVariables } from './prompt-text';
 
 /** What is derived from a prompt's versions without changing them: a diff of two, a render of one. */
 @Injectable()
@@ -20,7 +20,10 @@ export class PromptRendersService {
       throw DomainError.validation([{ path: 'release', message: 'takes the place of version: name one or the other' }]);
     }
     const prompt = await this.reads.get({ ctx, id, version: input.version, release: input.release });
-    const { content, missing } = fillVariables(prompt.content, input.variables);
+    const { content, missing, tooLong } = fillVariables(prompt.content, input.variables);
+    if (tooLong) {
+      throw DomainError.validation([{ path: 'variables', message: `would make the rendered content longer than ${RENDERED_CONTENT_MAX} characters` }]);
+    }
     if (missing.length) {
       throw new DomainError(
         ErrorCode.MissingVariables,

@@ -1,5 +1,5 @@
 import { PROMPT_IDENTIFIER_PATTERN } from '@cinetrace/contracts';
-import { deriveIdentifier, extractVariables, fillVariables } from './prompt-text';
+import { RENDERED_CONTENT_MAX, deriveIdentifier, extractVariables, fillVariables } from './prompt-text';
 
 describe('deriveIdentifier', () => {
   it.each([
@@ -38,5 +38,14 @@ describe('fillVariables', () => {
 
   it('does not take inherited keys as values', () => {
     expect(fillVariables('{{constructor}}', {}).missing).toEqual(['constructor']);
+  });
+
+  it('refuses, without building it, a render longer than RENDERED_CONTENT_MAX; one at the limit is filled', () => {
+    const content = '{{a}} '.repeat(10_000);
+    const value = 'x'.repeat(Math.floor(RENDERED_CONTENT_MAX / 10_000));
+    expect(fillVariables(content, { a: `${value}x` })).toEqual({ content: '', missing: [], tooLong: true });
+    const filled = fillVariables(content, { a: value.slice(0, -1) });
+    expect(filled.tooLong).toBeUndefined();
+    expect(filled.content.length).toBeLessThanOrEqual(RENDERED_CONTENT_MAX);
   });
 });

@@ -1,4 +1,4 @@
-import { PROMPT_IDENTIFIER_MAX } from '@cinetrace/contracts';
+import { PROMPT_CONTENT_MAX, PROMPT_IDENTIFIER_MAX } from '@cinetrace/contracts';
 import { SLUG_SUFFIX_ROOM, slugify } from '@cinetrace/slugs';
 
 /** `Intro Shot` → `intro-shot`; a name with no letter or digit gives `prompt`. */
@@ -16,12 +16,28 @@ export function extractVariables(content: string): string[] {
 }
 
 /**
+ * The longest rendered content: ten times the longest stored content. One long value named
+ * by thousands of placeholders would otherwise build a string of gigabytes (holding the
+ * event loop while it is built), or throw V8's RangeError past ~512 MB.
+ */
+export const RENDERED_CONTENT_MAX = 10 * PROMPT_CONTENT_MAX;
+
+/**
  * The content with each `{{name}}` replaced by `values[name]` (numbers and booleans as
  * written in JSON), and the placeholders no value was given for. Values are inserted as
- * they are, never scanned for placeholders in turn.
+ * they are, never scanned for placeholders in turn. `tooLong` when the result would pass
+ * RENDERED_CONTENT_MAX characters: then no content is built.
  */
-export function fillVariables(content: string, values: Record<string, string | number | boolean>): { content: string; missing: string[] } {
+export function fillVariables(
+  content: string,
+  values: Record<string, string | number | boolean>,
+): { content: string; missing: string[]; tooLong?: true } {
   const missing = new Set<string>();
+  let length = content.length;
+  for (const [placeholder, name] of content.matchAll(PLACEHOLDER)) {
+    if (Object.hasOwn(values, name)) length += String(values[name]).length - placeholder.length;
+    if (length > RENDERED_CONTENT_MAX) return { content: '', missing: [], tooLong: true };
+  }
   const filled = content.replace(PLACEHOLDER, (placeholder, name: string) => {
     if (!Object.hasOwn(values, name)) {
       missing.add(name);
