@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BENCHMARKS } from './support/benchmarks';
-import { launchChromium, screenshot, seriousA11yViolations } from './support/browser';
+import { expectAccessible, launchChromium } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { createPrompt, del, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -104,16 +104,11 @@ describe('Console pages', () => {
     expect(cspErrors).toEqual([]);
   });
 
-  async function expectAccessible(name: string): Promise<void> {
-    await screenshot(page, name);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  }
-
   it('lists the benchmarks and starts a run whose progress bar reaches completed with its counts', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Benchmarks' }).click();
     await page.getByRole('heading', { name: 'Benchmarks' }).waitFor();
     await page.getByRole('cell', { name: 'never run' }).waitFor();
-    await expectAccessible('benchmarks');
+    await expectAccessible(page, 'benchmarks');
 
     await page.getByRole('link', { name: benchmarkName }).click();
     await page.getByText('No run yet').waitFor();
@@ -143,7 +138,7 @@ describe('Console pages', () => {
     const summary = page.getByRole('list', { name: 'Scorer summaries' });
     await summary.getByText('0.500').waitFor();
     await summary.getByText('50 %').waitFor();
-    await expectAccessible('benchmark');
+    await expectAccessible(page, 'benchmark');
   });
 
   it('compares two runs side by side, regressions first', async () => {
@@ -169,7 +164,7 @@ describe('Console pages', () => {
       ['3', 'change-improvement'],
     ]);
     expect(await firstRows.first().locator('td').nth(2).textContent()).toBe('1 → 0 (−1)');
-    await expectAccessible('benchmark-compare');
+    await expectAccessible(page, 'benchmark-compare');
   });
 
   it('lists the prompts, hides deleted ones until asked, and diffs two versions', async () => {
@@ -179,7 +174,7 @@ describe('Console pages', () => {
     await page.getByLabel('Include deleted').check();
     await page.waitForURL(/includeDeleted=true/);
     await page.getByRole('link', { name: gone }).waitFor();
-    await expectAccessible('prompts');
+    await expectAccessible(page, 'prompts');
     await page.getByLabel('Label').fill('production');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/label=production/);
@@ -198,7 +193,7 @@ describe('Console pages', () => {
     expect(await activity.count()).toBe(2);
     expect(await activity.first().locator('td').nth(1).textContent()).toBe('updated');
     expect(await activity.first().locator('td.changes strong').allTextContents()).toEqual(expect.arrayContaining(['content', 'labels']));
-    await expectAccessible('prompt-diff');
+    await expectAccessible(page, 'prompt-diff');
 
     // The same version on both sides: nothing changed.
     await diff.getByLabel('From').selectOption('2');
@@ -208,11 +203,11 @@ describe('Console pages', () => {
   it('lists the datasets and pages through a dataset’s items', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datasets' }).click();
     await page.getByRole('link', { name: datasetName }).waitFor();
-    await expectAccessible('datasets');
+    await expectAccessible(page, 'datasets');
     await page.getByRole('link', { name: datasetName }).click();
     await expectEventually(async () => expect(await page.locator('table.items tbody tr').count()).toBe(ITEMS));
     await page.getByRole('group', { name: 'Input of item 5' }).getByText('"shot 5"').waitFor();
-    await expectAccessible('dataset');
+    await expectAccessible(page, 'dataset');
   });
 
   it('creates an API key shown once, revokes it, and keeps a secret without showing its value', async () => {
@@ -235,7 +230,7 @@ describe('Console pages', () => {
     await page.getByRole('button', { name: 'Save secret' }).click();
     await page.getByRole('cell', { name: secretName, exact: true }).waitFor();
     expect(await page.content()).not.toContain('s3cr3t-value');
-    await expectAccessible('settings');
+    await expectAccessible(page, 'settings');
 
     await page.getByRole('button', { name: `Revoke key ${keyName}` }).click();
     await page.getByRole('cell', { name: keyName, exact: true }).waitFor({ state: 'detached' });

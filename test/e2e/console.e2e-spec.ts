@@ -1,6 +1,6 @@
 import { Api, unique } from '@cinetrace/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot, seriousA11yViolations } from './support/browser';
+import { expectAccessible, launchChromium, screenshot } from './support/browser';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { ingest } from './support/traces';
@@ -131,15 +131,10 @@ describe('Console', () => {
     expect(cspErrors).toEqual([]);
   });
 
-  async function expectAccessible(name: string): Promise<void> {
-    await screenshot(page, name);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  }
-
   it('signs in with an API key and lists the projects; the key stays out of the URL', async () => {
     await page.goto(`${ctx.stack.baseUrl}/`);
     await page.getByLabel('API key').waitFor();
-    await expectAccessible('sign-in');
+    await expectAccessible(page, 'sign-in');
     await page.getByLabel('API key').fill('ct_not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
@@ -150,7 +145,7 @@ describe('Console', () => {
     await page.getByRole('cell', { name: projectName, exact: true }).waitFor();
     expect(page.url()).not.toContain(ctx.stack.apiKey);
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('cinetrace.apiKey'))).toBe(ctx.stack.apiKey);
-    await expectAccessible('projects');
+    await expectAccessible(page, 'projects');
   });
 
   it('switches to the project and lists its traces, newest first, with the filters working', async () => {
@@ -159,7 +154,7 @@ describe('Console', () => {
     const names = page.locator('table.traces tbody tr td:first-child');
     await names.first().waitFor();
     expect(await names.allTextContents()).toEqual([big.name, failed.name, small.name]);
-    await expectAccessible('traces');
+    await expectAccessible(page, 'traces');
 
     await page.getByLabel('Status').selectOption('error');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -193,7 +188,7 @@ describe('Console', () => {
     expect(parseFloat(bar.width)).toBeCloseTo((33 / 42) * 100, 1);
     // The trace's own output is a video too: played above the waterfall.
     await page.getByRole('region', { name: 'Trace output media' }).locator(`video[src="${VIDEO_URL}"]`).waitFor({ state: 'attached' });
-    await expectAccessible('trace');
+    await expectAccessible(page, 'trace');
   });
 
   it('opens the video span: its details, and a video player with the URL', async () => {
@@ -205,7 +200,7 @@ describe('Console', () => {
     await panel.getByText('veo-3').first().waitFor();
     await panel.getByText('first-frame').waitFor();
     expect(page.url()).toContain('span=gen');
-    await expectAccessible('span-video');
+    await expectAccessible(page, 'span-video');
   });
 
   it(`renders a trace of ${BIG_SPANS} spans within ${BIG_TRACE_BUDGET_MS} ms, keeping the DOM small`, async () => {

@@ -48,3 +48,9 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Photographs the page as `name` (for a person to look at) and finds no serious or critical accessibility violation on it. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+}
