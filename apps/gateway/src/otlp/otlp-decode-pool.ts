@@ -13,8 +13,14 @@ import { decodeOtlpExport, type OtlpDecoded, type OtlpExport } from './otlp-deco
  * loop, 890-980 through a thread (p99 60-90 ms against 160-270 ms), on two cores.
  */
 export const ON_LOOP_MAX_BYTES = 256 * 1024;
-/** Exports waiting for a thread, per thread, before one more is answered 503 (the exporter retries). */
-const QUEUED_PER_THREAD = 256;
+/**
+ * Large exports waiting for a thread, per thread, before one more is answered 503 (the
+ * exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and at
+ * ~100 ms per 5 MiB export, 16 is more than a second of work queued.
+ */
+const QUEUED_PER_THREAD = 16;
+/** A thread idle this long ends: only exports past ON_LOOP_MAX_BYTES use them. */
+const THREAD_IDLE_MS = 60_000;
 const RETRY_AFTER_SECONDS = 1;
 
 /** Decodes OTLP export requests: what OtlpIngest needs done before it publishes. */
@@ -35,11 +41,12 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
     const threads = env.OTLP_DECODE_THREADS;
     this.pool = new Piscina({
       filename: join(__dirname, 'otlp-decode.worker.js'),
-      minThreads: threads,
+      // Started at the first large export, not at boot: most deployments never send one, and
+      // each thread holds its own copy of the schemas and protos in memory.
+      minThreads: 0,
       maxThreads: threads,
       maxQueue: threads * QUEUED_PER_THREAD,
-      // Threads stay up: starting one (schemas compiled, protos loaded) costs more than many exports.
-      idleTimeout: Infinity,
+      idleTimeout: THREAD_IDLE_MS,
     });
   }
 
