@@ -28,10 +28,7 @@ export const RENDERED_CONTENT_MAX = 10 * PROMPT_CONTENT_MAX;
  * they are, never scanned for placeholders in turn. `tooLong` when the result would pass
  * RENDERED_CONTENT_MAX characters: then no content is built.
  */
-export function fillVariables(
-  content: string,
-  values: Record<string, string | number | boolean>,
-): { content: string; missing: string[]; tooLong?: true } {
+export function fillVariables(content: string, values: Record<string, string | number | boolean>): { content: string; missing: string[]; tooLong?: true } {
   const missing = new Set<string>();
   let length = content.length;
   for (const [placeholder, name] of content.matchAll(PLACEHOLDER)) {
