@@ -12,9 +12,11 @@
 //      until all its spans are visible.
 //   With --format otlp, the service's throughput phase runs twice, the JSON route and then
 //   OTLP/HTTP protobuf (POST /v1/traces, the same traces as an SDK exports them: bench/lib/otlp-body.js),
-//   each counted back; OTLP's spans/s must reach the JSON route's.
+//   each counted back; OTLP's spans/s must reach the JSON route's. Both routes then send OTel's
+//   random 32-hex trace ids (--ids otel), since where a new id lands in the index costs SQLite.
 // Usage: node bench/ingest.js [--mode all-in-one|distributed] [--duration 60] [--connections 32|64] [--rate 0]
 //          [--delay-duration 20] [--probe-rate 50|10] [--only service|baseline] [--apps a,b,gateway] [--format json|otlp]
+//          [--ids sequential|otel]
 // (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
@@ -41,9 +43,15 @@ const opts = c.parseArgs(process.argv.slice(2), {
   // answers 503 (backpressure); the default run measures that ceiling.
   rate: 0,
   format: 'json', // otlp: the service's throughput also over OTLP/HTTP protobuf, beside the JSON route
+  // Trace ids of the JSON route: sequential (`<run>-<n>`, each next to the last in the index) or
+  // otel (32 random hex digits, as OpenTelemetry SDKs make them). Default: otel with --format otlp,
+  // so that both routes store the same traces, else sequential.
+  ids: '',
 });
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
 if (!['json', 'otlp'].includes(opts.format)) throw new Error('--format is json or otlp');
+if (!opts.ids) opts.ids = opts.format === 'otlp' ? 'otel' : 'sequential';
+if (!['sequential', 'otel'].includes(opts.ids)) throw new Error('--ids is sequential or otel');
 if (!opts.connections) opts.connections = opts.mode === 'distributed' ? 64 : 32;
 const pollMs = opts['poll-ms'] || (opts.mode === 'distributed' ? 10 : 2);
 if (!opts['probe-rate']) opts['probe-rate'] = opts.mode === 'distributed' ? 10 : 50;
@@ -62,7 +70,7 @@ const ROUTES = {
     contentType: 'application/json',
     acknowledged: 202,
     next: (prefix, n) => {
-      const id = `${prefix}-${n.toString(36)}`;
+      const id = opts.ids === 'otel' ? randomBytes(16).toString('hex') : `${prefix}-${n.toString(36)}`;
       return { id, body: makeBody(id, Date.now()) };
     },
   },
@@ -254,7 +262,7 @@ async function runOne(kind, halfRateFrom) {
       if (otlpToo) await load(target, { duration: opts.warmup, connections: Math.min(8, opts.connections), route: 'otlp' });
     }
     log(
-      `   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes` +
+      `   throughput: ${opts.duration} s, ${opts.connections} connections, ${SPANS}-span traces of ${makeBody('x'.repeat(16), 0).length} bytes, ${opts.ids} ids` +
         (opts.rate ? `, ${opts.rate} traces/s offered` : ''),
     );
     const cpu = startCpu();
