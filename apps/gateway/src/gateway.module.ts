@@ -4,7 +4,7 @@ import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@ci
 import { createValidationPipe } from '@cinetrace/validation';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthCache } from './auth/auth-cache';
@@ -46,7 +46,7 @@ export class GatewayModule {
   static register(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env)), TypeOrmModule.forFeature(entities)],
+      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env))],
       controllers: [
         ProjectsController,
         ApiKeysController,
