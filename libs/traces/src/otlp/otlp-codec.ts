@@ -63,8 +63,15 @@ export interface PartialSuccess {
   errorMessage: string;
 }
 
+/** The answer to nearly every export, encoded once (an empty message: zero bytes in protobuf). */
+const EMPTY_SUCCESS = {
+  json: { contentType: 'application/json', body: '{}' },
+  protobuf: { contentType: 'application/x-protobuf', body: Buffer.alloc(0) },
+} as const;
+
 /** An ExportTraceServiceResponse: empty when every span was taken, else with partial_success. */
 export function encodeExportResponse(encoding: OtlpEncoding, partial?: PartialSuccess): { contentType: string; body: Buffer | string } {
+  if (!partial || partial.rejectedSpans <= 0) return EMPTY_SUCCESS[encoding];
   const response = partial && partial.rejectedSpans > 0 ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {};
   if (encoding === 'json') return { contentType: 'application/json', body: JSON.stringify(response) };
   return { contentType: 'application/x-protobuf', body: Buffer.from(ExportResponse.encode(ExportResponse.fromObject(response)).finish()) };
