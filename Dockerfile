@@ -56,6 +56,7 @@ RUN mkdir -p /out \
       && cp -a "$dir/package.json" "$dir/dist" "/out/$dir/" \
       && if [ -d "$dir/node_modules" ]; then cp -a "$dir/node_modules" "/out/$dir/"; fi; \
     done \
+ && rm -rf /out/node_modules/@ffmpeg-installer/linux-* /out/node_modules/@ffprobe-installer/linux-* \
  && find /out -name '*.map' -delete \
  && find /out -name '.tsbuildinfo' -delete \
  && sqlite=/out/node_modules/better-sqlite3 \
@@ -69,8 +70,10 @@ RUN mkdir -p /out \
 FROM base AS runtime
 # tini is PID 1: it forwards SIGTERM to node and reaps zombies, so the apps' graceful
 # shutdown runs (Kubernetes has no `docker run --init`).
+# Debian's ffmpeg and ffprobe: found on PATH before the npm package's binaries, which the
+# build stage leaves out (libs/media-tools, docs/deploy.md "ffmpeg and ffprobe").
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
+ && apt-get install -y --no-install-recommends tini ffmpeg \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
 COPY --from=build /out/ ./
