@@ -2,3 +2,4 @@ export * from './media-tool-paths';
 export * from './run-media-tool';
 export * from './filter-check';
 export * from './report-media-tools';
+export * from './probe-media';
