@@ -78,8 +78,9 @@ RUN apt-get update \
 ENV NODE_ENV=production
 COPY --from=build /out/ ./
 # DATA_DIR: only the bootstrap key file (when BOOTSTRAP_API_KEY is unset) is written
-# there in the distributed mode; the node user (uid 1000) owns it.
-RUN mkdir -p /app/data && chown 1000:1000 /app/data
+# there in the distributed mode; the node user (uid 1000) owns it. /app/media: MEDIA_DIR of
+# the filesystem media storage (a volume there starts with this ownership).
+RUN mkdir -p /app/data /app/media && chown 1000:1000 /app/data /app/media
 
 # Declared here, not above: the stages before do not depend on the app.
 ARG APP
