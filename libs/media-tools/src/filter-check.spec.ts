@@ -29,6 +29,7 @@ describe('the filter check', () => {
     expect(describeFilterReport(report)).toEqual({ level: 'log', message: expect.stringMatching(/^Media: ffmpeg version \S+ at \/\S+ \(from the system PATH\) has every filter/) });
   });
 
+  // The linux-x64 package's build (CI's): a 2018 snapshot (docs/deploy.md, "ffmpeg and ffprobe").
   it("says in plain words what the npm package's older ffmpeg lacks", async () => {
     const report = await checkFilters(resolveMediaTool('ffmpeg', { PATH: '' }));
     expect(report.missing.map((need) => need.anyOf[0])).toEqual(['blurdetect', 'photosensitivity']);

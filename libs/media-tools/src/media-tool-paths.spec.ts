@@ -29,8 +29,8 @@ describe('resolveMediaTool', () => {
 
   it('falls back to the binaries inside the npm packages when PATH has none', () => {
     const tools = resolveMediaTools({ PATH: '' });
-    expect(tools.ffmpeg).toEqual({ name: 'ffmpeg', path: expect.stringMatching(/node_modules\/@ffmpeg-installer\/linux-x64\/ffmpeg$/), source: 'npm-package' });
-    expect(tools.ffprobe).toEqual({ name: 'ffprobe', path: expect.stringMatching(/node_modules\/@ffprobe-installer\/linux-x64\/ffprobe$/), source: 'npm-package' });
+    expect(tools.ffmpeg).toEqual({ name: 'ffmpeg', path: expect.stringMatching(/node_modules\/@ffmpeg-installer\/[\w-]+\/ffmpeg$/), source: 'npm-package' });
+    expect(tools.ffprobe).toEqual({ name: 'ffprobe', path: expect.stringMatching(/node_modules\/@ffprobe-installer\/[\w-]+\/ffprobe$/), source: 'npm-package' });
     expect(describeMediaTool(tools.ffprobe)).toMatch(/\(from the npm package @ffprobe-installer\/ffprobe\)$/);
   });
 });

@@ -1,12 +1,11 @@
+import { lavfi, makeClip } from '@cinetrace/testing';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lavfi, makeClip } from './media-test-clips';
-import { resolveMediaTool, resolveMediaTools, type MediaTool } from './media-tool-paths';
+import { resolveMediaTool, type MediaTool } from './media-tool-paths';
 import { frameRate, probeMedia } from './probe-media';
 
 describe('probeMedia', () => {
-  const { ffmpeg } = resolveMediaTools();
   const ffprobes: [string, MediaTool][] = [
     ['the system ffprobe', resolveMediaTool('ffprobe', { PATH: process.env.PATH })],
     ["the npm package's ffprobe", resolveMediaTool('ffprobe', { PATH: '' })],
@@ -17,8 +16,8 @@ describe('probeMedia', () => {
   let textFile: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'probe-'));
-    clip = makeClip(ffmpeg, dir, 'testsrc.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
-    silentClip = makeClip(ffmpeg, dir, 'with-audio.mkv', lavfi('color=c=red:size=64x48:rate=30000/1001:duration=1', 'anullsrc=r=48000:cl=stereo'), ['-shortest', '-c:a', 'flac']);
+    clip = makeClip(dir, 'testsrc.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
+    silentClip = makeClip(dir, 'with-audio.mkv', lavfi('color=c=red:size=64x48:rate=30000/1001:duration=1', 'anullsrc=r=48000:cl=stereo'), ['-shortest', '-c:a', 'flac']);
     textFile = join(dir, 'notes.txt');
     writeFileSync(textFile, 'hello, this is not a video\n'.repeat(20));
   }, 60_000);

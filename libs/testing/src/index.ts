@@ -19,3 +19,4 @@ export * from './contexts';
 export * from './keyset-pages';
 export * from './schema-drift';
 export * from './s3-server';
+export * from './media-clips';
