@@ -108,7 +108,9 @@ describe.each(drivers)('%s', (_, makeDriver) => {
   it('fails a put past maxBytes with a typed error, and leaves nothing behind', async () => {
     const before = await driver.leftovers();
     // Past the S3 driver's 8 MiB part: a multipart upload was under way when the limit hit.
-    await expect(driver.store.put('prj_d', generated(20 * MiB), { maxBytes: 12 * MiB })).rejects.toBeInstanceOf(BlobTooLargeError);
+    const source = generated(20 * MiB);
+    await expect(driver.store.put('prj_d', source, { maxBytes: 12 * MiB })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(source.destroyed).toBe(true); // nothing is left reading it
     await expect(driver.store.put('prj_d', generated(1001), { maxBytes: 1000 })).rejects.toEqual(new BlobTooLargeError(1000));
     expect(await driver.leftovers()).toEqual(before);
   });

@@ -31,7 +31,11 @@ export interface PutOptions {
  * give the same key, stored once.
  */
 export interface BlobStore {
-  /** Streams `source` in, hashing and counting as it goes; the blob appears whole or not at all. */
+  /**
+   * Streams `source` in, hashing and counting as it goes; the blob appears whole or not at all.
+   * A failed put destroys `source` (a request stream's socket with it): a caller that must still
+   * answer on that connection (413) hands over a stream of its own in between.
+   */
   put(scope: string, source: Readable, options: PutOptions): Promise<StoredBlob>;
   /** The blob's bytes, or those of `range`. BlobNotFoundError, BlobRangeError. */
   get(key: string, range?: ByteRange): Promise<BlobRead>;

@@ -44,7 +44,10 @@ export class S3BlobStore implements BlobStore {
     const meter = new BlobMeter(options.maxBytes);
     let failure: Error | undefined;
     source.once('error', (err) => meter.destroy(err));
-    meter.once('error', (err) => (failure ??= err));
+    meter.once('error', (err) => {
+      failure ??= err;
+      source.destroy(); // as pipeline does on the filesystem driver: nothing reads it any more
+    });
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: temporary, Body: source.pipe(meter), ContentType: options.contentType },
