@@ -15,7 +15,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { BenchmarksController } from './benchmarks/benchmarks.controller';
 import { DatasetsController } from './datasets/datasets.controller';
-import { UnknownQueryInterceptor } from './http/unknown-query.interceptor';
+import { UnknownQueryGuard } from './http/unknown-query.guard';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
@@ -79,8 +79,8 @@ export class GatewayModule {
         HttpMetrics,
         AuthGuard,
         { provide: APP_GUARD, useExisting: AuthGuard },
-        // Before idempotency: a request refused for its query claims no Idempotency-Key.
-        { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
+        // After authentication, and before idempotency (guards run before interceptors): a request refused for its query claims no Idempotency-Key.
+        { provide: APP_GUARD, useClass: UnknownQueryGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
