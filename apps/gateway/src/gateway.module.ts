@@ -3,7 +3,7 @@ import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { createValidationPipe } from '@cinetrace/validation';
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKeysController } from './api-keys/api-keys.controller';
@@ -81,7 +81,8 @@ export class GatewayModule {
         { provide: APP_GUARD, useExisting: AuthGuard },
         // After authentication, and before idempotency (guards run before interceptors): a request refused for its query claims no Idempotency-Key.
         { provide: APP_GUARD, useClass: UnknownQueryGuard },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        // On each POST route that takes Idempotency-Key (@Idempotent), not global: see idempotent.decorator.ts.
+        IdempotencyInterceptor,
         { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
