@@ -5057,7 +5057,8 @@ export interface operations {
                      *           "project-service": "up",
                      *           "prompt-service": "up",
                      *           "trace-ingest": "up",
-                     *           "benchmark-service": "up"
+                     *           "benchmark-service": "up",
+                     *           "media-service": "up"
                      *         }
                      *       }
                      *     }

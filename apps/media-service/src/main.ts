@@ -1,0 +1,19 @@
+import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
+import { kafkaServerOptions } from '@cinetrace/bus';
+import { redisConnection } from '@cinetrace/config';
+import { BullProbeQueue } from './media/bull-probe-queue';
+import { MediaServiceEnv } from './media-service.env';
+import { MEDIA_SERVICE } from './media-service.module';
+import { startMediaService } from './start-media-service';
+
+runServiceProcess({
+  name: MEDIA_SERVICE,
+  env: MediaServiceEnv,
+  requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'],
+  start: async (env, kafka) => {
+    // Probes wait in Redis (BullMQ `media-jobs`): one accepted before a restart still runs after it.
+    const probes = new BullProbeQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
+    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), probes);
+    return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });
+  },
+});
