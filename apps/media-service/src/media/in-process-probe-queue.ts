@@ -10,7 +10,11 @@ export class InProcessProbeQueue extends ProbeQueue {
   private job?: ProbeJob;
   private closed = false;
 
-  constructor(private readonly concurrency: number) {
+  constructor(
+    private readonly concurrency: number,
+    /** The first retry's delay; doubled for each further one. */
+    private readonly retryDelayMs = 1000,
+  ) {
     super();
   }
 
@@ -55,7 +59,7 @@ export class InProcessProbeQueue extends ProbeQueue {
         return await job(id, attempt === PROBE_ATTEMPTS);
       } catch (err) {
         this.logger.warn(`Probe of ${id} failed (attempt ${attempt} of ${PROBE_ATTEMPTS}): ${(err as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+        if (attempt < PROBE_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** (attempt - 1)));
       }
     }
   }
