@@ -182,6 +182,31 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
     expect(existsSync(projectDir) ? readdirSync(projectDir) : []).toEqual([]);
   });
 
+  it('stops a streamed upload without Content-Length once it passes MEDIA_MAX_BYTES (413), storing nothing', async () => {
+    const { api, projectId, key } = await inNewProject(ctx.api);
+    const chunk = Buffer.alloc(64 * 1024, 3);
+    let sent = 0;
+    // A body of unknown length (chunked): only the stream's count can refuse it.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > MEDIA_MAX_BYTES + 4 * chunk.length) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(new URL(MEDIA, ctx.stack.baseUrl), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ctx.stack.apiKey}`, 'X-Project-Key': key, 'Content-Type': 'video/mp4' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect((await api.get(MEDIA)).body.data).toEqual([]);
+    const projectDir = join(ctx.stack.dataDir, 'media', projectId);
+    expect(existsSync(projectDir) ? readdirSync(projectDir) : []).toEqual([]);
+  });
+
   it('refuses a body of another type, and a { url } that is not a URL, naming what to fix', async () => {
     const { api } = await inNewProject(ctx.api);
     expectProblem(await api.request('POST', MEDIA, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type');
