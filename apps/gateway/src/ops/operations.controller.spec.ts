@@ -47,6 +47,6 @@ describe('OperationsController /readyz', () => {
     const error = await controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) })
       .ready()
       .catch((e) => e);
-    expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service unreachable');
+    expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service, media-service unreachable');
   });
 });
