@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 'use strict';
-// CPU per request of the all-in-one process, path by path, at a fixed rate (so batching is
-// alike for each), read from /proc/<pid>/stat; with --profile, a V8 CPU profile of each
+// CPU per request of the all-in-one process (or, with --mode distributed, of each app's
+// process), path by path, at a fixed rate (so batching is alike for each), read from /proc/<pid>/stat; with --profile, a V8 CPU profile of each
 // measured window too (bench/lib/profile-preload.js), and the functions that took the most
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
-// Usage: node bench/cpu-per-request.js [--paths ingest,otlp,get,list] [--rate 300] [--duration 15]
+// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list] [--rate 300] [--duration 15]
 //          [--ids otel|sequential] [--profile] [--top 25]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +14,7 @@ const autocannon = require('autocannon');
 const c = require('./lib/common');
 const { otlpBodyFactory } = require('./lib/otlp-body');
 
-const opts = c.parseArgs(process.argv.slice(2), { paths: 'ingest,otlp,get,list', rate: 300, duration: 15, ids: 'otel', profile: false, top: 25 });
+const opts = c.parseArgs(process.argv.slice(2), { mode: 'all-in-one', paths: 'ingest,otlp,get,list', rate: 300, duration: 15, ids: 'otel', profile: false, top: 25 });
 const log = (...a) => console.error(...a);
 const profileDir = opts.profile ? c.tempDir('cinetrace-profiles-') : null;
 if (opts.profile) {
@@ -28,8 +28,9 @@ const ticksOf = (pid) => {
 };
 
 async function main() {
-  const target = await c.startService('all-in-one', { log, env: opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {} });
-  const pid = target.proc.pid;
+  const target = await c.startService(opts.mode, { log, env: opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {} });
+  const apps = appProcesses(target);
+  log(`measuring ${apps.map((a) => `${a.name} (${a.pid})`).join(', ')}`);
   const makeTrace = c.traceBodyFactory({ spans: 10 });
   const otlp = otlpBodyFactory({ spans: 10 });
   let n = 0;
@@ -55,32 +56,61 @@ async function main() {
     if (p.body) request.setupRequest = (req) => ({ ...req, body: p.body() });
     const run = (duration, overallRate) => autocannon({ url: target.baseUrl, connections: 8, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
     await run(3, 0); // warm-up
-    const before = ticksOf(pid);
-    if (opts.profile) process.kill(pid, 'SIGUSR2');
+    const before = apps.map((a) => ticksOf(a.pid));
+    if (opts.profile) for (const a of apps) process.kill(a.pid, 'SIGUSR2');
     const result = await run(opts.duration, opts.rate);
-    if (opts.profile) process.kill(pid, 'SIGUSR2');
-    const cpuMs = ((ticksOf(pid) - before) * 10) / result.requests.total;
-    rows.push({ name, requests: result.requests.total, non2xx: result.non2xx, p50: result.latency.p50, p99: result.latency.p99, cpuMs });
-    log(`${name}: ${result.requests.total} requests, ${result.non2xx} not 2xx, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${cpuMs.toFixed(3)} ms CPU each`);
+    if (opts.profile) for (const a of apps) process.kill(a.pid, 'SIGUSR2');
+    // Distributed: what is still on its way to the store when the load stops is counted with its CPU.
+    if (opts.mode === 'distributed') await c.sleep(2000);
+    const perApp = apps.map((a, i) => ({ name: a.name, pid: a.pid, cpuMs: ((ticksOf(a.pid) - before[i]) * 10) / result.requests.total }));
+    const busy = perApp.filter((a) => a.cpuMs >= 0.005);
+    rows.push({ name, p50: result.latency.p50, p99: result.latency.p99, perApp: busy });
+    log(
+      `${name}: ${result.requests.total} requests, ${result.non2xx} not 2xx, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ` +
+        `ms of CPU each: ${busy.map((a) => `${a.name} ${a.cpuMs.toFixed(3)}`).join(', ')}`,
+    );
     if (opts.profile) {
       await c.sleep(500);
-      const file = fs
-        .readdirSync(profileDir)
-        .filter((f) => f.endsWith('.cpuprofile'))
-        .sort((a, b) => fs.statSync(path.join(profileDir, b)).mtimeMs - fs.statSync(path.join(profileDir, a)).mtimeMs)[0];
-      if (file) printTop(path.join(profileDir, file), result.requests.total);
+      for (const a of busy) {
+        const file = fs
+          .readdirSync(profileDir)
+          .filter((f) => f.startsWith(`${a.pid}-`))
+          .sort((x, y) => fs.statSync(path.join(profileDir, y)).mtimeMs - fs.statSync(path.join(profileDir, x)).mtimeMs)[0];
+        if (file) printTop(path.join(profileDir, file), result.requests.total, a.name);
+      }
     }
   }
   c.printTable(
-    `CPU of the all-in-one process per request (${opts.rate} requests/s offered, ${opts.duration} s each)`,
-    rows.map((r) => ({ figure: `${r.name} (p50 ${r.p50} / p99 ${r.p99} ms)`, service: Number(r.cpuMs.toFixed(3)), baseline: null })),
+    `ms of CPU per request (${opts.mode}; ${opts.rate} requests/s offered, ${opts.duration} s each)`,
+    rows.flatMap((r) => r.perApp.map((a) => ({ figure: `${r.name}: ${a.name} (p50 ${r.p50} / p99 ${r.p99} ms)`, service: Number(a.cpuMs.toFixed(3)), baseline: null }))),
   );
   if (profileDir) console.log(`profiles: ${profileDir}`);
   await target.stop();
 }
 
+/** The service's app processes (all-in-one: the one), found by their command line and this run's key. */
+function appProcesses(target) {
+  if (opts.mode === 'all-in-one') return [{ name: 'all-in-one', pid: target.proc.pid }];
+  const key = target.headers.authorization.split(' ')[1];
+  const apps = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const main = fs
+        .readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+        .split('\0')
+        .map((arg) => /apps\/([a-z-]+)\/dist\/main\.js$/.exec(arg))
+        .find(Boolean);
+      if (main && fs.readFileSync(`/proc/${entry}/environ`, 'utf8').includes(key)) apps.push({ name: main[1], pid: Number(entry) });
+    } catch {
+      // a process that ended, or not ours
+    }
+  }
+  return apps;
+}
+
 /** The functions with the most self time, in µs per request. */
-function printTop(file, requests) {
+function printTop(file, requests, app) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
   const samples = new Map();
   for (const id of profile.samples) samples.set(id, (samples.get(id) || 0) + 1);
@@ -92,7 +122,7 @@ function printTop(file, requests) {
     self.set(key, (self.get(key) || 0) + (samples.get(node.id) || 0) * usPerSample);
   }
   const busy = [...self].filter(([k]) => !k.startsWith('(idle)'));
-  console.log(`  ${file}: ${(busy.reduce((s, [, v]) => s + v, 0) / requests).toFixed(0)} µs busy per request; most self time:`);
+  console.log(`  ${app}, ${file}: ${(busy.reduce((s, [, v]) => s + v, 0) / requests).toFixed(0)} µs busy per request; most self time:`);
   for (const [key, us] of busy.sort((a, b) => b[1] - a[1]).slice(0, Number(opts.top))) console.log(`  ${(us / requests).toFixed(1).padStart(8)} µs  ${key}`);
 }
 
