@@ -40,21 +40,13 @@ export default defineConfig(
   },
   {
     // The unit specs and their fixtures are in no package's tsconfig.json (jest runs them through
-    // swc, without a type check): their types come from tsconfig.specs.json, one program for all.
+    // swc, without a type check): their types come from tsconfig.specs.json, one program for all,
+    // which `npm run test:typecheck` also checks. The rules above hold there as everywhere: a spec
+    // that uses jest's asymmetric matchers imports `expect` from @jest/globals (the global one
+    // types expect.any() and the like `any`).
     files: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'apps/*/src/**/*.fixtures.ts'],
     languageOptions: {
       parserOptions: { projectService: false, project: './tsconfig.specs.json', tsconfigRootDir: import.meta.dirname },
-    },
-    // TODO(issue 24, item 5): 136 findings of these rules in the unit specs when counted: errors
-    // caught with .catch((e) => e), JSON.parse and raw SQL results read by assertions, jest's
-    // asymmetric matchers (expect.any() and the like are typed `any`) inside expected values, and
-    // mocks. Until they are typed, the promise rules, explicit `any` and require() hold there.
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
   {

@@ -18,3 +18,4 @@ export * from './test-store';
 export * from './contexts';
 export * from './keyset-pages';
 export * from './schema-drift';
+export * from './rejections';

@@ -1,7 +1,8 @@
-import { ErrorCode, type CreatePromptInput, type ProjectContext } from '@cinetrace/contracts';
+import { ErrorCode, type CreatePromptInput, type DomainError, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
 import { PromptActivity } from '../store/prompt-activity.entity';
+import { PromptRelease } from '../store/prompt-release.entity';
 import { PromptReadsService } from './prompt-reads.service';
 import { PromptVersion } from '../store/prompt-version.entity';
 import { Prompt } from '../store/prompt.entity';
@@ -27,7 +28,12 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
     store = await openTestStore(kind, promptServiceStore);
     const { dataSource } = store;
     prompts = new PromptsService(dataSource);
-    reads = new PromptReadsService(dataSource.getRepository(Prompt), dataSource.getRepository(PromptVersion), dataSource.getRepository(PromptActivity));
+    reads = new PromptReadsService(
+      dataSource.getRepository(Prompt),
+      dataSource.getRepository(PromptVersion),
+      dataSource.getRepository(PromptActivity),
+      dataSource.getRepository(PromptRelease),
+    );
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {
@@ -103,7 +109,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(won).toHaveLength(1);
-      expect(lost.map((o) => o.reason.code)).toEqual([ErrorCode.PreconditionFailed]);
+      expect(lost.map((o) => (o.reason as DomainError).code)).toEqual([ErrorCode.PreconditionFailed]);
       const history = await reads.versionsOf(ctx, id, { limit: 10 });
       expect(history.items.map((v) => v.version)).toEqual([2, 1]);
     });
