@@ -88,8 +88,7 @@ export async function runEnds(api: Api, benchmarkId: string, runId: string, time
   while (Date.now() < deadline) {
     const response = await tasksOf(api, benchmarkId, { runId, limit: 1 });
     last = `${response.status} ${response.text.slice(0, 300)}`;
-    const status = response.body.summary?.status;
-    if (response.status === 200 && status !== undefined && ENDED.has(status)) return runOf(api, benchmarkId, runId);
+    if (response.status === 200 && ENDED.has(response.body.summary?.status ?? '')) return runOf(api, benchmarkId, runId);
     await sleep(100);
   }
   throw new Error(`run ${runId} did not end within ${timeoutMs} ms (last: ${last})`);
