@@ -56,6 +56,7 @@ RUN mkdir -p /out \
       && cp -a "$dir/package.json" "$dir/dist" "/out/$dir/" \
       && if [ -d "$dir/node_modules" ]; then cp -a "$dir/node_modules" "/out/$dir/"; fi; \
     done \
+ && rm -rf /out/node_modules/@ffmpeg-installer/linux-* /out/node_modules/@ffprobe-installer/linux-* \
  && find /out -name '*.map' -delete \
  && find /out -name '.tsbuildinfo' -delete \
  && sqlite=/out/node_modules/better-sqlite3 \
@@ -69,14 +70,17 @@ RUN mkdir -p /out \
 FROM base AS runtime
 # tini is PID 1: it forwards SIGTERM to node and reaps zombies, so the apps' graceful
 # shutdown runs (Kubernetes has no `docker run --init`).
+# Debian's ffmpeg and ffprobe: found on PATH before the npm package's binaries, which the
+# build stage leaves out (libs/media-tools, docs/deploy.md "ffmpeg and ffprobe").
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini \
+ && apt-get install -y --no-install-recommends tini ffmpeg \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
 COPY --from=build /out/ ./
 # DATA_DIR: only the bootstrap key file (when BOOTSTRAP_API_KEY is unset) is written
-# there in the distributed mode; the node user (uid 1000) owns it.
-RUN mkdir -p /app/data && chown 1000:1000 /app/data
+# there in the distributed mode; the node user (uid 1000) owns it. /app/media: MEDIA_DIR of
+# the filesystem media storage (a volume there starts with this ownership).
+RUN mkdir -p /app/data /app/media && chown 1000:1000 /app/data /app/media
 
 # Declared here, not above: the stages before do not depend on the app.
 ARG APP

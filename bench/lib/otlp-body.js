@@ -84,12 +84,37 @@ function otlpBodyFactory({ spans = 10, baseMs = Date.now() } = {}) {
   const offsets = [];
   for (let at = template.indexOf(MARKER); at !== -1; at = template.indexOf(MARKER, at + MARKER.length)) offsets.push(at);
   if (offsets.length !== spans) throw new Error(`the OTLP template holds its trace id ${offsets.length} times, not ${spans}`);
+  const times = timeOffsets(template, request.resourceSpans[0].scopeSpans[0].spans);
   return () => {
     const traceId = randomBytes(16);
     const body = Buffer.from(template);
     for (const at of offsets) traceId.copy(body, at);
+    // Every time moves with the clock, as the JSON route's bodies do (and as an SDK's would):
+    // a trace's start time and name lead the trace list's indexes.
+    const shift = BigInt(Date.now() - baseMs) * 1_000_000n;
+    for (const { at, nanos } of times) body.writeBigUInt64LE(nanos + shift, at);
     return { id: traceId.toString('hex'), body };
   };
+}
+
+/** Where each span's start, end and event times (fixed64 unix nanoseconds) lie in the template. */
+function timeOffsets(template, spans) {
+  const uses = new Map();
+  for (const span of spans) {
+    for (const value of [span.startTimeUnixNano, span.endTimeUnixNano, ...(span.events || []).map((e) => e.timeUnixNano)]) uses.set(value, (uses.get(value) || 0) + 1);
+  }
+  const times = [];
+  for (const [value, count] of uses) {
+    const nanos = BigInt(value);
+    const bytes = Buffer.alloc(8);
+    bytes.writeBigUInt64LE(nanos);
+    const found = [];
+    for (let at = template.indexOf(bytes); at !== -1; at = template.indexOf(bytes, at + 1)) found.push(at);
+    // Preceded by its field's tag (fixed64: wire type 1), and exactly as often as the spans use it.
+    if (found.length !== count || found.some((at) => (template[at - 1] & 7) !== 1)) throw new Error(`the OTLP template holds time ${value} ${found.length} times, not ${count}`);
+    for (const at of found) times.push({ at, nanos });
+  }
+  return times;
 }
 
 module.exports = { otlpBodyFactory };

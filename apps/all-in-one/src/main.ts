@@ -5,6 +5,7 @@ import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
+import { reportMediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     },
     (line) => new Logger('all-in-one').log(line),
   );
+  // Which ffmpeg and ffprobe media work will use, and the filters it lacks (in the background: it runs ffmpeg twice).
+  void reportMediaTools(new Logger('media'));
 
   // Stop taking requests first, then let the services finish (tasks in hand resume at the next start) and close their stores.
   shutDownGracefullyOnSignal({

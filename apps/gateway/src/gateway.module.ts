@@ -3,8 +3,8 @@ import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { createValidationPipe } from '@cinetrace/validation';
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthCache } from './auth/auth-cache';
@@ -15,7 +15,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { BenchmarksController } from './benchmarks/benchmarks.controller';
 import { DatasetsController } from './datasets/datasets.controller';
-import { UnknownQueryInterceptor } from './http/unknown-query.interceptor';
+import { UnknownQueryGuard } from './http/unknown-query.guard';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { gatewayMigrations } from './migrations';
@@ -46,7 +46,7 @@ export class GatewayModule {
   static register(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env)), TypeOrmModule.forFeature(entities)],
+      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env))],
       controllers: [
         ProjectsController,
         ApiKeysController,
@@ -79,9 +79,10 @@ export class GatewayModule {
         HttpMetrics,
         AuthGuard,
         { provide: APP_GUARD, useExisting: AuthGuard },
-        // Before idempotency: a request refused for its query claims no Idempotency-Key.
-        { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        // After authentication, and before idempotency (guards run before interceptors): a request refused for its query claims no Idempotency-Key.
+        { provide: APP_GUARD, useClass: UnknownQueryGuard },
+        // On each POST route that takes Idempotency-Key (@Idempotent), not global: see idempotent.decorator.ts.
+        IdempotencyInterceptor,
         { provide: APP_FILTER, useClass: GatewayExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -4,7 +4,6 @@ import { LoggingModule } from '@cinetrace/logging';
 import { AtRestCipher } from '@cinetrace/secret-crypto';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthBusController } from './auth/auth.bus-controller';
 import { AuthService } from './auth/auth.service';
 import { projectServiceMigrations } from './migrations';
@@ -38,7 +37,6 @@ export class ProjectServiceModule {
       imports: [
         LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL),
         PersistenceModule.forService(projectServiceStore(env)),
-        TypeOrmModule.forFeature(entities),
         // Asks benchmark-service whether a secret is still referenced before deleting it.
         BusModule.forClient(bus),
       ],

@@ -3,7 +3,6 @@ import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { promptServiceMigrations } from './migrations';
 import { PromptServiceEnv } from './prompt-service.env';
 import { PromptActivity } from './store/prompt-activity.entity';
@@ -28,12 +27,7 @@ export class PromptServiceModule {
   static register(env: PromptServiceEnv, bus: BusClientConfig): DynamicModule {
     return {
       module: PromptServiceModule,
-      imports: [
-        LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL),
-        PersistenceModule.forService(promptServiceStore(env)),
-        TypeOrmModule.forFeature(entities),
-        BusModule.forClient(bus),
-      ],
+      imports: [LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(promptServiceStore(env)), BusModule.forClient(bus)],
       controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController],
       providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService, PromptRendersService, ReleasesService, BenchmarkRuns],
     };

@@ -2,13 +2,17 @@ import { Env } from './env-class';
 import { withHealthPort } from './health.env';
 import { withBus } from './kafka.env';
 import { withLog } from './log.env';
+import { withMediaStorage } from './media-storage.env';
 import { withStore } from './store.env';
 import { withStreamConsumer } from './stream-consumer.env';
 
 // The blocks as the apps combine them; each app's class extends one and adds its own variables.
 
-/** The gateway's: the bus, its store (idempotency records, the cursor secret), logs; its probes are on PORT. */
-export class GatewayBaseEnv extends withLog(withStore(withBus(Env))) {}
+/**
+ * The gateway's: the bus, its store (idempotency records, the cursor secret), logs, and the
+ * media storage it streams uploads into; its probes are on PORT.
+ */
+export class GatewayBaseEnv extends withMediaStorage(withLog(withStore(withBus(Env)))) {}
 
 /** A service that answers on the bus with a store of its own (prompt-service, project-service). */
 export class ServiceEnv extends withHealthPort(withLog(withStore(withBus(Env)))) {}

@@ -6,7 +6,16 @@ import { ReadFile, readFromDisk, readSettingFile } from './setting-file';
  * `<NAME>_FILE`, the path of a file holding the value (a mounted Kubernetes or Docker
  * secret), as official images of PostgreSQL or Redis accept.
  */
-export const SECRET_VARIABLES = ['BOOTSTRAP_API_KEY', 'DATABASE_URL', 'REDIS_URL', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'SECRETS_KEY'] as const;
+export const SECRET_VARIABLES = [
+  'BOOTSTRAP_API_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'SECRETS_KEY',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+] as const;
 
 /**
  * A copy of `env` where every `<NAME>_FILE` of a secret variable is replaced by NAME, set

@@ -18,4 +18,6 @@ export * from './test-store';
 export * from './contexts';
 export * from './keyset-pages';
 export * from './schema-drift';
+export * from './s3-server';
+export * from './media-clips';
 export * from './rejections';

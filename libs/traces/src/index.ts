@@ -3,6 +3,7 @@ export * from './times';
 export * from './validate-trace';
 export * from './stored-trace';
 export * from './merge-trace';
+export * from './span-json';
 export * from './span-timeline';
 export * from './json-values';
 export * from './trace-limits';

@@ -1,4 +1,5 @@
 import type { SpanInput, TraceInput } from '@cinetrace/contracts';
+import { storedSpanJson } from './span-json';
 import type { StoredSpan, StoredTrace } from './stored-trace';
 import { addDropped, DEFAULT_TRACE_LIMITS, DroppedParts, droppedAnything, noneDropped, TraceLimits } from './trace-limits';
 
@@ -44,8 +45,8 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
   for (const incoming of input.spans) {
     const before = stored.get(incoming.id);
     const after = mergeSpan(before, incoming);
-    const afterJson = JSON.stringify(after);
-    const beforeJson = before ? JSON.stringify(before) : '';
+    const afterJson = storedSpanJson(after);
+    const beforeJson = before ? storedSpanJson(before) : '';
     if (before && beforeJson === afterJson) continue;
     const bytesBefore = before ? Buffer.byteLength(beforeJson) : 0;
     const bytesAfter = Buffer.byteLength(afterJson);

@@ -3,6 +3,7 @@ import Ajv, { ErrorObject } from 'ajv';
 import { monotonicFactory } from 'ulid';
 import { traceSchema } from './trace.schema';
 import { unfaithfulJsonValues } from './json-values';
+import { fitsJsonBytes } from './json-size';
 import { TIME_INPUT_MESSAGE, toEpochMs } from './times';
 
 export const METADATA_MAX_BYTES = 64 * 1024;
@@ -154,7 +155,7 @@ export function checkSpanParents(trace: TraceInput, storedParents: ReadonlyMap<s
 }
 
 function checkSize(value: unknown, maxBytes: number, path: string, errors: FieldError[]): void {
-  if (value !== undefined && Buffer.byteLength(JSON.stringify(value)) > maxBytes) {
+  if (value !== undefined && !fitsJsonBytes(value, maxBytes)) {
     errors.push({ path, message: `must be at most ${maxBytes} bytes serialised` });
   }
 }

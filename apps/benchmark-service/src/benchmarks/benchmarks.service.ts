@@ -21,25 +21,25 @@ import {
 } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
 import { newId } from '@cinetrace/ids';
-import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
+import { inTransaction, toIso } from '@cinetrace/persistence';
 import { checkOutboundUrl } from '@cinetrace/outbound';
 import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
 import { checkInput } from '@cinetrace/validation';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { Dataset } from '../store/dataset.entity';
-import { lockDataset } from '../store/lock-dataset';
-import { BenchmarkSecret } from '../store/benchmark-secret.entity';
+import { insertBenchmarkSecrets, liveBenchmarksNamingSecret } from '../store/benchmark-secrets.queries';
 import { Benchmark } from '../store/benchmark.entity';
+import { findLiveBenchmark, insertBenchmark, listLiveBenchmarks, lockLiveBenchmark, softDeleteBenchmark } from '../store/benchmarks.queries';
+import { findDataset, lockDataset } from '../store/datasets.queries';
+import { Run } from '../store/run.entity';
+import { findRunsById } from '../store/runs.queries';
 import { credentialUses } from './credential-uses';
 import { TaskQueue } from '../execution/task-queue';
 import { cancelActiveRun } from '../runs/run-cancellation';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
-import { Run } from '../store/run.entity';
 import { toRunView } from '../runs/run.views';
-import { lockBenchmark } from '../store/lock-benchmark';
 import { withRunnerOverrides } from './runner-settings';
 import { validateTarget } from './target-rules';
 
@@ -66,7 +66,7 @@ export class BenchmarksService {
     const target = isObject(input.target) ? validateTarget(input.target, { allowPrivate }) : undefined;
     if (target && !target.ok) errors.push(...target.errors);
     if (typeof input.datasetId === 'string' && !named.has('datasetId')) {
-      const dataset = await this.dataSource.manager.findOneBy(Dataset, { id: input.datasetId, projectId: ctx.projectId });
+      const dataset = await findDataset(this.dataSource.manager, ctx.projectId, input.datasetId);
       if (!dataset) errors.push({ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` });
     }
     // Only a benchmark valid in every other way is worth asking project-service about its secrets.
@@ -93,15 +93,14 @@ export class BenchmarksService {
     };
     await inTransaction(this.dataSource, async (tx) => {
       // The dataset may have been deleted since it was checked: re-check inside the transaction.
-      if (!(await lockDataset(tx, ctx, input.datasetId))) {
+      if (!(await lockDataset(tx, ctx.projectId, input.datasetId))) {
         throw DomainError.validation([{ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` }]);
       }
-      await insertRows(tx, Benchmark, benchmark);
+      await insertBenchmark(tx, benchmark);
       const names = [...new Set(uses.map((u) => u.name))];
       if (names.length)
-        await insertRows(
+        await insertBenchmarkSecrets(
           tx,
-          BenchmarkSecret,
           names.map((secretName) => ({ benchmarkId: benchmark.id, secretName, orgId: ctx.orgId })),
         );
     });
@@ -117,15 +116,8 @@ export class BenchmarksService {
     if (filters.status !== undefined && !(BENCHMARK_STATUSES as readonly string[]).includes(filters.status)) {
       throw DomainError.validation([{ path: 'status', message: `must be one of: ${BENCHMARK_STATUSES.join(', ')}` }]);
     }
-    const query = this.dataSource
-      .getRepository(Benchmark)
-      .createQueryBuilder('b')
-      .where('b.project_id = :projectId AND b.deleted_at IS NULL', { projectId: ctx.projectId })
-      .orderBy('b.id', 'DESC')
-      .limit(rowsForPage(page));
-    if (filters.status !== undefined) query.andWhere('b.status = :status', { status: filters.status });
-    if (page.after !== undefined) query.andWhere('b.id < :after', { after: page.after });
-    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    const rows = await listLiveBenchmarks(this.dataSource.manager, ctx.projectId, { status: filters.status }, page.after, rowsForPage(page));
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: await this.withLastRuns(items), nextKey };
   }
 
@@ -133,9 +125,10 @@ export class BenchmarksService {
   async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {
     const now = Date.now();
     const cancelled = await inTransaction(this.dataSource, async (tx) => {
-      const benchmark = await lockBenchmark(tx, ctx, id);
+      const benchmark = await lockLiveBenchmark(tx, ctx.projectId, id);
+      if (!benchmark) throw notFound(id);
       const run = await cancelActiveRun(tx, benchmark.id, now);
-      await tx.update(Benchmark, { id: benchmark.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+      await softDeleteBenchmark(tx, benchmark.id, now);
       return run;
     });
     if (cancelled) {
@@ -151,16 +144,7 @@ export class BenchmarksService {
 
   /** The live benchmarks of an organization that name a secret (a few: enough for project-service's 409). */
   async secretReferences(request: SecretReferencesRequest): Promise<SecretReferencesReply> {
-    const rows = await this.dataSource
-      .getRepository(BenchmarkSecret)
-      .createQueryBuilder('s')
-      .innerJoin(Benchmark, 'b', 'b.id = s.benchmark_id')
-      .select('s.benchmark_id', 'id')
-      .where('s.org_id = :orgId AND s.secret_name = :name AND b.deleted_at IS NULL', { orgId: String(request?.orgId), name: String(request?.name) })
-      .orderBy('s.benchmark_id', 'DESC')
-      .limit(5)
-      .getRawMany<{ id: string }>();
-    return { benchmarkIds: rows.map((r) => r.id) };
+    return { benchmarkIds: await liveBenchmarksNamingSecret(this.dataSource.manager, String(request?.orgId), String(request?.name), 5) };
   }
 
   /** project-service owns secrets: it says which references name no secret of the organization, or a host the secret refuses. */
@@ -172,17 +156,19 @@ export class BenchmarksService {
 
   private async withLastRuns(benchmarks: Benchmark[]): Promise<BenchmarkView[]> {
     const ids = benchmarks.map((b) => b.lastRunId).filter((id): id is string => id !== null);
-    const runs = ids.length ? await this.dataSource.manager.findBy(Run, { id: In(ids) }) : [];
+    const runs = await findRunsById(this.dataSource.manager, ids);
     const byId = new Map(runs.map((run) => [run.id, run]));
     return benchmarks.map((b) => toBenchmarkView(b, b.lastRunId === null ? null : (byId.get(b.lastRunId) ?? null)));
   }
 
   private async findLive(ctx: ProjectContext, id: string): Promise<Benchmark> {
-    const benchmark = await this.dataSource.manager.findOneBy(Benchmark, { id, projectId: ctx.projectId, deletedAt: IsNull() });
-    if (!benchmark) throw DomainError.notFound(`No benchmark with id '${id}' in this project`);
+    const benchmark = await findLiveBenchmark(this.dataSource.manager, ctx.projectId, id);
+    if (!benchmark) throw notFound(id);
     return benchmark;
   }
 }
+
+const notFound = (id: string) => DomainError.notFound(`No benchmark with id '${id}' in this project`);
 
 function toBenchmarkView(b: Benchmark, lastRun: Run | null): BenchmarkView {
   return {

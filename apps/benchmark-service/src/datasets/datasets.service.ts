@@ -18,20 +18,19 @@ import {
   toPage,
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
-import { insertRows, inTransaction } from '@cinetrace/persistence';
+import { inTransaction } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { Benchmark } from '../store/benchmark.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { findLiveBenchmarkOnDataset } from '../store/benchmarks.queries';
 import { DatasetItem } from '../store/dataset-item.entity';
+import { deleteDatasetItems, insertDatasetItems, listDatasetItems } from '../store/dataset-items.queries';
 import { Dataset } from '../store/dataset.entity';
-import { lockDataset } from '../store/lock-dataset';
+import { advanceDatasetVersion, deleteDataset, findDataset, insertDataset, listDatasets, lockDataset } from '../store/datasets.queries';
 import { toDatasetView, toItemView } from './dataset.views';
 
 /** Concurrent appends: the loser of the version compare-and-set re-reads and numbers its items after the winner's. */
 const APPEND_ATTEMPTS = 20;
-/** SQLite binds at most 32766 parameters per statement; an item row takes 8. */
-const ITEMS_PER_INSERT = 500;
 
 class LostAppendRace extends Error {}
 
@@ -54,7 +53,7 @@ export class DatasetsService {
       updatedAt: now,
     };
     await inTransaction(this.dataSource, async (tx) => {
-      await insertRows(tx, Dataset, dataset);
+      await insertDataset(tx, dataset);
       await insertItems(tx, dataset.id, 0, 1, items, now);
     });
     return toDatasetView(dataset);
@@ -72,61 +71,49 @@ export class DatasetsService {
   }
 
   async get(ctx: ProjectContext, id: string): Promise<DatasetView> {
-    return toDatasetView(await findDataset(this.dataSource.manager, ctx, id));
+    return toDatasetView(await existingDataset(this.dataSource.manager, ctx, id));
   }
 
   async list(ctx: ProjectContext, filters: DatasetListFilters, page: PageRequest<DatasetListKey>): Promise<Page<DatasetView, DatasetListKey>> {
-    const query = this.dataSource
-      .getRepository(Dataset)
-      .createQueryBuilder('d')
-      .where('d.project_id = :projectId', { projectId: ctx.projectId })
-      .orderBy('d.id', 'DESC')
-      .limit(rowsForPage(page));
-    if (filters.name !== undefined) query.andWhere('d.name = :name', { name: filters.name });
-    if (page.after !== undefined) query.andWhere('d.id < :after', { after: page.after });
-    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    const rows = await listDatasets(this.dataSource.manager, ctx.projectId, { name: filters.name }, page.after, rowsForPage(page));
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: items.map(toDatasetView), nextKey };
   }
 
   async items(ctx: ProjectContext, id: string, page: PageRequest<DatasetItemKey>): Promise<Page<DatasetItemView, DatasetItemKey>> {
-    await findDataset(this.dataSource.manager, ctx, id);
-    const query = this.dataSource.getRepository(DatasetItem).createQueryBuilder('i').where('i.dataset_id = :id', { id }).orderBy('i.idx', 'ASC').limit(rowsForPage(page));
-    if (page.after !== undefined) query.andWhere('i.idx > :after', { after: page.after });
-    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.index);
+    await existingDataset(this.dataSource.manager, ctx, id);
+    const rows = await listDatasetItems(this.dataSource.manager, id, page.after, rowsForPage(page));
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.index);
     return { items: items.map(toItemView), nextKey };
   }
 
   async delete(ctx: ProjectContext, id: string): Promise<DeletedView> {
     await inTransaction(this.dataSource, async (tx) => {
-      if (!(await lockDataset(tx, ctx, id))) throw DomainError.notFound(`No dataset with id '${id}' in this project`);
-      const user = await tx.findOneBy(Benchmark, { datasetId: id, deletedAt: IsNull() });
+      if (!(await lockDataset(tx, ctx.projectId, id))) throw notFound(id);
+      const user = await findLiveBenchmarkOnDataset(tx, id);
       if (user) throw new DomainError(ErrorCode.Conflict, `The dataset is used by benchmark '${user.id}'; delete that first`);
-      await tx.delete(DatasetItem, { datasetId: id });
-      await tx.delete(Dataset, { id, projectId: ctx.projectId });
+      await deleteDatasetItems(tx, id);
+      await deleteDataset(tx, ctx.projectId, id);
     });
     return { id, deleted: true };
   }
 
   private async appendOnce(tx: EntityManager, ctx: ProjectContext, id: string, items: DatasetItemInput[]): Promise<DatasetItemsAddedView> {
-    const dataset = await findDataset(tx, ctx, id);
+    const dataset = await existingDataset(tx, ctx, id);
     const now = Date.now();
     const version = dataset.version + 1;
     const itemCount = dataset.itemCount + items.length;
-    const result = await tx
-      .createQueryBuilder()
-      .update(Dataset)
-      .set({ version, itemCount, updatedAt: now })
-      .where('id = :id AND version = :version', { id, version: dataset.version })
-      .execute();
-    if (!result.affected) throw new LostAppendRace();
+    if (!(await advanceDatasetVersion(tx, id, dataset.version, { version, itemCount, updatedAt: now }))) throw new LostAppendRace();
     await insertItems(tx, id, dataset.itemCount, version, items, now);
     return { added: items.length, itemCount, version };
   }
 }
 
-async function findDataset(manager: EntityManager, ctx: ProjectContext, id: string): Promise<Dataset> {
-  const dataset = await manager.findOneBy(Dataset, { id, projectId: ctx.projectId });
-  if (!dataset) throw DomainError.notFound(`No dataset with id '${id}' in this project`);
+const notFound = (id: string) => DomainError.notFound(`No dataset with id '${id}' in this project`);
+
+async function existingDataset(manager: EntityManager, ctx: ProjectContext, id: string): Promise<Dataset> {
+  const dataset = await findDataset(manager, ctx.projectId, id);
+  if (!dataset) throw notFound(id);
   return dataset;
 }
 
@@ -141,5 +128,5 @@ async function insertItems(tx: EntityManager, datasetId: string, firstIndex: num
     version,
     createdAt: now,
   }));
-  for (let i = 0; i < rows.length; i += ITEMS_PER_INSERT) await insertRows(tx, DatasetItem, rows.slice(i, i + ITEMS_PER_INSERT));
+  await insertDatasetItems(tx, rows);
 }

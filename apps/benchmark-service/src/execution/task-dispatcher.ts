@@ -1,9 +1,10 @@
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { Run } from '../store/run.entity';
-import { Task } from '../store/task.entity';
+import { DataSource } from 'typeorm';
+import { lockRunFills } from '../store/row-locks';
+import { activeRunIds, findActiveRuns, findRun, resetRunWindow } from '../store/runs.queries';
+import { countOpenHandedOver, findOpenHandedOver, markHandedOver, nextTasksToHandOver, requeueOpenTasks, uncountAttempt } from '../store/tasks.queries';
 import { toTaskJob } from './task-jobs';
 import { TaskQueue } from './task-queue';
 
@@ -54,7 +55,7 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   private async handBackStoppedAttempts(): Promise<void> {
     for (const { taskId, attempt } of this.queue.attemptsStoppedByClose()) {
       try {
-        await this.dataSource.manager.update(Task, { id: taskId, attempts: attempt, status: In(['pending', 'running']) }, { attempts: attempt - 1 });
+        await uncountAttempt(this.dataSource.manager, taskId, attempt);
       } catch (err) {
         this.logger.warn(`Task ${taskId}: the attempt stopped by the shutdown counts (${(err as Error).message})`);
       }
@@ -108,14 +109,14 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   private fillNow(runId: string): Promise<void> {
     return inTransaction(this.dataSource, async (tx) => {
       await lockRunFills(tx, runId);
-      const run = await tx.findOneBy(Run, { id: runId });
+      const run = await findRun(tx, runId);
       if (!run || run.activeBenchmarkId === null) return;
       const { concurrency } = run.runner;
-      const inFlight = await tx.count(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
+      const inFlight = await countOpenHandedOver(tx, runId);
       // A queue that stages holds tasks behind the running ones and starts them itself: it runs at most `concurrency` at once.
       const room = concurrency * (1 + this.queue.stagedPerSlot) - inFlight;
       if (room <= 0) return;
-      const next = await tx.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: room });
+      const next = await nextTasksToHandOver(tx, runId, room);
       if (next.length === 0) return;
       // Hand over first: a task marked handed over but never handed over would hold its slot forever,
       // while one handed over twice is a no-op (the job id is the task id).
@@ -124,16 +125,20 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
         concurrency,
         next.map((task) => toTaskJob(run, task)),
       );
-      await tx.update(Task, { id: In(next.map((task) => task.id)), dispatchedAt: IsNull() }, { dispatchedAt: Date.now() });
+      await markHandedOver(
+        tx,
+        next.map((task) => task.id),
+        Date.now(),
+      );
     });
   }
 
   /** Looks over the active runs: recovers what the queue lost, refills their windows (every SWEEP_INTERVAL_MS). */
   async sweep(): Promise<void> {
     try {
-      const active = await this.dataSource.manager.find(Run, { select: { id: true }, where: { activeBenchmarkId: Not(IsNull()) } });
-      for (const runId of this.lastSweep.keys()) if (!active.some((run) => run.id === runId)) this.lastSweep.delete(runId);
-      await Promise.all(active.map((run) => (this.queue.durable ? this.inTurn(run.id, () => this.recoverLost(run.id).then(() => this.fillNow(run.id))) : this.fill(run.id))));
+      const active = await activeRunIds(this.dataSource.manager);
+      for (const runId of this.lastSweep.keys()) if (!active.includes(runId)) this.lastSweep.delete(runId);
+      await Promise.all(active.map((runId) => (this.queue.durable ? this.inTurn(runId, () => this.recoverLost(runId).then(() => this.fillNow(runId))) : this.fill(runId))));
     } catch (err) {
       this.logger.warn(`Looking over active runs failed: ${(err as Error).message}`);
     }
@@ -148,10 +153,9 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
    * of a task it just took.
    */
   private async recoverLost(runId: string): Promise<void> {
-    const manager = this.dataSource.manager;
-    const run = await manager.findOneBy(Run, { id: runId });
+    const run = await findRun(this.dataSource.manager, runId);
     if (!run || run.activeBenchmarkId === null) return;
-    const handedOver = await manager.find(Task, { where: { runId, status: In(['pending', 'running']), dispatchedAt: Not(IsNull()) } });
+    const handedOver = await findOpenHandedOver(this.dataSource.manager, runId);
     const ids = handedOver.map((task) => task.id);
     const now = await this.queue.survey(runId, ids);
     const lostNow = new Set(now.lost);
@@ -187,22 +191,9 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
    */
   private async reclaimInFlight(): Promise<void> {
     await inTransaction(this.dataSource, async (tx) => {
-      const active = await tx.find(Run, { where: { activeBenchmarkId: Not(IsNull()) } });
-      for (const run of active) {
-        await tx.update(Task, { runId: run.id, status: In(['pending', 'running']) }, { status: 'pending', dispatchedAt: null });
-        const open = await tx.count(Task, { where: { runId: run.id, status: 'pending' } });
-        await tx.update(Run, { id: run.id }, { pending: open, running: 0 });
-      }
+      const active = await findActiveRuns(tx);
+      for (const run of active) await resetRunWindow(tx, run.id, await requeueOpenTasks(tx, run.id));
       if (active.length) this.logger.log(`Resuming ${active.length} run(s) left unfinished by the last shutdown`);
     });
   }
-}
-
-/**
- * Replicas of benchmark-service each refill (and recover) a run on what they see: on
- * PostgreSQL they take turns on it through a lock of the transaction (in one process,
- * TaskDispatcher's own turns do).
- */
-async function lockRunFills(tx: EntityManager, runId: string): Promise<void> {
-  if (tx.connection.options.type === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`fill:${runId}`]);
 }

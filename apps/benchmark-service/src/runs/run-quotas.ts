@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode, ProjectContext } from '@cinetrace/contracts';
 import type { EntityManager } from 'typeorm';
-import { IsNull, MoreThan, Not } from 'typeorm';
-import { Run } from '../store/run.entity';
+import { lockProjectStarts } from '../store/row-locks';
+import { countActiveRunsOfProject, runStartsSince } from '../store/runs.queries';
 
 export interface RunQuotas {
   activeRuns: number;
@@ -21,22 +21,16 @@ const exceeded = (detail: string, retryAfterS: number) => new DomainError(ErrorC
  * so two concurrent starts cannot both take the last slot; SQLite writes one at a time.
  */
 export async function checkStartQuotas(tx: EntityManager, ctx: ProjectContext, quotas: RunQuotas, now: number): Promise<void> {
-  if (tx.connection.options.type === 'postgres') {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`runs:${ctx.projectId}`]);
-  }
-  const active = await tx.count(Run, { where: { projectId: ctx.projectId, activeBenchmarkId: Not(IsNull()) } });
+  await lockProjectStarts(tx, ctx.projectId);
+  const active = await countActiveRunsOfProject(tx, ctx.projectId);
   if (active >= quotas.activeRuns) {
     throw exceeded(`QUOTA_ACTIVE_RUNS: the project already has ${active} runs queued or running (limit ${quotas.activeRuns})`, ACTIVE_RUN_RETRY_S);
   }
-  const recent = await tx.find(Run, {
-    select: { createdAt: true },
-    where: { projectId: ctx.projectId, createdAt: MoreThan(now - HOUR_MS) },
-    order: { createdAt: 'ASC' },
-  });
+  const recent = await runStartsSince(tx, ctx.projectId, now - HOUR_MS);
   if (recent.length >= quotas.startsPerHour) {
     // The start that must leave the window before one more fits in it.
     const freeing = recent[recent.length - quotas.startsPerHour];
-    throw exceeded(`QUOTA_STARTS_PER_HOUR: the project started ${recent.length} runs in the last hour (limit ${quotas.startsPerHour})`, (freeing.createdAt + HOUR_MS - now) / 1000);
+    throw exceeded(`QUOTA_STARTS_PER_HOUR: the project started ${recent.length} runs in the last hour (limit ${quotas.startsPerHour})`, (freeing + HOUR_MS - now) / 1000);
   }
 }
 

@@ -19,25 +19,27 @@ import {
   toPage,
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
-import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
+import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { checkInput } from '@cinetrace/validation';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { Benchmark } from '../store/benchmark.entity';
-import { lockBenchmark } from '../store/lock-benchmark';
+import { findLiveBenchmark, lockLiveBenchmark, markBenchmarkQueued } from '../store/benchmarks.queries';
 import { withRunnerOverrides } from '../benchmarks/runner-settings';
-import { lockDataset } from '../store/lock-dataset';
+import { lockDataset } from '../store/datasets.queries';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
 import { Run, RunPlan } from '../store/run.entity';
+import { completedRunsOfPrompt, findActiveRunOf, findRunOfBenchmark, insertRun, listRunsOfBenchmark } from '../store/runs.queries';
 import { toRunScores, toRunStartedView, toRunSummaryView, toRunView, toTaskView } from './run.views';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { insertRunTasks } from '../store/insert-run-tasks';
-import { selectItems } from '../store/select-items';
+import { selectItems } from './run-items';
 import { Task } from '../store/task.entity';
+import { listTasksOfRun } from '../store/tasks.queries';
 
 /** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
 @Injectable()
@@ -62,8 +64,7 @@ export class RunsService {
     }
     if (errors.length) throw DomainError.validation(errors, 'The run is not valid');
 
-    const live = await this.dataSource.manager.findOneBy(Benchmark, { id: benchmarkId, projectId: ctx.projectId, deletedAt: IsNull() });
-    if (!live) throw DomainError.notFound(`No benchmark with id '${benchmarkId}' in this project`);
+    const live = await this.findLiveBenchmark(ctx, benchmarkId);
     // Asked before the transaction: a bus round-trip must not hold row locks.
     const { promptId, promptVersion, promptRelease } = live.target;
     const prompt = promptId ? await this.prompts.resolve(ctx, promptId, { version: promptVersion, release: promptRelease }) : null;
@@ -84,11 +85,7 @@ export class RunsService {
 
   async listRuns(ctx: ProjectContext, benchmarkId: string, page: PageRequest<RunListKey>): Promise<Page<RunView, RunListKey>> {
     await this.findLiveBenchmark(ctx, benchmarkId);
-    const rows = await this.dataSource.manager.find(Run, {
-      where: { benchmarkId, projectId: ctx.projectId, ...(page.after !== undefined ? { id: LessThan(page.after) } : {}) },
-      order: { id: 'DESC' },
-      take: rowsForPage(page),
-    });
+    const rows = await listRunsOfBenchmark(this.dataSource.manager, ctx.projectId, benchmarkId, page.after, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: items.map(toRunView), nextKey };
   }
@@ -96,17 +93,11 @@ export class RunsService {
   /** A release's gate asks: the completed runs of the benchmark that rendered this prompt version, newest first. */
   async runsOfPrompt(ctx: ProjectContext, request: Omit<RunsOfPromptRequest, 'ctx'>): Promise<RunsOfPromptReply> {
     const benchmark = await this.findLiveBenchmark(ctx, request.benchmarkId);
-    const runs = await this.dataSource.manager.find(Run, {
-      where: {
-        benchmarkId: benchmark.id,
-        projectId: ctx.projectId,
-        promptId: request.promptId,
-        promptVersion: request.promptVersion,
-        status: 'completed',
-      },
-      order: { id: 'DESC' },
-      take: RUNS_OF_PROMPT_MAX,
-    });
+    const runs = await completedRunsOfPrompt(
+      this.dataSource.manager,
+      { benchmarkId: benchmark.id, projectId: ctx.projectId, promptId: request.promptId, promptVersion: request.promptVersion },
+      RUNS_OF_PROMPT_MAX,
+    );
     return {
       scorers: benchmark.scorers.map((s) => s.name),
       runs: runs.map((run) => ({ id: run.id, finishedAt: run.finishedAt === null ? null : toIso(run.finishedAt), scores: toRunScores(run) })),
@@ -120,28 +111,21 @@ export class RunsService {
     const benchmark = await this.findLiveBenchmark(ctx, benchmarkId);
     const runId = filters.runId ?? benchmark.lastRunId;
     if (runId === null) return { items: [], nextKey: null, summary: null };
-    const run = await this.dataSource.manager.findOneBy(Run, { id: runId, benchmarkId, projectId: ctx.projectId });
+    const run = await findRunOfBenchmark(this.dataSource.manager, ctx.projectId, benchmarkId, runId);
     if (!run) throw DomainError.notFound(`No run with id '${runId}' of this benchmark`);
-    const rows = await this.dataSource.manager.find(Task, {
-      where: {
-        runId: run.id,
-        ...(filters.status !== undefined ? { status: filters.status as Task['status'] } : {}),
-        ...(page.after !== undefined ? { itemIndex: MoreThan(page.after) } : {}),
-      },
-      order: { itemIndex: 'ASC' },
-      take: rowsForPage(page),
-    });
+    const rows = await listTasksOfRun(this.dataSource.manager, run.id, filters.status as Task['status'] | undefined, page.after, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.itemIndex);
     return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run) };
   }
 
   private async insertRun(tx: EntityManager, ctx: ProjectContext, benchmarkId: string, input: StartRunInput, prompt: RunPlan['prompt']): Promise<Run> {
     const now = Date.now();
-    const benchmark = await lockBenchmark(tx, ctx, benchmarkId);
-    const active = await tx.findOneBy(Run, { activeBenchmarkId: benchmark.id });
+    const benchmark = await lockLiveBenchmark(tx, ctx.projectId, benchmarkId);
+    if (!benchmark) throw benchmarkNotFound(benchmarkId);
+    const active = await findActiveRunOf(tx, benchmark.id);
     if (active) throw new DomainError(ErrorCode.RunInProgress, `Run '${active.id}' of this benchmark is ${active.status}`);
     await checkStartQuotas(tx, ctx, this.quotas, now);
-    const dataset = await lockDataset(tx, ctx, benchmark.datasetId);
+    const dataset = await lockDataset(tx, ctx.projectId, benchmark.datasetId);
     if (!dataset) throw new DomainError(ErrorCode.Conflict, `The benchmark's dataset '${benchmark.datasetId}' no longer exists`);
     const items = await selectItems(tx, dataset, input.rowSubset);
     checkTaskCount(items.length, this.quotas);
@@ -172,19 +156,21 @@ export class RunsService {
       startedAt: null,
       finishedAt: null,
     };
-    await insertRows(tx, Run, run);
+    await insertRun(tx, run);
     await insertRunTasks(
       tx,
       run,
       items.map((item) => item.index),
     );
-    await tx.update(Benchmark, { id: benchmark.id }, { status: 'queued', lastRunId: run.id, updatedAt: now });
+    await markBenchmarkQueued(tx, benchmark.id, run.id, now);
     return run;
   }
 
   private async findLiveBenchmark(ctx: ProjectContext, id: string): Promise<Benchmark> {
-    const benchmark = await this.dataSource.manager.findOneBy(Benchmark, { id, projectId: ctx.projectId, deletedAt: IsNull() });
-    if (!benchmark) throw DomainError.notFound(`No benchmark with id '${id}' in this project`);
+    const benchmark = await findLiveBenchmark(this.dataSource.manager, ctx.projectId, id);
+    if (!benchmark) throw benchmarkNotFound(id);
     return benchmark;
   }
 }
+
+const benchmarkNotFound = (id: string) => DomainError.notFound(`No benchmark with id '${id}' in this project`);

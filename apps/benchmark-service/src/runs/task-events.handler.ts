@@ -4,31 +4,14 @@ import { countRunsEntered, countTasksEntered, observeTaskDuration, startBenchmar
 import { inTransaction } from '@cinetrace/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, FindOptionsSelect, In } from 'typeorm';
-import { Benchmark } from '../store/benchmark.entity';
+import { DataSource } from 'typeorm';
 import { TaskDispatcher } from '../execution/task-dispatcher';
-import { lockRun } from '../store/lock-run';
-import { runCounters } from './run-cancellation';
-import { applyTaskEvent, settleRun } from './run-progress';
-import { Run } from '../store/run.entity';
+import { followLastRun } from '../store/benchmarks.queries';
+import { lockRun, updateRunProgress } from '../store/runs.queries';
 import { storeTaskResults } from '../store/store-task-results';
 import { Task } from '../store/task.entity';
-
-/** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
-const RESULT_FIELDS = {
-  id: true,
-  runId: true,
-  status: true,
-  attempts: true,
-  output: true,
-  scores: true,
-  error: true,
-  usage: true,
-  costUsd: true,
-  startedAt: true,
-  finishedAt: true,
-  durationMs: true,
-} satisfies FindOptionsSelect<Task>;
+import { findTaskResults } from '../store/tasks.queries';
+import { applyTaskEvent, settleRun } from './run-progress';
 
 /**
  * Stores what the executors report, a batch of events per transaction: task results
@@ -62,8 +45,7 @@ export class TaskEventsHandler {
         const run = await lockRun(tx, { id: runId });
         if (!run) continue;
         const statusBefore = run.status;
-        // By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run.
-        const tasks = await tx.find(Task, { select: RESULT_FIELDS, where: { id: In([...new Set(events.map((e) => e.taskId))]) } });
+        const tasks = await findTaskResults(tx, [...new Set(events.map((e) => e.taskId))]);
         const byId = new Map(tasks.filter((task) => task.runId === runId).map((task) => [task.id, task]));
         const changed = new Set<Task>();
         let anEnd = false;
@@ -80,10 +62,8 @@ export class TaskEventsHandler {
         const statusApplied = run.status;
         const settled = settleRun(run, now);
         transitions.run(statusBefore, statusApplied, run.status);
-        await tx.update(Run, { id: run.id }, runCounters(run));
-        if (run.status !== statusBefore) {
-          await tx.update(Benchmark, { id: run.benchmarkId, lastRunId: run.id }, { status: run.status, updatedAt: now });
-        }
+        await updateRunProgress(tx, run);
+        if (run.status !== statusBefore) await followLastRun(tx, run.benchmarkId, run.id, run.status, now);
         if (anEnd && !settled) moreToHandOver.push({ runId: run.id, concurrency: run.runner.concurrency });
       }
       return moreToHandOver;

@@ -9,6 +9,7 @@ import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
 import { ApiListResponse } from '../lists/api-list-response';
 import { ListResponder } from '../lists/list-responder';
 import { newKey } from './new-key';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** /api/v1/api-keys: the organization's keys; `admin` keys without a project restriction only. */
 @ApiTags('API keys')
@@ -21,6 +22,7 @@ export class ApiKeysController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @SecretInAnswer()
   @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the key is in this answer only' })

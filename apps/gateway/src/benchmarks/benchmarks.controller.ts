@@ -24,6 +24,7 @@ import { Caller } from '../auth/caller';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const BENCHMARK_FILTERS = { status: 'string' } as const satisfies FilterSpec;
 const TASK_FILTERS = { runId: 'string', status: 'string' } as const satisfies FilterSpec;
@@ -38,6 +39,7 @@ export class BenchmarksController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createBenchmark', summary: 'Create a benchmark: a dataset of the project, scorers, a target and runner settings' })
   @ApiResponse({ status: 201, type: BenchmarkView })
@@ -66,6 +68,7 @@ export class BenchmarksController {
   }
 
   @Post(':id/start')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({ operationId: 'startBenchmarkRun', summary: 'Start a run: its tasks are the dataset items as they are now (or rowSubset of them)' })
   @ApiResponse({ status: 202, type: RunStartedView })

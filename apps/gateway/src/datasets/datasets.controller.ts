@@ -19,6 +19,7 @@ import { Caller } from '../auth/caller';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const DATASET_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
@@ -34,6 +35,7 @@ export class DatasetsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createDataset', summary: 'Create a dataset, optionally with its first items (up to 1000)' })
   @ApiResponse({ status: 201, type: DatasetView })
@@ -67,6 +69,7 @@ export class DatasetsController {
   }
 
   @Post(':id/items')
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ operationId: 'addDatasetItems', summary: 'Append items (up to 1000); the dataset version goes up by one' })
   @ApiResponse({ status: 201, type: DatasetItemsAddedView })

@@ -25,13 +25,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  // Not async: the requests without a key (nearly all) pass without a promise of their own.
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined) return next.handle();
     // OTLP exports are idempotent by their span ids already, and their bodies are bytes (protobuf): the header is ignored there.
     if (isOtlpRoute(request)) return next.handle();
+    return this.keyed(context, next, request, key);
+  }
+
+  private async keyed(context: ExecutionContext, next: CallHandler, request: AuthenticatedRequest, key: string | string[]): Promise<Observable<unknown>> {
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw DomainError.validation([{ path: 'Idempotency-Key', message: 'must be 1..255 visible ASCII characters' }]);
     }

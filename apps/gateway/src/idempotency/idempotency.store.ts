@@ -1,9 +1,10 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { isUniqueViolation } from '@cinetrace/persistence';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { IdempotencyRecord } from '../store/idempotency-record.entity';
+import { completeRecord, deleteExpiredRecords, deletePendingRecord, findRecord, insertRecord, renewPendingRecord } from '../store/idempotency-records.queries';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A pending claim older than this belongs to a request that died; a retry may take it over. */
@@ -26,7 +27,7 @@ export type Claim = { kind: 'fresh' } | ({ kind: 'replay'; statusCode: number; b
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private sweeper?: NodeJS.Timeout;
 
-  constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
@@ -39,7 +40,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   async claim(scope: string, key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await this.records.insert({
+        await insertRecord(this.dataSource.manager, {
           scope,
           key,
           fingerprint,
@@ -55,10 +56,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
-      const existing = await this.records.findOneBy({ scope, key });
+      const existing = await findRecord(this.dataSource.manager, scope, key);
       if (!existing) continue;
       if (existing.expiresAt <= now) {
-        await this.records.delete({ scope, key, expiresAt: LessThanOrEqual(now) });
+        await deleteExpiredRecords(this.dataSource.manager, now, { scope, key });
         continue;
       }
       if (existing.fingerprint !== fingerprint) {
@@ -80,23 +81,19 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async complete(scope: string, key: string, statusCode: number, body: unknown, headers: StoredHeaders): Promise<void> {
-    await this.records.update(
-      { scope, key, state: 'pending' },
-      { state: 'done', statusCode, responseBody: JSON.stringify(body ?? null), location: headers.location, etag: headers.etag },
-    );
+    await completeRecord(this.dataSource.manager, scope, key, { statusCode, responseBody: JSON.stringify(body ?? null), location: headers.location, etag: headers.etag });
   }
 
   /** The request failed: free the key so the client can retry it. */
   async release(scope: string, key: string): Promise<void> {
-    await this.records.delete({ scope, key, state: 'pending' });
+    await deletePendingRecord(this.dataSource.manager, scope, key);
   }
 
   private async takeOver(stale: IdempotencyRecord, now: number): Promise<boolean> {
-    const result = await this.records.update({ scope: stale.scope, key: stale.key, state: 'pending', createdAt: stale.createdAt }, { createdAt: now });
-    return (result.affected ?? 0) === 1;
+    return renewPendingRecord(this.dataSource.manager, stale, now);
   }
 
   private async sweep(now = Date.now()): Promise<void> {
-    await this.records.delete({ expiresAt: LessThanOrEqual(now) });
+    await deleteExpiredRecords(this.dataSource.manager, now);
   }
 }

@@ -1,6 +1,7 @@
 import { BusClient } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ServicePings } from '@cinetrace/contracts';
 import { METRICS_CONTENT_TYPE, metricsText } from '@cinetrace/metrics';
+import { storeAnswers } from '@cinetrace/persistence';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -56,10 +57,7 @@ export class OperationsController {
   async ready() {
     const services = Object.entries(ServicePings);
     const [store, bus, ...answers] = await Promise.all([
-      this.dataSource.query('SELECT 1').then(
-        () => true,
-        () => false,
-      ),
+      storeAnswers(this.dataSource)().catch(() => false),
       this.bus.isReachable(),
       ...services.map(([, pattern]) => this.bus.probeAnswer(pattern, SERVICE_PING_MS)),
     ]);

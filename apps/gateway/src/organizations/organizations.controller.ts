@@ -7,6 +7,7 @@ import { newKey } from '../api-keys/new-key';
 import { InstanceAdmin } from '../auth/access.decorators';
 import { Caller } from '../auth/caller';
 import { SecretInAnswer } from '../idempotency/secret-in-answer.decorator';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** /api/v1/organizations: further organizations of this deployment, made by an instance admin. */
 @ApiTags('Organizations')
@@ -16,6 +17,7 @@ export class OrganizationsController {
   constructor(private readonly bus: BusClient) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @SecretInAnswer()
   @ApiOperation({ operationId: 'createOrganization', summary: 'Create an organization; its first admin key is in this answer only' })

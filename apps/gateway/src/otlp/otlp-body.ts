@@ -25,6 +25,10 @@ export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyByte
       done(new DomainError(ErrorCode.UnsupportedMediaType, 'Send the body as application/json'), undefined);
       return;
     }
+    if (isIdentity(request)) {
+      done(null, { encoding: 'protobuf', bytes: body as Buffer });
+      return;
+    }
     readOtlpBody(request, body as Buffer, 'protobuf', maxBodyBytes).then(
       (read) => done(null, read),
       (err: Error) => done(err, undefined),
@@ -39,9 +43,7 @@ export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyByte
  * costs at most that much memory) and runs on libuv's thread pool, not the event loop.
  */
 export async function readOtlpBody(request: FastifyRequest, body: Buffer, encoding: OtlpEncoding, maxBodyBytes: number): Promise<OtlpBody> {
-  const contentEncoding = String(request.headers['content-encoding'] ?? 'identity')
-    .trim()
-    .toLowerCase();
+  const contentEncoding = contentEncodingOf(request);
   if (contentEncoding === 'identity' || contentEncoding === '') return { encoding, bytes: body };
   if (contentEncoding !== 'gzip') {
     throw new DomainError(ErrorCode.UnsupportedMediaType, `Content-Encoding ${contentEncoding.slice(0, 32)} is not supported; send gzip or none`);
@@ -54,6 +56,17 @@ export async function readOtlpBody(request: FastifyRequest, body: Buffer, encodi
     }
     throw new DomainError(ErrorCode.MalformedRequest, 'The body is not valid gzip');
   }
+}
+
+const contentEncodingOf = (request: FastifyRequest) =>
+  String(request.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+
+/** Whether the body came as it is (no Content-Encoding): then it needs no reading at all. */
+function isIdentity(request: FastifyRequest): boolean {
+  const contentEncoding = contentEncodingOf(request);
+  return contentEncoding === 'identity' || contentEncoding === '';
 }
 
 /** The encoding an OTLP request asked for, so its answer (errors included) goes out in it; JSON when unknown. */

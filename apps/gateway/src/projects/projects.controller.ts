@@ -8,6 +8,7 @@ import { Caller } from '../auth/caller';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const PROJECT_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
@@ -22,6 +23,7 @@ export class ProjectsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   // A key restricted to some projects could not use the project it made: it may not make one.
   @WholeOrganization()

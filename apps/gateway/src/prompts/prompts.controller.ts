@@ -30,6 +30,7 @@ import { parseResourceQuery } from '../http/resource-query';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const PROMPT_FILTERS = { type: 'string', label: 'string', q: 'string', includeDeleted: 'boolean' } as const satisfies FilterSpec;
 
@@ -48,6 +49,7 @@ export class PromptsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createPrompt', summary: 'Create a prompt (version 1); the identifier is derived from the name when omitted' })
   @ApiResponse({ status: 201, type: PromptView })
@@ -159,6 +161,7 @@ export class PromptsController {
 
   /** A POST (the values travel in a body) that changes nothing: `read` is enough. */
   @Post(':id/render')
+  @Idempotent()
   @HttpCode(200)
   @RequiresScope('read')
   @ApiOperation({

@@ -19,6 +19,7 @@ import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { SecretSealer } from './secret-sealer';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const SECRET_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
@@ -38,6 +39,7 @@ export class SecretsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createSecret', summary: 'Create a secret (the value is stored encrypted and never returned)' })
   @ApiResponse({ status: 201, type: SecretView })

@@ -22,6 +22,7 @@ import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
 import { Accepted, TraceIngestor, asAccepted } from './trace-ingestor';
 import { preferredWaitMs } from './prefer-wait';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const LIST_FILTERS = {
   projectId: 'string',
@@ -48,6 +49,7 @@ export class TracesController {
   ) {}
 
   @Post()
+  @Idempotent()
   @RequiresScope('ingest')
   @ApiOperation({ operationId: 'ingestTrace', summary: 'Ingest a trace (new, or merged into the stored one with the same id)' })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer 201 once the trace is stored and readable' })
@@ -75,6 +77,7 @@ export class TracesController {
   }
 
   @Post('batch')
+  @Idempotent()
   @RequiresScope('ingest')
   @ApiOperation({ operationId: 'ingestTraceBatch', summary: `Ingest up to ${MAX_BATCH_TRACES} traces; each item is accepted or rejected on its own` })
   @ApiHeader({ name: 'Prefer', required: false, description: '`wait`: answer once every accepted trace is stored' })

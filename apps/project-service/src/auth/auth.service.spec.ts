@@ -38,8 +38,7 @@ describe.each(TEST_STORES)('AuthService on %s', (kind) => {
   let apiKeys: Repository<ApiKey>;
   let auth: AuthService;
 
-  const authWith = (instanceAdminIds: string[]) =>
-    new AuthService(apiKeys, store.dataSource.getRepository(Project), { INSTANCE_ADMIN_KEY_IDS: instanceAdminIds } as ProjectServiceEnv);
+  const authWith = (instanceAdminIds: string[]) => new AuthService(store.dataSource, { INSTANCE_ADMIN_KEY_IDS: instanceAdminIds } as ProjectServiceEnv);
   const stored = async (overrides: Partial<ApiKey> = {}) => {
     const key = aKey(overrides);
     await apiKeys.insert(key);

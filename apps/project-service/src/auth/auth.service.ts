@@ -1,11 +1,12 @@
 import { AuthResolveReply, AuthResolveRequest, DomainError, ErrorCode } from '@cinetrace/contracts';
 import { digestsEqual } from '@cinetrace/auth';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ApiKey } from '../store/api-key.entity';
+import { findLiveKeyByHash, noteKeyUsed } from '../store/api-keys.queries';
 import { ProjectServiceEnv } from '../project-service.env';
-import { Project } from '../store/project.entity';
+import { findProjectByKey } from '../store/projects.queries';
 
 /**
  * `lastUsedAt` is written at most this often per key. A write per request would turn
@@ -22,15 +23,14 @@ export class AuthService {
   private readonly instanceAdminIds: ReadonlySet<string>;
 
   constructor(
-    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
-    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ProjectServiceEnv) env: ProjectServiceEnv,
   ) {
     this.instanceAdminIds = new Set(env.INSTANCE_ADMIN_KEY_IDS);
   }
 
   async resolve(request: AuthResolveRequest): Promise<AuthResolveReply> {
-    const key = await this.apiKeys.findOneBy({ keyHash: request.apiKeyHash, revokedAt: IsNull() });
+    const key = await findLiveKeyByHash(this.dataSource.manager, request.apiKeyHash);
     if (!key || !digestsEqual(key.keyHash, request.apiKeyHash)) {
       throw new DomainError(ErrorCode.Unauthenticated, 'The API key is missing, malformed or unknown');
     }
@@ -43,7 +43,7 @@ export class AuthService {
       instanceAdmin: key.instanceAdmin || this.instanceAdminIds.has(key.id),
     };
     if (request.projectKey === undefined) return reply;
-    const project = await this.projects.findOneBy({ orgId: key.orgId, key: request.projectKey });
+    const project = await findProjectByKey(this.dataSource.manager, key.orgId, request.projectKey);
     // A project the key is not restricted to reads as one it does not know (API.md).
     if (!project || (key.projectIds && !key.projectIds.includes(project.id))) {
       throw new DomainError(ErrorCode.InvalidProjectKey, 'No project with this key in your organization');
@@ -58,13 +58,8 @@ export class AuthService {
   private noteUse(key: ApiKey): void {
     const now = Date.now();
     if (key.lastUsedAt !== null && now - key.lastUsedAt < LAST_USED_PRECISION_MS) return;
-    this.apiKeys
-      .createQueryBuilder()
-      .update(ApiKey)
-      .set({ lastUsedAt: now })
-      .where('id = :id', { id: key.id })
-      .andWhere('(last_used_at IS NULL OR last_used_at < :since)', { since: now - LAST_USED_PRECISION_MS })
-      .execute()
-      .catch((err: unknown) => this.logger.warn(`Could not record the use of API key ${key.id}: ${(err as Error).message}`));
+    noteKeyUsed(this.dataSource.manager, key.id, now, now - LAST_USED_PRECISION_MS).catch((err: unknown) =>
+      this.logger.warn(`Could not record the use of API key ${key.id}: ${(err as Error).message}`),
+    );
   }
 }

@@ -1,15 +1,16 @@
 import { generateApiKey, hashApiKey } from '@cinetrace/auth';
 import { newId } from '@cinetrace/ids';
-import { insertRows, isUniqueViolation } from '@cinetrace/persistence';
+import { isUniqueViolation } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ProjectServiceEnv } from '../project-service.env';
 import { digestOf, newApiKeyRow } from './api-key-rows';
-import { ApiKey } from '../store/api-key.entity';
+import { findKeyByHash, insertApiKey, unrevokeKey } from '../store/api-keys.queries';
 import { Organization } from '../store/organization.entity';
+import { findOrganizationBySlug, insertOrganization } from '../store/organizations.queries';
 
 const BOOTSTRAP_SLUG = 'default';
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
@@ -25,8 +26,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
 
   constructor(
-    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
-    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ProjectServiceEnv) private readonly env: ProjectServiceEnv,
   ) {}
 
@@ -44,33 +44,31 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   private async bootstrapOrganization(): Promise<{ organization: Organization; created: boolean }> {
-    const existing = await this.organizations.findOneBy({ slug: BOOTSTRAP_SLUG });
+    const manager = this.dataSource.manager;
+    const existing = await findOrganizationBySlug(manager, BOOTSTRAP_SLUG);
     if (existing) return { organization: existing, created: false };
-    const organization = this.organizations.create({
-      id: newId('org'),
-      slug: BOOTSTRAP_SLUG,
-      name: 'Default organization',
-      createdAt: Date.now(),
-    });
+    const organization: Organization = { id: newId('org'), slug: BOOTSTRAP_SLUG, name: 'Default organization', createdAt: Date.now() };
     try {
-      await this.organizations.insert(organization);
+      await insertOrganization(manager, organization);
       return { organization, created: true };
     } catch (err) {
       // Another replica made it first.
       if (!isUniqueViolation(err)) throw err;
-      return { organization: await this.organizations.findOneByOrFail({ slug: BOOTSTRAP_SLUG }), created: false };
+      const made = await findOrganizationBySlug(manager, BOOTSTRAP_SLUG);
+      if (!made) throw err;
+      return { organization: made, created: false };
     }
   }
 
   private async ensureKey(orgId: string, key: string, name: string): Promise<void> {
     const keyHash = hashApiKey(key);
-    const existing = await this.apiKeys.findOneBy({ keyHash });
+    const existing = await findKeyByHash(this.dataSource.manager, keyHash);
     if (existing) {
-      if (existing.revokedAt !== null) await this.apiKeys.update({ id: existing.id }, { revokedAt: null });
+      if (existing.revokedAt !== null) await unrevokeKey(this.dataSource.manager, existing.id);
       return;
     }
     try {
-      await insertRows(this.apiKeys.manager, ApiKey, newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
+      await insertApiKey(this.dataSource.manager, newApiKeyRow({ orgId, name, scopes: ['admin'], instanceAdmin: true, credential: digestOf(key) }));
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }

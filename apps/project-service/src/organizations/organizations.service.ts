@@ -1,12 +1,13 @@
 import { CreateOrganizationInput, NewKeyDigest, StoredOrganizationView } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
-import { insertRows, inTransaction, toIso } from '@cinetrace/persistence';
+import { inTransaction, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { newApiKeyRow, toStoredApiKeyView } from './api-key-rows';
-import { ApiKey } from '../store/api-key.entity';
+import { insertApiKey } from '../store/api-keys.queries';
 import { Organization } from '../store/organization.entity';
+import { insertOrganization } from '../store/organizations.queries';
 
 export const FIRST_KEY_NAME = 'Admin key';
 
@@ -21,8 +22,8 @@ export class OrganizationsService {
     const organization: Organization = { id, slug: id, name: input.name, createdAt: Date.now() };
     const row = newApiKeyRow({ orgId: id, name: FIRST_KEY_NAME, scopes: ['admin'], credential });
     await inTransaction(this.dataSource, async (manager) => {
-      await manager.insert(Organization, organization);
-      await insertRows(manager, ApiKey, row);
+      await insertOrganization(manager, organization);
+      await insertApiKey(manager, row);
     });
     return { id, name: organization.name, createdAt: toIso(organization.createdAt), apiKey: toStoredApiKeyView(row) };
   }

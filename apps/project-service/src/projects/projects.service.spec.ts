@@ -2,7 +2,6 @@ import { ErrorCode, type OrgContext, type PageRequest } from '@cinetrace/contrac
 import { allPages, anOrgContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { Organization } from '../store/organization.entity';
 import { projectServiceStore } from '../project-service.module';
-import { Project } from '../store/project.entity';
 import { ProjectsService } from './projects.service';
 
 // project-service's projects on both of its stores: derived keys, paging, restricted keys.
@@ -21,7 +20,7 @@ describe.each(TEST_STORES)('ProjectsService on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind, projectServiceStore);
-    projects = new ProjectsService(store.dataSource.getRepository(Project));
+    projects = new ProjectsService(store.dataSource);
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(async () => {

@@ -14,10 +14,11 @@ import { AtRestCipher, isReplyPublicKey, sealFor } from '@cinetrace/secret-crypt
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Project } from '../store/project.entity';
+import { findProjectById } from '../store/projects.queries';
 import { EnvSecrets } from './env-secrets';
 import { atRestContext } from './secret-cipher';
 import { Secret } from '../store/secret.entity';
+import { findSecretByName } from '../store/secrets.queries';
 
 /** A secret as far as releasing it goes: the organization's own, else one the operator lists (OUTBOUND_ENV_SECRETS). */
 type Usable = { kind: 'stored'; secret: Secret } | { kind: 'env'; name: string; allowedHosts: string[] };
@@ -63,7 +64,7 @@ export class SecretReleaseService implements OnApplicationBootstrap {
     if (typeof projectId !== 'string' || typeof name !== 'string' || !SECRET_NAME_PATTERN.test(name) || typeof host !== 'string' || !host || !isReplyPublicKey(replyKey)) {
       throw DomainError.validation([{ path: 'request', message: 'needs projectId, a secret name, a host and an X25519 reply key' }]);
     }
-    const project = await this.dataSource.manager.findOneBy(Project, { id: projectId });
+    const project = await findProjectById(this.dataSource.manager, projectId);
     if (!project) throw DomainError.notFound(`No project '${projectId}'`);
     const usable = await this.find(project.orgId, name);
     if (!usable) throw DomainError.notFound(`No secret named '${name}' in the benchmark's organization`);
@@ -85,7 +86,7 @@ export class SecretReleaseService implements OnApplicationBootstrap {
   }
 
   private async find(orgId: string, name: string): Promise<Usable | undefined> {
-    const secret = await this.dataSource.manager.findOneBy(Secret, { orgId, name });
+    const secret = await findSecretByName(this.dataSource.manager, orgId, name);
     if (secret) return { kind: 'stored', secret };
     const listed = this.envSecrets.find(name);
     return listed ? { kind: 'env', ...listed } : undefined;

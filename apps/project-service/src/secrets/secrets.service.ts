@@ -23,8 +23,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SecretActivity } from '../store/secret-activity.entity';
+import { insertSecretActivity, listSecretActivity } from '../store/secret-activity.queries';
 import { atRestContext, SecretIntake } from './secret-cipher';
 import { Secret } from '../store/secret.entity';
+import { deleteSecret, findSecret, insertSecret, listSecrets, updateSecretValue } from '../store/secrets.queries';
 
 /** The organization's secrets: written encrypted, shown without their values, every change audited. */
 @Injectable()
@@ -45,7 +47,7 @@ export class SecretsService {
     const secret: Secret = { id, orgId: ctx.orgId, name: input.name, allowedHosts, createdAt: now, updatedAt: now, ...this.sealed(ctx.orgId, id, input.name, value) };
     try {
       await inTransaction(this.dataSource, async (tx) => {
-        await tx.insert(Secret, secret);
+        await insertSecret(tx, secret);
         await audit(tx, ctx, secret, 'created', now);
       });
     } catch (err) {
@@ -56,10 +58,8 @@ export class SecretsService {
   }
 
   async list(ctx: OrgContext, filters: { name?: string }, page: PageRequest<SecretListKey>): Promise<Page<SecretView, SecretListKey>> {
-    const query = this.dataSource.getRepository(Secret).createQueryBuilder('s').where('s.org_id = :orgId', { orgId: ctx.orgId }).orderBy('s.id', 'DESC').limit(rowsForPage(page));
-    if (filters.name !== undefined) query.andWhere('s.name = :name', { name: filters.name });
-    if (page.after !== undefined) query.andWhere('s.id < :after', { after: page.after });
-    const { items, nextKey } = toPage(await query.getMany(), page.limit, (row) => row.id);
+    const rows = await listSecrets(this.dataSource.manager, ctx.orgId, { name: filters.name }, page.after, rowsForPage(page));
+    const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: items.map(toView), nextKey };
   }
 
@@ -75,11 +75,14 @@ export class SecretsService {
         allowedHosts: input.allowedHosts === undefined ? secret.allowedHosts : normalHosts(input.allowedHosts),
         updatedAt: now,
       };
-      await tx.update(
-        Secret,
-        { id: secret.id },
-        { keyId: updated.keyId, iv: updated.iv, tag: updated.tag, ciphertext: updated.ciphertext, allowedHosts: updated.allowedHosts, updatedAt: now },
-      );
+      await updateSecretValue(tx, secret.id, {
+        keyId: updated.keyId,
+        iv: updated.iv,
+        tag: updated.tag,
+        ciphertext: updated.ciphertext,
+        allowedHosts: updated.allowedHosts,
+        updatedAt: now,
+      });
       await audit(tx, ctx, updated, 'rotated', now);
       return toView(updated);
     });
@@ -97,8 +100,7 @@ export class SecretsService {
       );
     }
     await inTransaction(this.dataSource, async (tx) => {
-      const deleted = await tx.delete(Secret, { id: secret.id, orgId: ctx.orgId });
-      if (!deleted.affected) throw DomainError.notFound(`No secret with id '${id}'`);
+      if (!(await deleteSecret(tx, ctx.orgId, secret.id))) throw DomainError.notFound(`No secret with id '${id}'`);
       await audit(tx, ctx, secret, 'deleted', Date.now());
     });
   }
@@ -109,14 +111,7 @@ export class SecretsService {
 
   /** Newest first; readable after the secret is deleted (the trail outlives it). */
   async activity(ctx: OrgContext, id: string, page: PageRequest<string>): Promise<Page<SecretActivityView, string>> {
-    const query = this.dataSource
-      .getRepository(SecretActivity)
-      .createQueryBuilder('a')
-      .where('a.org_id = :orgId AND a.secret_id = :id', { orgId: ctx.orgId, id })
-      .orderBy('a.id', 'DESC')
-      .limit(rowsForPage(page));
-    if (page.after !== undefined) query.andWhere('a.id < :after', { after: page.after });
-    const rows = await query.getMany();
+    const rows = await listSecretActivity(this.dataSource.manager, ctx.orgId, id, page.after, rowsForPage(page));
     if (rows.length === 0 && page.after === undefined) throw DomainError.notFound(`No secret with id '${id}'`);
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: items.map(toActivityView), nextKey };
@@ -129,13 +124,13 @@ export class SecretsService {
 
 async function findOwn(manager: EntityManager, ctx: OrgContext, id: string): Promise<Secret> {
   // Another organization's secret is as absent as one that never existed.
-  const secret = await manager.findOneBy(Secret, { id, orgId: ctx.orgId });
+  const secret = await findSecret(manager, ctx.orgId, id);
   if (!secret) throw DomainError.notFound(`No secret with id '${id}'`);
   return secret;
 }
 
 async function audit(tx: EntityManager, ctx: OrgContext, secret: Secret, action: SecretAction, at: number): Promise<void> {
-  await tx.insert(SecretActivity, {
+  await insertSecretActivity(tx, {
     id: newId('act'),
     orgId: ctx.orgId,
     secretId: secret.id,

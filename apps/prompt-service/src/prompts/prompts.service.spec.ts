@@ -1,11 +1,7 @@
 import { ErrorCode, type CreatePromptInput, type DomainError, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
-import { PromptActivity } from '../store/prompt-activity.entity';
-import { PromptRelease } from '../store/prompt-release.entity';
 import { PromptReadsService } from './prompt-reads.service';
-import { PromptVersion } from '../store/prompt-version.entity';
-import { Prompt } from '../store/prompt.entity';
 import { PromptsService } from './prompts.service';
 
 const aPrompt = (overrides: Partial<CreatePromptInput> = {}): CreatePromptInput => ({
@@ -28,12 +24,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
     store = await openTestStore(kind, promptServiceStore);
     const { dataSource } = store;
     prompts = new PromptsService(dataSource);
-    reads = new PromptReadsService(
-      dataSource.getRepository(Prompt),
-      dataSource.getRepository(PromptVersion),
-      dataSource.getRepository(PromptActivity),
-      dataSource.getRepository(PromptRelease),
-    );
+    reads = new PromptReadsService(dataSource);
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {

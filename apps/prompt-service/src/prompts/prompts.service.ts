@@ -1,16 +1,19 @@
 import { CreatePromptInput, DeletedPromptView, DomainError, ErrorCode, FieldChange, ProjectContext, PromptAction, PromptView, UpdatePromptInput } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
-import { insertRows, inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
+import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { insertWithDerivedSlug } from '@cinetrace/slugs';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PromptActivity } from '../store/prompt-activity.entity';
-import { diffPrompt } from './prompt-changes';
-import { PromptLabel } from '../store/prompt-label.entity';
-import { deriveIdentifier, extractVariables } from './prompt-text';
+import { insertPromptActivity } from '../store/prompt-activity.queries';
+import { replacePromptLabels } from '../store/prompt-labels.queries';
 import { PromptVersion } from '../store/prompt-version.entity';
+import { insertPromptVersion } from '../store/prompt-versions.queries';
 import { Prompt } from '../store/prompt.entity';
+import { advancePrompt, findLivePrompt, insertPrompt, liveIdentifiersLike, softDeletePrompt } from '../store/prompts.queries';
+import { diffPrompt } from './prompt-changes';
+import { deriveIdentifier, extractVariables } from './prompt-text';
 import { toPromptView } from './prompt.views';
 
 /** Concurrent PUTs without If-Match: the loser re-reads and applies its change on top. */
@@ -34,7 +37,7 @@ export class PromptsService {
     }
     const base = deriveIdentifier(input.name);
     return insertWithDerivedSlug(base, {
-      taken: (slug) => this.liveIdentifiersLike(ctx.projectId, slug),
+      taken: (slug) => liveIdentifiersLike(this.dataSource.manager, ctx.projectId, slug),
       insert: (identifier) => this.insert(ctx, input, identifier),
       isCollision: isUniqueViolation,
     });
@@ -57,9 +60,8 @@ export class PromptsService {
       const prompt = await findLive(tx, ctx, id);
       checkIfMatch(prompt, ifMatch);
       const now = Date.now();
-      const result = await tx.createQueryBuilder().update(Prompt).set({ deletedAt: now, updatedAt: now }).where('id = :id AND deleted_at IS NULL', { id }).execute();
-      if (!result.affected) throw notFound(id);
-      await insertRows(tx, PromptActivity, activity(ctx, id, 'deleted', prompt.version, now, { deletedAt: { from: null, to: toIso(now) } }));
+      if (!(await softDeletePrompt(tx, id, now))) throw notFound(id);
+      await insertPromptActivity(tx, activity(ctx, id, 'deleted', prompt.version, now, { deletedAt: { from: null, to: toIso(now) } }));
       return { id, deleted: true, deletedAt: toIso(now) };
     });
   }
@@ -86,10 +88,10 @@ export class PromptsService {
       created[field] = { from: null, to: prompt[field] };
     }
     return inTransaction(this.dataSource, async (tx) => {
-      await insertRows(tx, Prompt, prompt);
-      await insertRows(tx, PromptVersion, snapshot(prompt));
-      await replaceLabels(tx, prompt.id, prompt.labels);
-      await insertRows(tx, PromptActivity, activity(ctx, prompt.id, 'created', 1, now, created));
+      await insertPrompt(tx, prompt);
+      await insertPromptVersion(tx, snapshot(prompt));
+      await replacePromptLabels(tx, prompt.id, prompt.labels);
+      await insertPromptActivity(tx, activity(ctx, prompt.id, 'created', 1, now, created));
       return toPromptView(prompt);
     });
   }
@@ -104,48 +106,18 @@ export class PromptsService {
     const next: Prompt = { ...prompt, ...definedFields(input), version: prompt.version + 1, updatedAt: now };
     next.variables = extractVariables(next.content);
     // Compare-and-set on the version: two writers can never both produce version N+1.
-    const result = await tx
-      .createQueryBuilder()
-      .update(Prompt)
-      .set({
-        name: next.name,
-        content: next.content,
-        labels: next.labels,
-        metadata: next.metadata as object,
-        variables: next.variables,
-        version: next.version,
-        updatedAt: now,
-      })
-      .where('id = :id AND version = :version AND deleted_at IS NULL', { id, version: prompt.version })
-      .execute();
-    if (!result.affected) throw new LostUpdateRace();
-    await insertRows(tx, PromptVersion, { ...snapshot(next), createdAt: now });
-    if (changes.labels) await replaceLabels(tx, id, next.labels);
-    await insertRows(tx, PromptActivity, activity(ctx, id, 'updated', next.version, now, changes));
+    const change = { name: next.name, content: next.content, labels: next.labels, metadata: next.metadata, variables: next.variables, version: next.version, updatedAt: now };
+    if (!(await advancePrompt(tx, id, prompt.version, change))) throw new LostUpdateRace();
+    await insertPromptVersion(tx, { ...snapshot(next), createdAt: now });
+    if (changes.labels) await replacePromptLabels(tx, id, next.labels);
+    await insertPromptActivity(tx, activity(ctx, id, 'updated', next.version, now, changes));
     return toPromptView(next);
-  }
-
-  /** Live identifiers of the project that are `base` or `base-<anything>`. */
-  private async liveIdentifiersLike(projectId: string, base: string): Promise<Set<string>> {
-    const rows = await this.dataSource
-      .getRepository(Prompt)
-      .createQueryBuilder('p')
-      .select('p.identifier', 'identifier')
-      .where('p.project_id = :projectId AND p.deleted_at IS NULL', { projectId })
-      // A derived base holds only a-z, 0-9 and '-': nothing LIKE would read as a wildcard.
-      .andWhere('(p.identifier = :base OR p.identifier LIKE :prefix)', { base, prefix: `${base}-%` })
-      .getRawMany<{ identifier: string }>();
-    return new Set(rows.map((r) => r.identifier));
   }
 }
 
 /** The caller's live prompt, or 404. */
 export async function findLive(tx: EntityManager, ctx: ProjectContext, id: string): Promise<Prompt> {
-  const prompt = await tx
-    .getRepository(Prompt)
-    .createQueryBuilder('p')
-    .where('p.id = :id AND p.project_id = :projectId AND p.deleted_at IS NULL', { id, projectId: ctx.projectId })
-    .getOne();
+  const prompt = await findLivePrompt(tx, ctx.projectId, id);
   if (!prompt) throw notFound(id);
   return prompt;
 }
@@ -177,16 +149,6 @@ function snapshot(p: Prompt): PromptVersion {
     variables: p.variables,
     createdAt: p.createdAt,
   };
-}
-
-async function replaceLabels(tx: EntityManager, promptId: string, labels: string[]): Promise<void> {
-  await tx.delete(PromptLabel, { promptId });
-  if (labels.length)
-    await insertRows(
-      tx,
-      PromptLabel,
-      labels.map((label) => ({ promptId, label })),
-    );
 }
 
 /** An activity row of the prompt, by the caller's key. */

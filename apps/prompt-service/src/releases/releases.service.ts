@@ -12,18 +12,19 @@ import {
   PromptReleaseView,
   ReleaseGateView,
 } from '@cinetrace/contracts';
-import { inTransaction, insertRows, isUniqueViolation, toIso } from '@cinetrace/persistence';
+import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PromptActivity } from '../store/prompt-activity.entity';
+import { insertPromptActivity } from '../store/prompt-activity.queries';
+import { PromptRelease } from '../store/prompt-release.entity';
+import { countReleases, deleteRelease, findRelease, insertRelease, listReleases, replaceRelease } from '../store/prompt-releases.queries';
+import { promptVersionExists } from '../store/prompt-versions.queries';
+import { promptExists } from '../store/prompts.queries';
 import { canonical } from '../prompts/prompt-changes';
-import { PromptVersion } from '../store/prompt-version.entity';
-import { Prompt } from '../store/prompt.entity';
 import { activity, findLive } from '../prompts/prompts.service';
 import { BenchmarkRuns } from './benchmark-runs';
 import { gateFailed, judgeGate } from './gate-verdict';
-import { PromptRelease } from '../store/prompt-release.entity';
 
 /** Concurrent moves of one release: the loser of the compare-and-set re-reads and moves from where the winner left it. */
 const MOVE_ATTEMPTS = 10;
@@ -39,9 +40,8 @@ export class ReleasesService {
   ) {}
 
   async list(ctx: ProjectContext, id: string): Promise<PromptReleaseListView> {
-    const found = await this.dataSource.manager.existsBy(Prompt, { id, projectId: ctx.projectId });
-    if (!found) throw notFound(id);
-    const releases = await this.dataSource.manager.find(PromptRelease, { where: { promptId: id }, order: { name: 'ASC' } });
+    if (!(await promptExists(this.dataSource.manager, ctx.projectId, id))) throw notFound(id);
+    const releases = await listReleases(this.dataSource.manager, id);
     return { data: releases.map(toReleaseView), nextCursor: null };
   }
 
@@ -62,24 +62,23 @@ export class ReleasesService {
     checkName(name);
     await inTransaction(this.dataSource, async (tx) => {
       const prompt = await findLive(tx, ctx, id);
-      const release = await tx.findOneBy(PromptRelease, { promptId: id, name });
+      const release = await findRelease(tx, id, name);
       if (!release) throw DomainError.notFound(`The prompt with id '${id}' has no release '${name}'`);
       if (release.gate && !request.mayChangeGate) throw gateNeedsAdmin(name);
-      const result = await tx.delete(PromptRelease, { promptId: id, name, revision: release.revision });
-      if (!result.affected) throw new DomainError(ErrorCode.Conflict, `Release '${name}' changed while it was being removed; try again`);
+      if (!(await deleteRelease(tx, id, name, release.revision))) throw new DomainError(ErrorCode.Conflict, `Release '${name}' changed while it was being removed; try again`);
       const changes: Record<string, FieldChange> = { [name]: { from: release.version, to: null } };
       if (release.gate) changes[`${name}.gate`] = { from: release.gate, to: null };
-      await insertRows(tx, PromptActivity, activity(ctx, id, 'released', prompt.version, Date.now(), changes));
+      await insertPromptActivity(tx, activity(ctx, id, 'released', prompt.version, Date.now(), changes));
     });
   }
 
   private async moveOnce({ ctx, id, name, input, mayChangeGate }: PromptReleaseMoveRequest): Promise<PromptReleaseView> {
     const manager = this.dataSource.manager;
     const prompt = await findLive(manager, ctx, id);
-    if (!(await manager.existsBy(PromptVersion, { promptId: id, version: input.version }))) {
+    if (!(await promptVersionExists(manager, id, input.version))) {
       throw DomainError.validation([{ path: 'version', message: `the prompt has no version ${input.version} (its newest is ${prompt.version})` }]);
     }
-    const current = await manager.findOneBy(PromptRelease, { promptId: id, name });
+    const current = await findRelease(manager, id, name);
     const gate = input.gate === undefined ? (current?.gate ?? null) : input.gate && { benchmarkId: input.gate.benchmarkId, thresholds: input.gate.thresholds };
     // The same gate sent again (keys in any order) is no change, and needs no admin.
     const gateChanged = canonical(gate) !== canonical(current?.gate ?? null);
@@ -107,7 +106,7 @@ export class ReleasesService {
       const changes: Record<string, FieldChange> = {};
       if (moved) changes[name] = { from: current?.version ?? null, to: input.version };
       if (gateChanged) changes[`${name}.gate`] = { from: current?.gate ?? null, to: gate };
-      await insertRows(tx, PromptActivity, activity(ctx, id, 'released', prompt.version, now, changes));
+      await insertPromptActivity(tx, activity(ctx, id, 'released', prompt.version, now, changes));
       return toReleaseView(next);
     });
   }
@@ -140,20 +139,14 @@ export class ReleasesService {
 }
 
 async function compareAndSet(tx: EntityManager, current: PromptRelease, next: PromptRelease): Promise<void> {
-  const result = await tx
-    .createQueryBuilder()
-    .update(PromptRelease)
-    .set({ version: next.version, gate: next.gate as object | null, revision: next.revision, updatedAt: next.updatedAt, updatedBy: next.updatedBy })
-    .where('prompt_id = :promptId AND name = :name AND revision = :revision', { promptId: current.promptId, name: current.name, revision: current.revision })
-    .execute();
-  if (!result.affected) throw new LostReleaseRace();
+  if (!(await replaceRelease(tx, current, next))) throw new LostReleaseRace();
 }
 
 async function insertNew(tx: EntityManager, release: PromptRelease): Promise<void> {
-  const count = await tx.countBy(PromptRelease, { promptId: release.promptId });
+  const count = await countReleases(tx, release.promptId);
   if (count >= PROMPT_RELEASES_MAX) throw new DomainError(ErrorCode.Conflict, `A prompt has at most ${PROMPT_RELEASES_MAX} releases; remove one first`);
   // A concurrent first move of the same name loses on the primary key and is retried as a move.
-  await insertRows(tx, PromptRelease, release);
+  await insertRelease(tx, release);
 }
 
 function checkName(name: string): void {

@@ -16,3 +16,30 @@ export function readableTime(ms: number): number {
 export function durationMs(startTime: number, endTime: number | null): number | null {
   return endTime === null ? null : readableTime(endTime) - readableTime(startTime);
 }
+
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+let cachedDay = NaN;
+let cachedDayPrefix = '';
+
+/**
+ * A stored time as the ISO 8601 text answers carry (`toISOString` of readableTime). The
+ * date part is computed once per day and the time of day by arithmetic: a 100-span GET
+ * writes ~300 times, and `new Date(ms).toISOString()` (~0.4 µs each) was an eighth of its CPU.
+ */
+export function isoTime(ms: number): string {
+  const time = readableTime(ms);
+  const day = Math.floor(time / DAY_MS);
+  if (day !== cachedDay) {
+    cachedDay = day;
+    cachedDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11); // YYYY-MM-DDT (years 1970..9999: always four digits)
+  }
+  let rest = time - day * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  return `${cachedDayPrefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[rest - seconds * 1000]}Z`;
+}

@@ -1,9 +1,9 @@
 import type { TraceSummaryView } from '@cinetrace/contracts';
 import type { StoredTrace, TimelineSpan } from '@cinetrace/traces';
 import type { StoredSpanText } from '../store/trace-rows';
-import { durationMs, readableTime } from './readable-time';
+import { durationMs, isoTime } from './readable-time';
 
-const iso = (ms: number) => new Date(readableTime(ms)).toISOString();
+const iso = isoTime;
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function toSummaryView(t: StoredTrace): TraceSummaryView {
@@ -60,6 +60,8 @@ const json = (text: string | null) => text ?? 'null';
 /** Events are stored with epoch-ms times and answered with ISO times: the one JSON column rewritten. */
 function eventsJson(text: string | null): string {
   if (text === null) return 'null';
-  const events = JSON.parse(text) as Array<{ time: number }>;
-  return JSON.stringify(events.map((e) => ({ ...e, time: iso(e.time) })));
+  // Rewritten in place (the objects are this parse's own): `time` keeps its place among the keys.
+  const events = JSON.parse(text) as Array<{ time: number | string }>;
+  for (const event of events) event.time = iso(event.time as number);
+  return JSON.stringify(events);
 }

@@ -1,4 +1,4 @@
-import type { StoredSpan, StoredTrace } from '@cinetrace/traces';
+import { spanFieldTexts, type StoredSpan, type StoredTrace } from '@cinetrace/traces';
 import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
 
@@ -98,16 +98,22 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
 }
 
 export function spanToRow(projectId: string, traceId: string, s: StoredSpan): unknown[] {
-  const input = toJson(s.input);
-  const output = toJson(s.output);
+  // The texts the merge wrote when it measured the span (storedSpanJson), else written here.
+  const texts = spanFieldTexts(s);
+  const input = texts ? column(texts.input) : toJson(s.input);
+  const output = texts ? column(texts.output) : toJson(s.output);
   const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
+  const attributesText = texts && attributes === s.attributes ? column(texts.attributes) : toJson(attributes);
   // Columns packed by hand, as the table has them:
   // prettier-ignore
   return [
     projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
-    input, output, toJson(s.usage), s.costUsd, toJson(attributes), toJson(s.events), toJson(copies),
+    input, output, texts ? column(texts.usage) : toJson(s.usage), s.costUsd, attributesText, texts ? column(texts.events) : toJson(s.events), toJson(copies),
   ];
 }
+
+/** A field's JSON text as its column holds it: SQL NULL for null. */
+const column = (text: string): string | null => (text === 'null' ? null : text);
 
 /** A span's JSON columns: stored as JSON text (or NULL). */
 export type SpanJsonColumn = 'input' | 'output' | 'usage' | 'attributes' | 'events';

@@ -1,12 +1,12 @@
 import * as protobuf from 'protobufjs';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
+import { readExportTraceRequest } from './otlp-protobuf-reader';
 import { OtlpValueError } from './otlp-values';
 
 /** The two OTLP/HTTP encodings: the response goes out in the request's. */
 export type OtlpEncoding = 'protobuf' | 'json';
 
 const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR);
-const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 const ExportResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
 
 /**
@@ -45,38 +45,16 @@ const rpc = protobuf.Root.fromJSON({
 const DetailedStatus = rpc.lookupType('google.rpc.Status');
 const RetryInfo = rpc.lookupType('google.rpc.RetryInfo');
 
-/** Fields holding trace or span ids: bytes in protobuf, hex in OTLP/JSON (not base64 as the proto3 JSON mapping would have). */
-const ID_FIELDS = ['traceId', 'spanId', 'parentSpanId'];
-
 /**
  * A protobuf ExportTraceServiceRequest in the OTLP/JSON shape the mapping reads: field
  * names in lowerCamelCase, int64s as decimal strings, bytes values in base64, ids in hex.
  */
 export function decodeOtlpProtobuf(body: Uint8Array): unknown {
-  let message: protobuf.Message;
   try {
-    message = ExportRequest.decode(body);
-  } catch {
-    throw new OtlpValueError('the body is not a protobuf ExportTraceServiceRequest');
-  }
-  // toObject's type is an index of `any`; this is the part of its shape walked here.
-  const object = ExportRequest.toObject(message, { longs: String, bytes: String, enums: Number, defaults: false }) as {
-    resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<Record<string, unknown> & { links?: Array<Record<string, unknown>> }> }> }>;
-  };
-  for (const rs of object.resourceSpans ?? []) {
-    for (const ss of rs.scopeSpans ?? []) {
-      for (const span of ss.spans ?? []) {
-        idsToHex(span);
-        for (const link of span.links ?? []) idsToHex(link);
-      }
-    }
-  }
-  return object;
-}
-
-function idsToHex(object: Record<string, unknown>): void {
-  for (const field of ID_FIELDS) {
-    if (typeof object[field] === 'string') object[field] = Buffer.from(object[field] as string, 'base64').toString('hex');
+    return readExportTraceRequest(body);
+  } catch (err) {
+    const why = err instanceof OtlpValueError ? `: ${err.message}` : '';
+    throw new OtlpValueError(`the body is not a protobuf ExportTraceServiceRequest${why}`);
   }
 }
 
@@ -85,8 +63,15 @@ export interface PartialSuccess {
   errorMessage: string;
 }
 
+/** The answer to nearly every export, encoded once (an empty message: zero bytes in protobuf). */
+const EMPTY_SUCCESS = {
+  json: { contentType: 'application/json', body: '{}' },
+  protobuf: { contentType: 'application/x-protobuf', body: Buffer.alloc(0) },
+} as const;
+
 /** An ExportTraceServiceResponse: empty when every span was taken, else with partial_success. */
 export function encodeExportResponse(encoding: OtlpEncoding, partial?: PartialSuccess): { contentType: string; body: Buffer | string } {
+  if (!partial || partial.rejectedSpans <= 0) return EMPTY_SUCCESS[encoding];
   const response = partial && partial.rejectedSpans > 0 ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {};
   if (encoding === 'json') return { contentType: 'application/json', body: JSON.stringify(response) };
   return { contentType: 'application/x-protobuf', body: Buffer.from(ExportResponse.encode(ExportResponse.fromObject(response)).finish()) };

@@ -68,7 +68,8 @@ export function otlpToTraces(request: unknown): OtlpMapping {
     const scopeSpans = (rs as { scopeSpans?: unknown } | null)?.scopeSpans ?? [];
     let resource: Record<string, unknown> | undefined;
     try {
-      resource = keyValuesToObject((rs as { resource?: { attributes?: unknown } }).resource?.attributes);
+      const attributes = keyValuesToObject((rs as { resource?: { attributes?: unknown } }).resource?.attributes);
+      resource = Object.keys(attributes).length ? attributes : undefined;
       if (!Array.isArray(scopeSpans)) throw new OtlpValueError('scopeSpans must be an array');
     } catch (err) {
       rejectAll(scopeSpans, message(err), rejected);
@@ -107,7 +108,7 @@ export function otlpToTraces(request: unknown): OtlpMapping {
   return { payloads, rejected };
 }
 
-function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<string, unknown> | undefined) {
+function toSpan(raw: unknown, resource: Record<string, unknown> | undefined, scope: Record<string, unknown> | undefined) {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new OtlpValueError('a span must be an object');
   const s = raw as Record<string, unknown>;
   const traceId = traceIdHex(s.traceId);
@@ -132,12 +133,11 @@ function toSpan(raw: unknown, resource: Record<string, unknown>, scope: Record<s
   const semantic = semanticFields(own);
   Object.assign(span, semantic);
 
-  const attributes: Record<string, unknown> = {};
-  // `own` has no __proto__ key (keyValuesToObject skips it): plain assignment is safe.
-  for (const [key, value] of Object.entries(own)) attributes[key] = value;
+  // The span's own attributes, then what OTLP says beside them (`own` is this span's own object, and has no __proto__ key).
+  const attributes: Record<string, unknown> = own;
   const kind = OTEL_SPAN_KINDS[Number(s.kind ?? 0)];
   if (kind && kind !== 'UNSPECIFIED') attributes[OtelExtras.SpanKind] = kind;
-  if (Object.keys(resource).length) attributes[OtelExtras.Resource] = resource;
+  if (resource) attributes[OtelExtras.Resource] = resource;
   if (scope) attributes[OtelExtras.Scope] = scope;
   if (typeof s.traceState === 'string' && s.traceState !== '') attributes[OtelExtras.TraceState] = s.traceState;
   const links = s.links ?? [];
@@ -245,6 +245,7 @@ function payloadValue(value: unknown, mimeType: unknown): unknown {
 
 /** Trace fields taken from a root span. */
 export const ROOT_TRACE_FIELDS = ['name', 'startTime', 'endTime', 'status'] as const;
+const ROOT_FIELD_SET = new Set<string>(ROOT_TRACE_FIELDS);
 
 /**
  * The payload with its trace fields taken from its first root span (no parent), if it has
@@ -252,8 +253,9 @@ export const ROOT_TRACE_FIELDS = ['name', 'startTime', 'endTime', 'status'] as c
  * Without one the trace keeps what it has. Call again after spans were taken out.
  */
 export function withRootFields(trace: OtlpTracePayload['trace']): OtlpTracePayload['trace'] {
-  const payload: OtlpTracePayload['trace'] = { ...trace };
-  for (const field of ROOT_TRACE_FIELDS) delete payload[field];
+  // Copied without the root's fields rather than deleted from a copy: `delete` would leave validation a slow dictionary object.
+  const payload: OtlpTracePayload['trace'] = { id: trace.id, spans: trace.spans };
+  for (const key of Object.keys(trace)) if (!ROOT_FIELD_SET.has(key)) payload[key] = trace[key];
   const root = payload.spans.find((span) => span.parentId === null);
   if (!root) return payload;
   Object.assign(payload, { name: root.name, startTime: root.startTime });

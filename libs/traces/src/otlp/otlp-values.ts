@@ -10,11 +10,24 @@ export const MAX_VALUE_DEPTH = 64;
 
 export class OtlpValueError extends Error {}
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export const TOO_DEEP = `an attribute value nests deeper than ${MAX_VALUE_DEPTH} levels`;
+export const NO_KEY = 'an attribute has no string key';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * A KeyValue list the protobuf reader (otlp-protobuf-reader.ts) already turned into its
+ * object, by the rules below; keyValuesToObject hands it over as it is. `error` is the first
+ * rule broken (keyValuesToObject throws it, so the span is refused as it would be otherwise).
+ */
+export class ReadAttributes {
+  readonly values: { [key: string]: Json } = {};
+  error?: string;
+}
 
 /** An AnyValue as JSON: strings, booleans, numbers, arrays, objects; bytes as base64; empty as null. */
 export function anyValueToJson(value: unknown, depth = 0): Json {
-  if (depth > MAX_VALUE_DEPTH) throw new OtlpValueError(`an attribute value nests deeper than ${MAX_VALUE_DEPTH} levels`);
+  if (depth > MAX_VALUE_DEPTH) throw new OtlpValueError(TOO_DEEP);
   if (value === null || value === undefined || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   if (typeof v.stringValue === 'string') return v.stringValue;
@@ -38,12 +51,16 @@ export function anyValueToJson(value: unknown, depth = 0): Json {
  * (the JSON API refuses it; here a client's attribute must not become an object's prototype).
  */
 export function keyValuesToObject(list: unknown, depth = 0): { [key: string]: Json } {
+  if (list instanceof ReadAttributes) {
+    if (list.error !== undefined) throw new OtlpValueError(list.error);
+    return list.values;
+  }
   if (list === undefined || list === null) return {};
   if (!Array.isArray(list)) throw new OtlpValueError('attributes must be an array of key-value pairs');
   const object: { [key: string]: Json } = {};
   for (const pair of list) {
     const key = (pair as { key?: unknown } | null)?.key;
-    if (typeof key !== 'string') throw new OtlpValueError('an attribute has no string key');
+    if (typeof key !== 'string') throw new OtlpValueError(NO_KEY);
     // Skipped, so plain assignment below cannot reach the prototype (and keeps the object fast).
     if (key === '__proto__') continue;
     object[key] = anyValueToJson((pair as { value?: unknown }).value, depth);
@@ -62,20 +79,33 @@ export function int64ToNumber(value: unknown, field: string): number {
 }
 
 /** OTLP/JSON writes non-finite doubles as the strings "NaN", "Infinity", "-Infinity"; JSON cannot hold them, so they become null. */
-function doubleValue(value: unknown): number | null {
+export function doubleValue(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (value === 'NaN' || value === 'Infinity' || value === '-Infinity') return null;
   throw new OtlpValueError('doubleValue must be a number');
 }
 
+/**
+ * A fixed64 time the protobuf reader read (otlp-protobuf-reader.ts), already in whole
+ * milliseconds: it never goes through a decimal string. `isZero`: the field was 0 (unset in OTLP).
+ */
+export class UnixNanos {
+  constructor(
+    readonly ms: number,
+    readonly isZero: boolean,
+  ) {}
+}
+
 /** Unix nanoseconds (fixed64: a decimal string or a number) as epoch milliseconds, truncated; undefined for 0 or absent. */
 export function unixNanosToMs(value: unknown, field: string): number | undefined {
+  if (value instanceof UnixNanos) return value.isZero ? undefined : value.ms;
   if (value === undefined || value === null || value === '0' || value === 0) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return Math.floor(value / 1e6);
   // A number past 2^53 arrives already rounded; nanoseconds → milliseconds keeps it exact enough.
   if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value / 1e6);
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return Number(BigInt(value) / 1_000_000n);
+  // Dropping the last six digits is the division by 10^6, exact (the milliseconds stay below 2^53) and without BigInt.
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return value.length > 6 ? Number(value.slice(0, -6)) : 0;
   throw new OtlpValueError(`${field} must be unix nanoseconds (a decimal string or a number)`);
 }
 

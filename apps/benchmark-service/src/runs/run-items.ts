@@ -1,22 +1,15 @@
 import { DomainError, FieldError, RowSubsetInput } from '@cinetrace/contracts';
 import type { EntityManager } from 'typeorm';
-import { In } from 'typeorm';
-import { DatasetItem } from './dataset-item.entity';
-import type { Dataset } from './dataset.entity';
-
-/** What a run needs to know of an item to take it (its content is copied in the database). */
-export type SelectedItem = Pick<DatasetItem, 'id' | 'index'>;
+import type { Dataset } from '../store/dataset.entity';
+import { findItemRefsById, findItemRefsInWindow, ItemRef } from '../store/dataset-items.queries';
 
 /**
  * The dataset items a run takes, in dataset order: all of them, a window (`offset`,
  * `limit`) or those named by id, each of which must be an item of the dataset.
  */
-export async function selectItems(tx: EntityManager, dataset: Dataset, subset: RowSubsetInput | undefined): Promise<SelectedItem[]> {
-  const select = { id: true, index: true } as const;
-  const base = { datasetId: dataset.id };
+export async function selectItems(tx: EntityManager, dataset: Dataset, subset: RowSubsetInput | undefined): Promise<ItemRef[]> {
   if (subset?.itemIds !== undefined) {
-    const wanted = [...new Set(subset.itemIds)];
-    const items = await tx.find(DatasetItem, { select, where: { ...base, id: In(wanted) }, order: { index: 'ASC' } });
+    const items = await findItemRefsById(tx, dataset.id, [...new Set(subset.itemIds)]);
     const found = new Set(items.map((item) => item.id));
     const errors: FieldError[] = [];
     subset.itemIds.forEach((id, i) => {
@@ -25,13 +18,7 @@ export async function selectItems(tx: EntityManager, dataset: Dataset, subset: R
     if (errors.length) throw DomainError.validation(errors, 'The run is not valid');
     return items;
   }
-  const items = await tx.find(DatasetItem, {
-    select,
-    where: base,
-    order: { index: 'ASC' },
-    skip: subset?.offset ?? 0,
-    ...(subset?.limit !== undefined ? { take: subset.limit } : {}),
-  });
+  const items = await findItemRefsInWindow(tx, dataset.id, subset?.offset ?? 0, subset?.limit);
   if (items.length === 0) {
     const path = dataset.itemCount === 0 ? 'datasetId' : 'rowSubset';
     const message = dataset.itemCount === 0 ? `dataset '${dataset.id}' has no items` : `selects none of the dataset's ${dataset.itemCount} items`;

@@ -1,0 +1,73 @@
+import type { EntityManager, FindOptionsSelect } from 'typeorm';
+import { In, IsNull, MoreThan, Not } from 'typeorm';
+import { Task } from './task.entity';
+
+/** Tasks not yet ended. */
+const OPEN: Task['status'][] = ['pending', 'running'];
+
+/** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
+const RESULT_FIELDS = {
+  id: true,
+  runId: true,
+  status: true,
+  attempts: true,
+  output: true,
+  scores: true,
+  error: true,
+  usage: true,
+  costUsd: true,
+  startedAt: true,
+  finishedAt: true,
+  durationMs: true,
+} satisfies FindOptionsSelect<Task>;
+
+/** The run's tasks in item order, `rows` of them from after the item index `after`. */
+export const listTasksOfRun = (manager: EntityManager, runId: string, status: Task['status'] | undefined, after: number | undefined, rows: number): Promise<Task[]> =>
+  manager.find(Task, {
+    where: { runId, ...(status !== undefined ? { status } : {}), ...(after !== undefined ? { itemIndex: MoreThan(after) } : {}) },
+    order: { itemIndex: 'ASC' },
+    take: rows,
+  });
+
+/** The result fields of these tasks (see RESULT_FIELDS). By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run. */
+export const findTaskResults = (tx: EntityManager, ids: string[]): Promise<Task[]> => tx.find(Task, { select: RESULT_FIELDS, where: { id: In(ids) } });
+
+/** The run's open tasks that were handed over to the executors. */
+export const findOpenHandedOver = (manager: EntityManager, runId: string): Promise<Task[]> =>
+  manager.find(Task, { where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+
+/** The ids of the run's open tasks that were handed over (what the executors must be told of). */
+export async function openHandedOverIds(tx: EntityManager, runId: string): Promise<string[]> {
+  const tasks = await tx.find(Task, { select: { id: true }, where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+  return tasks.map((task) => task.id);
+}
+
+export const countOpenHandedOver = (tx: EntityManager, runId: string): Promise<number> => tx.count(Task, { where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+
+/** The run's next `limit` tasks to hand over, in item order. */
+export const nextTasksToHandOver = (tx: EntityManager, runId: string, limit: number): Promise<Task[]> =>
+  tx.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: limit });
+
+export async function markHandedOver(tx: EntityManager, ids: string[], now: number): Promise<void> {
+  await tx.update(Task, { id: In(ids), dispatchedAt: IsNull() }, { dispatchedAt: now });
+}
+
+/** The run's open tasks end `cancelled`; a task that had started gets its duration. */
+export async function cancelOpenTasks(tx: EntityManager, runId: string, now: number): Promise<void> {
+  await tx.update(
+    Task,
+    { runId, status: In(OPEN) },
+    { status: 'cancelled', finishedAt: now, durationMs: () => `CASE WHEN started_at IS NULL THEN NULL ELSE ${Number(now)} - started_at END` },
+  );
+}
+
+/** An attempt that did not run to its end no longer counts: the task's count goes back to `attempt - 1`, if it still is `attempt` and the task is open. */
+export async function uncountAttempt(manager: EntityManager, id: string, attempt: number): Promise<void> {
+  await manager.update(Task, { id, attempts: attempt, status: In(OPEN) }, { attempts: attempt - 1 });
+}
+
+/** The run's open tasks wait again, not handed over (their attempts kept); answers how many wait. */
+export async function requeueOpenTasks(tx: EntityManager, runId: string): Promise<number> {
+  await tx.update(Task, { runId, status: In(OPEN) }, { status: 'pending', dispatchedAt: null });
+  return tx.count(Task, { where: { runId, status: 'pending' } });
+}

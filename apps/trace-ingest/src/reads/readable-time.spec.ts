@@ -1,0 +1,18 @@
+import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '@cinetrace/traces';
+import { isoTime } from './readable-time';
+
+describe('isoTime', () => {
+  it('writes what toISOString writes, across days, at the ends of the range and of a day', () => {
+    const times = [EARLIEST_TIME_MS, LATEST_TIME_MS, Date.UTC(2026, 10, 26, 23, 59, 59, 999), Date.UTC(2026, 10, 27), Date.UTC(2000, 1, 29, 12, 0, 0, 5)];
+    // Deterministic spread over the whole range, and a run of nearby times (the cached day).
+    for (let i = 0; i < 5000; i++) times.push(Math.floor((LATEST_TIME_MS / 5000) * i) + (i % 997));
+    for (let i = 0; i < 5000; i++) times.push(Date.UTC(2026, 0, 1) + i * 7919);
+    for (const ms of times) expect([ms, isoTime(ms)]).toEqual([ms, new Date(ms).toISOString()]);
+  });
+
+  it('reads a time outside 1970..9999 (stored before ingest refused them) as the nearest end', () => {
+    expect(isoTime(8.7e15)).toBe(new Date(LATEST_TIME_MS).toISOString());
+    expect(isoTime(-5)).toBe('1970-01-01T00:00:00.000Z');
+    expect(isoTime(Number.NaN)).toBe('1970-01-01T00:00:00.000Z');
+  });
+});

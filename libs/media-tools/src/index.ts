@@ -1,0 +1,5 @@
+export * from './media-tool-paths';
+export * from './run-media-tool';
+export * from './filter-check';
+export * from './report-media-tools';
+export * from './probe-media';

@@ -1,0 +1,94 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** ffmpeg decodes and filters (frames, storyboards, the video scorers); ffprobe reads a file's streams. */
+export type MediaToolName = 'ffmpeg' | 'ffprobe';
+
+/** Where a binary was found, in the order they are tried (docs/deploy.md, "ffmpeg and ffprobe"). */
+export type MediaToolSource = 'environment' | 'system' | 'npm-package';
+
+export interface MediaTool {
+  name: MediaToolName;
+  path: string;
+  source: MediaToolSource;
+}
+
+export interface MediaTools {
+  ffmpeg: MediaTool;
+  ffprobe: MediaTool;
+}
+
+/** No usable binary, or FFMPEG_PATH / FFPROBE_PATH naming one that is not there: the message says what to do. */
+export class MediaToolMissingError extends Error {
+  override name = 'MediaToolMissingError';
+}
+
+const ENV_VARIABLE: Record<MediaToolName, string> = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' };
+
+// The npm packages whose platform sub-packages carry the binaries inside the registry tarball
+// (no install script downloads anything). Their index throws (a string) on a platform they lack.
+const NPM_PACKAGE: Record<MediaToolName, string> = { ffmpeg: '@ffmpeg-installer/ffmpeg', ffprobe: '@ffprobe-installer/ffprobe' };
+
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onSystemPath(name: string, pathVariable: string | undefined): string | undefined {
+  for (const dir of (pathVariable ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, process.platform === 'win32' ? `${name}.exe` : name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function fromNpmPackage(name: MediaToolName): string | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { path } = require(NPM_PACKAGE[name]) as { path: string };
+    // The package's postinstall only sets u+x: a binary installed by another user may not run.
+    return isExecutableFile(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One tool's binary: `FFMPEG_PATH` / `FFPROBE_PATH` when set (it must be there: a typo is an
+ * error, not a silent fallback); else the one on the system PATH, since an operator installed
+ * it on purpose and a distribution's build (Debian's ffmpeg 5.1) has every filter the video
+ * scorers use and its security fixes; else the one shipped in the npm package, so that
+ * `npm install && npm start` works with nothing else installed.
+ */
+export function resolveMediaTool(name: MediaToolName, env: NodeJS.ProcessEnv = process.env): MediaTool {
+  const variable = ENV_VARIABLE[name];
+  const configured = env[variable];
+  if (configured) {
+    if (!isExecutableFile(configured)) throw new MediaToolMissingError(`${variable} names ${configured}, which is not an executable file`);
+    return { name, path: configured, source: 'environment' };
+  }
+  const system = onSystemPath(name, env.PATH);
+  if (system) return { name, path: system, source: 'system' };
+  const packaged = fromNpmPackage(name);
+  if (packaged) return { name, path: packaged, source: 'npm-package' };
+  throw new MediaToolMissingError(
+    `${name} was not found: not on PATH, and the npm package ${NPM_PACKAGE[name]} has no binary for ${process.platform}-${process.arch}. ` +
+      `Install ffmpeg (Debian/Ubuntu: apt-get install ffmpeg) or set ${variable}`,
+  );
+}
+
+/** Both tools, each resolved on its own (an ffprobe from the npm package beside a system ffmpeg is fine). */
+export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+  return { ffmpeg: resolveMediaTool('ffmpeg', env), ffprobe: resolveMediaTool('ffprobe', env) };
+}
+
+/** How a log line names a tool: its path and where it came from. */
+export function describeMediaTool(tool: MediaTool): string {
+  const from = { environment: ENV_VARIABLE[tool.name], system: 'the system PATH', 'npm-package': `the npm package ${NPM_PACKAGE[tool.name]}` }[tool.source];
+  return `${tool.path} (from ${from})`;
+}

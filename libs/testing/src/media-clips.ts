@@ -1,0 +1,17 @@
+import { resolveMediaTool } from '@cinetrace/media-tools';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * A test clip made by ffmpeg's own sources (testsrc, color, anullsrc …), so the repository
+ * holds no binary fixtures: `makeClip(dir, 'a.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p'])`.
+ * Uses the ffmpeg media work would use (libs/media-tools); returns the file's path.
+ */
+export function makeClip(dir: string, name: string, inputs: string[], output: string[] = []): string {
+  const path = join(dir, name);
+  execFileSync(resolveMediaTool('ffmpeg').path, ['-hide_banner', '-v', 'error', ...inputs, ...output, '-y', path], { timeout: 60_000 });
+  return path;
+}
+
+/** `-f lavfi -i <graph>` for each source graph. */
+export const lavfi = (...graphs: string[]): string[] => graphs.flatMap((graph) => ['-f', 'lavfi', '-i', graph]);

@@ -1,0 +1,64 @@
+import { mergeTrace } from './merge-trace';
+import { spanFieldTexts, storedSpanJson } from './span-json';
+import type { StoredSpan } from './stored-trace';
+
+describe('storedSpanJson', () => {
+  it('is JSON.stringify of the span, for spans as a merge builds them, and keeps each JSON field text', () => {
+    const { changedSpans } = mergeTrace(
+      'p1',
+      undefined,
+      {
+        id: 't1',
+        spans: [
+          {
+            id: 's1',
+            name: 'root',
+            startTime: 1000,
+            endTime: 2000,
+            input: { prompt: 'a "quoted" cat\n' },
+            output: 'text',
+            usage: { inputTokens: 3 },
+            attributes: { 'gen.cfg': 7.5, nested: [1, { a: null }] },
+            events: [{ name: 'e', time: 1500 }],
+          },
+          { id: 's2', parentId: 's1', name: 'bare', startTime: 1100 },
+          { id: 's3', parentId: 's1', name: 'ünïcode 😀', kind: 'llm', status: 'error', statusMessage: 'x', startTime: 1200, model: 'm', costUsd: 0.0012 },
+        ],
+      },
+      3000,
+    );
+    expect(changedSpans).toHaveLength(3);
+    for (const span of changedSpans) {
+      expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+      const texts = spanFieldTexts(span)!;
+      expect(texts).toEqual({
+        input: JSON.stringify(span.input),
+        output: JSON.stringify(span.output),
+        usage: JSON.stringify(span.usage),
+        attributes: JSON.stringify(span.attributes),
+        events: JSON.stringify(span.events),
+      });
+    }
+  });
+
+  it('is JSON.stringify of a span as a row is read back (the same field order)', () => {
+    const span: StoredSpan = {
+      id: 'a',
+      parentId: null,
+      name: 'n',
+      kind: 'span',
+      status: 'ok',
+      statusMessage: null,
+      startTime: 5,
+      endTime: null,
+      model: null,
+      input: null,
+      output: [1, 2],
+      usage: null,
+      costUsd: null,
+      attributes: null,
+      events: null,
+    };
+    expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+  });
+});
