@@ -1,13 +1,13 @@
 # syntax=docker/dockerfile:1
 #
 # One Dockerfile for every app of the distributed mode: the build stages compile the
-# whole monorepo once (they do not depend on APP, so the six image builds share them from
+# whole monorepo once (they do not depend on APP, so the seven image builds share them from
 # the build cache); the last stage is the runtime image of one app:
 #
 #   docker build --build-arg APP=gateway -t cinetrace/gateway .
 #
 # APP is a directory of apps/ (gateway, project-service, prompt-service, trace-ingest,
-# benchmark-service, benchmark-worker; all-in-one works too). The image runs
+# benchmark-service, benchmark-worker, media-service; all-in-one works too). The image runs
 # `node apps/$APP/dist/main.js` as uid 1000 under tini; `node apps/$APP/dist/migrate.js`
 # (apps with a database) migrates that app's schema and exits.
 

@@ -6,7 +6,7 @@ const http = require('node:http');
 const path = require('node:path');
 
 // Services before the gateway; each later app joins this list when it exists.
-const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'gateway'];
+const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'media-service', 'gateway'];
 
 const required = ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL', 'SECRETS_KEY'];
 // A secret may be given as <NAME>_FILE (each app reads the file itself).

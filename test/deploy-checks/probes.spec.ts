@@ -65,6 +65,7 @@ describe('the probe checks fail', () => {
     expect(composeDependencyProblems(compose, deployableApps())).toEqual([
       'compose service benchmark-service waits for redis to be healthy, but it has no healthcheck',
       'compose service benchmark-worker waits for redis to be healthy, but it has no healthcheck',
+      'compose service media-service waits for redis to be healthy, but it has no healthcheck',
     ]);
   });
 });

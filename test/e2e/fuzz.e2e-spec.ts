@@ -2,7 +2,7 @@ import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import fc from 'fast-check';
 import { aBenchmark } from './support/benchmarks';
 import { appendOk, createDataset } from './support/datasets';
-import { ListPage, Schema } from './support/api-types';
+import { Answer, ListPage, Schema } from './support/api-types';
 import { aListQuery, aTrace, deepBody, fromSchema, oddString, wildJson } from './support/fuzz-arbitraries';
 import { OpenApiDocument, Operation as OperationSpec } from './support/openapi-document';
 import { addOrganization } from './support/organizations';
@@ -88,7 +88,10 @@ describe('Fuzzing every route (fast-check)', () => {
     const trace = aValidTrace({ name: `${tag} trace`, metadata: { note: tag }, input: { prompt: tag } });
     const stored = await api.post('/api/v1/traces', trace, { headers: WAIT });
     if (stored.status !== 201) throw new Error(`trace ingest answered ${stored.status}: ${stored.text}`);
-    ids.push(prompt.id, prompt.identifier, dataset.id, benchmark.body.id, trace.id);
+    // Media whose bytes carry the tag: another project's content route would show it.
+    const media = await api.request<Answer<'createMedia'>>('POST', '/api/v1/media', { raw: Buffer.from(`${tag} media ${unique('m')}`), contentType: 'image/png' });
+    if (media.status !== 201) throw new Error(`media upload answered ${media.status}: ${media.text}`);
+    ids.push(prompt.id, prompt.identifier, dataset.id, benchmark.body.id, trace.id, media.body.id);
   }
 
   beforeAll(async () => {
@@ -198,10 +201,16 @@ describe('Fuzzing every route (fast-check)', () => {
   }, 600_000);
 
   it('left the other project and organization as they were', async () => {
-    const [promptId, , datasetId, benchmarkId, traceId, secretId] = foreignIds;
+    const [promptId, , datasetId, benchmarkId, traceId, mediaId, secretId] = foreignIds;
     const secrets = await foreignOrg.get<ListPage<Schema<'SecretView'>>>('/api/v1/secrets');
     expect(secrets.body.data.map((s) => s.id)).toContain(secretId);
-    for (const path of [`/api/v1/prompts/${promptId}`, `/api/v1/datasets/${datasetId}`, `/api/v1/benchmarks/${benchmarkId}`, `/api/v1/traces/${traceId}`]) {
+    for (const path of [
+      `/api/v1/prompts/${promptId}`,
+      `/api/v1/datasets/${datasetId}`,
+      `/api/v1/benchmarks/${benchmarkId}`,
+      `/api/v1/traces/${traceId}`,
+      `/api/v1/media/${mediaId}/content`,
+    ]) {
       const response = await foreign.get(path);
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
       expect(response.text).toContain(MARKER);

@@ -13,7 +13,7 @@ jest.setTimeout(600_000);
 const GRACE_MS = 10_000;
 
 /** The order apps are stopped in: the run's two first, while it has tasks in flight. */
-const APPS = ['benchmark-worker', 'benchmark-service', 'trace-ingest', 'project-service', 'prompt-service', 'gateway'];
+const APPS = ['benchmark-worker', 'benchmark-service', 'trace-ingest', 'project-service', 'prompt-service', 'media-service', 'gateway'];
 
 /** Traces POSTed one after another by a few clients until stopped; keeps the id of each one answered 202. */
 class TraceLoad {

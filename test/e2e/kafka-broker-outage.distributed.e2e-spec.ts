@@ -8,7 +8,7 @@ jest.setTimeout(300_000);
 
 /** The gateway's default: no answer may take longer while the broker is down. */
 const BUS_TIMEOUT_MS = 5000;
-const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker'];
+const APPS = ['project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'media-service'];
 
 // A real broker keeps what it acknowledged across a crash: SIGKILL it under steady load,
 // and nothing that got a 202 may be lost, nothing may hang, no app may need a restart.

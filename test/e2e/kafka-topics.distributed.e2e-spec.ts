@@ -22,6 +22,7 @@ const DOCUMENTED = [
   { topic: 'prompt-service.requests', partitions: 12, retentionMs: HOUR_MS },
   { topic: 'trace-ingest.requests', partitions: 12, retentionMs: HOUR_MS },
   { topic: 'benchmark-service.requests', partitions: 12, retentionMs: HOUR_MS },
+  { topic: 'media-service.requests', partitions: 12, retentionMs: HOUR_MS },
 ];
 
 describe('Kafka topics on a fresh broker (distributed)', () => {

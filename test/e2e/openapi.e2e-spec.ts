@@ -68,8 +68,8 @@ describe('The OpenAPI document', () => {
 });
 
 const DOC_ID = 'https://cinetrace.invalid/openapi.json';
-/** Bodies of bytes (protobuf): no example to give. */
-const BINARY = new Set(['application/x-protobuf']);
+/** Bodies of bytes (protobuf, stored media): no example to give. */
+const isBinary = (type: string) => type === 'application/x-protobuf' || /^(video|image|audio)\//.test(type);
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Each media type of each operation's request body and success answers, with its JSON pointer in the document. */
@@ -86,7 +86,7 @@ function examplesToCheck(doc: OpenApiDocument): { where: string; pointer: string
       }
       for (const [label, pointer, part] of parts) {
         for (const [type, media] of Object.entries(part.content ?? {})) {
-          if (!BINARY.has(type)) found.push({ where: `${operation.operationId} ${label} ${type}`, pointer: `${pointer}/content/${escape(type)}`, media });
+          if (!isBinary(type)) found.push({ where: `${operation.operationId} ${label} ${type}`, pointer: `${pointer}/content/${escape(type)}`, media });
         }
       }
     }

@@ -21,7 +21,7 @@ describe('Operations routes (no authentication)', () => {
         store: 'up',
         bus: 'up',
         queue: 'up',
-        services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up' },
+        services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up', 'media-service': 'up' },
       },
     });
   });

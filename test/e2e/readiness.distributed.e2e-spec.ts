@@ -50,6 +50,7 @@ describe('Readiness of each app, and of the stack without its task queue (distri
       'trace-ingest': { store: 'up', bus: 'up' },
       'benchmark-service': { store: 'up', bus: 'up', queue: 'up' },
       'benchmark-worker': { queue: 'up', bus: 'up' },
+      'media-service': { store: 'up', bus: 'up', queue: 'up' },
     };
     for (const [app, checks] of Object.entries(expected)) {
       expect(await probe(`${stack.healthUrl(app)}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });

@@ -5,6 +5,7 @@ import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
+import { InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
 import { reportMediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   const promptEnv = validateEnv(PromptServiceEnv);
   const traceEnv = validateEnv(TraceIngestEnv);
   const benchmarkEnv = validateEnv(BenchmarkServiceEnv);
+  const mediaEnv = validateEnv(MediaServiceEnv);
   const broker = new InProcessBroker();
   const streams = new InProcessStreams();
   setLogProcessName('all-in-one');
@@ -61,6 +63,8 @@ async function main(): Promise<void> {
         bus: { transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS },
       },
     ),
+    // Probes run in this process; media still pending at a restart is probed again by media-service's sweep.
+    await startMediaService(mediaEnv, { strategy: new InProcessServer(broker) }, new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY)),
   ];
   const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
 

@@ -1,6 +1,6 @@
-import { GatewayBaseEnv, ToInt } from '@cinetrace/config';
+import { GatewayBaseEnv, ToBool, ToInt } from '@cinetrace/config';
 import { DEFAULT_MAX_JSON_DEPTH } from '@cinetrace/validation';
-import { IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { availableParallelism } from 'node:os';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
@@ -55,6 +55,12 @@ export class GatewayEnv extends GatewayBaseEnv {
    * readable. 64 MiB: 8,000 traces of 8 KB.
    */
   @ToInt() @IsInt() @Min(0) @Max(1024 * 1024 * 1024 * 1024) TRACE_INGEST_MAX_LAG_BYTES = 64 * 1024 * 1024;
+
+  /** `true` lets `POST /api/v1/media { url }` fetch from private, loopback and link-local addresses (local development, tests). */
+  @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
+
+  /** How long fetching a media `{ url }` may take, the whole body included (past it: 400 naming `url`, nothing stored). */
+  @ToInt() @IsInt() @Min(1000) @Max(3_600_000) MEDIA_FETCH_TIMEOUT_MS = 300_000;
 }
 
 /** At least another variable of the same environment (Node requires headers ≤ request timeout). */

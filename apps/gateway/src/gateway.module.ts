@@ -1,3 +1,4 @@
+import { blobStoreFrom } from '@cinetrace/blob-store';
 import { BusClientConfig, BusModule, StreamPublisher } from '@cinetrace/bus';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
@@ -18,6 +19,8 @@ import { DatasetsController } from './datasets/datasets.controller';
 import { UnknownQueryGuard } from './http/unknown-query.guard';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
+import { MEDIA_BLOBS, MediaIntake } from './media/media-intake';
+import { MediaController } from './media/media.controller';
 import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
@@ -58,12 +61,15 @@ export class GatewayModule {
         OtlpController,
         DatasetsController,
         BenchmarksController,
+        MediaController,
         OperationsController,
       ],
       providers: [
         { provide: GatewayEnv, useValue: env },
         { provide: StreamPublisher, useValue: streams },
         TraceIngestor,
+        { provide: MEDIA_BLOBS, useFactory: () => blobStoreFrom(env) },
+        MediaIntake,
         OtlpDecodePool,
         OtlpIngest,
         OtlpGrpcServer,

@@ -662,6 +662,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List media, newest first (filters: contentType, status)
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Store media: the bytes (video/*, image/*, audio/*) or JSON { url } to fetch a copy; 200 with the existing media when the project holds the same bytes
+         * @description Scope: `ingest` (API reference, "Authentication").
+         */
+        post: operations["createMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get media: its status and, once probed, its probe
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bytes, with their content type; a Range (bytes=a-b, bytes=a-, bytes=-n) answers 206 with that part
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["getMediaContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1465,6 +1529,58 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             counts: components["schemas"]["RunCountsView"];
         };
+        FetchMediaInput: {
+            /**
+             * Format: uri
+             * @example https://cdn.example.com/renders/fox-at-dawn.mp4
+             */
+            url: string;
+            /**
+             * @description The media's type, when the URL's answer does not say it (`application/octet-stream`)
+             * @example video/mp4
+             */
+            contentType?: string;
+        };
+        MediaProbeView: {
+            /** @example 2000 */
+            durationMs: number | null;
+            /** @example 320 */
+            width: number | null;
+            /** @example 240 */
+            height: number | null;
+            /** @example 24 */
+            fps: number | null;
+            /** @example h264 */
+            videoCodec: string | null;
+            /** @example null */
+            audioCodec: string | null;
+            hasAudio: boolean;
+            /** @example 48211 */
+            bitRate: number | null;
+        };
+        MediaView: {
+            /** @example med_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+            projectId: string;
+            /** @description SHA-256 of the bytes (hex): the same bytes in one project are one media */
+            sha256: string;
+            /** @example video/mp4 */
+            contentType: string;
+            bytes: number;
+            /** @description The URL the copy was fetched from; null for an upload */
+            sourceUrl: string | null;
+            /**
+             * @description `pending` until the probe ran
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "failed";
+            /** @description Set once `ready` */
+            probe: components["schemas"]["MediaProbeView"] | null;
+            /** @description Why the probe failed; set once `failed` */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         FieldError: {
             /**
              * @description The offending field, as `spans[2].startTime` (a header or query parameter by its name)
@@ -1484,9 +1600,9 @@ export interface components {
              */
             title: string;
             /** @enum {integer} */
-            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 503;
+            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 412 | 413 | 414 | 415 | 416 | 422 | 429 | 431 | 500 | 503;
             /** @enum {string} */
-            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "gate_failed" | "missing_variables" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
+            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "gate_failed" | "missing_variables" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "range_not_satisfiable" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
             /** @example No prompt with identifier 'intro-shot' in this project */
             detail: string;
             /** @description The X-Request-Id of the request */
@@ -1992,6 +2108,32 @@ export interface components {
                 };
             };
         };
+        /** @description Range Not Satisfiable: `range_not_satisfiable` */
+        Problem416: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Range": components["headers"]["Content-Range"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "about:blank",
+                 *       "title": "Range Not Satisfiable",
+                 *       "status": 416,
+                 *       "code": "range_not_satisfiable",
+                 *       "detail": "An example of range_not_satisfiable",
+                 *       "requestId": "req_01jh8z6v9q3m2r7x5c4b1n0k8d"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 416;
+                    /** @enum {unknown} */
+                    code?: "range_not_satisfiable";
+                };
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -2006,6 +2148,12 @@ export interface components {
         ETag: string;
         /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description `bytes`: a Range of bytes may be asked for */
+        "Accept-Ranges": "bytes";
+        /** @description Bytes in this answer */
+        "Content-Length": number;
+        /** @description The bytes this answer holds and the whole size (`bytes 0-1/48211`); on a 416, the size alone (`bytes *\/48211`) */
+        "Content-Range": string;
         /** @description `wait` when the answer waited for the traces to be stored (Prefer: wait) */
         "Preference-Applied": "wait";
     };
@@ -5000,6 +5148,262 @@ export interface operations {
             503: components["responses"]["Problem503"];
         };
     };
+    listMedia: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                contentType?: string;
+                status?: string;
+                /** @description A JSON object of this list's filters (contentType, status), merged under the explicit parameters */
+                args?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "sha256": "9f2c4b1e0d8a7f6e5d4c3b2a190817f6e5d4c3b2a19081f7e6d5c4b3a2918070",
+                     *           "contentType": "video/mp4",
+                     *           "bytes": 48211,
+                     *           "sourceUrl": "https://cdn.example.com/renders/fox-at-dawn.mp4",
+                     *           "status": "ready",
+                     *           "probe": {
+                     *             "durationMs": 2000,
+                     *             "width": 320,
+                     *             "height": 240,
+                     *             "fps": 24,
+                     *             "videoCodec": "h264",
+                     *             "audioCodec": null,
+                     *             "hasAudio": false,
+                     *             "bitRate": 192844
+                     *           },
+                     *           "error": null,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MediaView"][];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The bytes, streamed (up to MEDIA_MAX_BYTES, else 413), with their Content-Type; or JSON { url } to fetch a copy under the outbound rules */
+        requestBody: {
+            content: {
+                "video/*": string;
+                "image/*": string;
+                "audio/*": string;
+                /**
+                 * @example {
+                 *       "url": "https://cdn.example.com/renders/fox-at-dawn.mp4"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FetchMediaInput"];
+            };
+        };
+        responses: {
+            /** @description The project already holds these bytes: that media */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "sha256": "9f2c4b1e0d8a7f6e5d4c3b2a190817f6e5d4c3b2a19081f7e6d5c4b3a2918070",
+                     *       "contentType": "video/mp4",
+                     *       "bytes": 48211,
+                     *       "sourceUrl": "https://cdn.example.com/renders/fox-at-dawn.mp4",
+                     *       "status": "pending",
+                     *       "probe": null,
+                     *       "error": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaView"];
+                };
+            };
+            /** @description Stored; `pending` until probed */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "sha256": "9f2c4b1e0d8a7f6e5d4c3b2a190817f6e5d4c3b2a19081f7e6d5c4b3a2918070",
+                     *       "contentType": "video/mp4",
+                     *       "bytes": 48211,
+                     *       "sourceUrl": "https://cdn.example.com/renders/fox-at-dawn.mp4",
+                     *       "status": "pending",
+                     *       "probe": null,
+                     *       "error": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "projectId": "prj_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "sha256": "9f2c4b1e0d8a7f6e5d4c3b2a190817f6e5d4c3b2a19081f7e6d5c4b3a2918070",
+                     *       "contentType": "video/mp4",
+                     *       "bytes": 48211,
+                     *       "sourceUrl": "https://cdn.example.com/renders/fox-at-dawn.mp4",
+                     *       "status": "ready",
+                     *       "probe": {
+                     *         "durationMs": 2000,
+                     *         "width": 320,
+                     *         "height": 240,
+                     *         "fps": 24,
+                     *         "videoCodec": "h264",
+                     *         "audioCodec": null,
+                     *         "hasAudio": false,
+                     *         "bitRate": 192844
+                     *       },
+                     *       "error": null,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getMediaContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range: `bytes=0-1023`, `bytes=1024-` or `bytes=-1024` (the last 1024); others are ignored */
+                Range?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole content, with its stored type */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Content-Length": components["headers"]["Content-Length"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/*": string;
+                    "image/*": string;
+                    "audio/*": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Accept-Ranges": components["headers"]["Accept-Ranges"];
+                    "Content-Length": components["headers"]["Content-Length"];
+                    "Content-Range": components["headers"]["Content-Range"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/*": string;
+                    "image/*": string;
+                    "audio/*": string;
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            416: components["responses"]["Problem416"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -5057,7 +5461,8 @@ export interface operations {
                      *           "project-service": "up",
                      *           "prompt-service": "up",
                      *           "trace-ingest": "up",
-                     *           "benchmark-service": "up"
+                     *           "benchmark-service": "up",
+                     *           "media-service": "up"
                      *         }
                      *       }
                      *     }

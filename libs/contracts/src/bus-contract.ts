@@ -16,6 +16,8 @@ import type {
 } from './datasets/dataset.messages';
 import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView } from './datasets/dataset.views';
 import type { Page } from './lists/page';
+import type { MediaListKey, MediaListRequest, MediaRegisterRequest, MediaRequest } from './media/media.messages';
+import type { MediaBlobView, MediaRegisteredView, MediaView } from './media/media.views';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';
 import type { StoredOrganizationView } from './organizations/organization.views';
 import type { ProjectCreateRequest, ProjectGetRequest, ProjectListKey, ProjectListRequest } from './projects/project.messages';
@@ -127,10 +129,15 @@ export interface BusContract {
   [Patterns.TaskList]: { request: TaskListRequest; reply: TaskPage };
   [Patterns.RunsOfPrompt]: { request: RunsOfPromptRequest; reply: RunsOfPromptReply };
   [Patterns.SecretReferences]: { request: SecretReferencesRequest; reply: SecretReferencesReply };
+  [Patterns.MediaRegister]: { request: MediaRegisterRequest; reply: MediaRegisteredView };
+  [Patterns.MediaList]: { request: MediaListRequest; reply: Page<MediaView, MediaListKey> };
+  [Patterns.MediaGet]: { request: MediaRequest; reply: MediaView };
+  [Patterns.MediaBlob]: { request: MediaRequest; reply: MediaBlobView };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };
   [Patterns.TracePing]: { request: NoRequest; reply: PingReply };
   [Patterns.BenchmarkPing]: { request: NoRequest; reply: PingReply };
+  [Patterns.MediaPing]: { request: NoRequest; reply: PingReply };
 }
 
 export type RequestOf<P extends Pattern> = BusContract[P]['request'];

@@ -40,5 +40,8 @@ export * from './secrets/secret-rules';
 export * from './secrets/secret.inputs';
 export * from './secrets/secret.views';
 export * from './secrets/secret.messages';
+export * from './media/media.inputs';
+export * from './media/media.views';
+export * from './media/media.messages';
 export * from './openapi/any-json';
 export * from './bus-contract';

@@ -39,6 +39,10 @@ export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
   Patterns.PromptPing,
   Patterns.TracePing,
   Patterns.BenchmarkPing,
+  Patterns.MediaList,
+  Patterns.MediaGet,
+  Patterns.MediaBlob,
+  Patterns.MediaPing,
 ]);
 
 /** The patterns each service answers; a service subscribes to exactly these. */
@@ -96,6 +100,7 @@ export const ServicePatterns = {
     Patterns.RunsOfPrompt,
     Patterns.SecretReferences,
   ],
+  [ServiceNames.MediaService]: [Patterns.MediaPing, Patterns.MediaRegister, Patterns.MediaList, Patterns.MediaGet, Patterns.MediaBlob],
 } as const satisfies Record<string, readonly Pattern[]>;
 
 /** The pattern each service answers to say it is up (the gateway's /readyz asks them all). */
@@ -104,6 +109,7 @@ export const ServicePings = {
   [ServiceNames.PromptService]: Patterns.PromptPing,
   [ServiceNames.TraceIngest]: Patterns.TracePing,
   [ServiceNames.BenchmarkService]: Patterns.BenchmarkPing,
+  [ServiceNames.MediaService]: Patterns.MediaPing,
 } as const satisfies Record<keyof typeof ServicePatterns, Pattern>;
 
 export type ServiceName = keyof typeof ServicePatterns;

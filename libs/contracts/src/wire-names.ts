@@ -13,6 +13,7 @@ export const ServiceNames = {
   PromptService: 'prompt-service',
   TraceIngest: 'trace-ingest',
   BenchmarkService: 'benchmark-service',
+  MediaService: 'media-service',
 } as const;
 
 /**
@@ -73,10 +74,16 @@ export const Patterns = {
   RunsOfPrompt: 'benchmark.runs.of-prompt',
   /** project-service asks which live benchmarks name a secret, before deleting it. */
   SecretReferences: 'benchmark.secrets.references',
+  MediaRegister: 'media.media.register',
+  MediaList: 'media.media.list',
+  MediaGet: 'media.media.get',
+  /** The gateway asks where a media's bytes are (its blob key), to stream them itself. */
+  MediaBlob: 'media.media.blob',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
   BenchmarkPing: 'benchmark.ping',
+  MediaPing: 'media.ping',
 } as const;
 
 export const Topics = {
@@ -103,3 +110,6 @@ export const TaskTopics = {
 export const TASK_QUEUE = 'benchmark-tasks';
 /** Redis pub/sub channel on which benchmark-service names runs whose running tasks must stop. */
 export const TASK_CANCEL_CHANNEL = 'benchmark-tasks:cancel';
+
+/** The BullMQ queue of media probe jobs (distributed mode), drained by media-service; job id = media id. */
+export const MEDIA_QUEUE = 'media-jobs';

@@ -244,3 +244,51 @@ describe('OutboundClient metrics', () => {
     expect(await metricsRegistry.metrics()).not.toContain('127.0.0.1');
   });
 });
+
+describe('OutboundClient.getStream', () => {
+  const outbound = () => client({ allowPrivate: true });
+  const collect = async (body: Readable) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  };
+
+  it('hands the body to the consumer with the content type, and answers what it answers', async () => {
+    const server = await serve((_, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from([0, 1, 2, 3])));
+    const got = await outbound().getStream(`${server.url}/clip.mp4`, { timeoutMs: 2000 }, async (body, head) => ({ bytes: [...(await collect(body))], head }));
+    expect(got).toEqual({ bytes: [0, 1, 2, 3], head: { status: 200, contentType: 'video/mp4' } });
+  });
+
+  it('refuses a private address without connecting when private addresses are not allowed', async () => {
+    const server = await serve((_, res) => res.end('x'));
+    const consume = jest.fn();
+    expect(await failure(client({ allowPrivate: false }).getStream(`${server.url}/`, { timeoutMs: 2000 }, consume))).toMatchObject({ reason: 'refused_address' });
+    expect(server.requests).toHaveLength(0);
+    expect(consume).not.toHaveBeenCalled();
+  });
+
+  it('fails on an error status or a redirect without calling the consumer', async () => {
+    const gone = await serve((_, res) => res.writeHead(404).end('gone'));
+    const moved = await serve((_, res) => res.writeHead(302, { location: 'http://example.com/' }).end());
+    const consume = jest.fn();
+    expect(await failure(outbound().getStream(`${gone.url}/`, { timeoutMs: 2000 }, consume))).toMatchObject({ reason: 'http_status', status: 404 });
+    expect(await failure(outbound().getStream(`${moved.url}/`, { timeoutMs: 2000 }, consume))).toMatchObject({ reason: 'redirect', status: 302 });
+    expect(consume).not.toHaveBeenCalled();
+  });
+
+  it("passes the consumer's own failure through as it is", async () => {
+    const server = await serve((_, res) => res.end('bytes'));
+    const mine = new Error('mine');
+    await expect(outbound().getStream(`${server.url}/`, { timeoutMs: 2000 }, () => Promise.reject(mine))).rejects.toBe(mine);
+  });
+
+  it('cuts off a body that trickles in past timeoutMs, consumer included', async () => {
+    const server = await serve((_, res) => {
+      res.writeHead(200).write('first');
+      timers.add(setTimeout(() => res.end('last'), 2000));
+    });
+    const started = Date.now();
+    expect(await failure(outbound().getStream(`${server.url}/`, { timeoutMs: 300 }, collect))).toMatchObject({ reason: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

@@ -26,6 +26,12 @@ export interface OutboundRequestOptions {
   targetType?: string;
 }
 
+/** What getStream's consumer learns of the answer besides its body. */
+export interface OutboundStreamHead {
+  status: number;
+  contentType?: string;
+}
+
 export interface OutboundResponse {
   status: number;
   body: unknown;
@@ -56,6 +62,50 @@ export class OutboundClient {
 
   getJson(url: string, options: OutboundRequestOptions): Promise<OutboundResponse> {
     return this.timed(options.targetType, () => this.send('GET', url, undefined, options));
+  }
+
+  /**
+   * GETs `url` and hands its body, unread, to `consume` (which streams it somewhere), under
+   * the same rules: public addresses only, no redirects, a non-2xx answer an `http_status`
+   * error; `timeoutMs` caps the whole exchange, `consume` included (the body is cut off
+   * then). Resolves with what `consume` resolves with.
+   */
+  getStream<T>(url: string, options: OutboundRequestOptions, consume: (body: Readable, response: OutboundStreamHead) => Promise<T>): Promise<T> {
+    const check = checkOutboundUrl(url, { allowPrivate: this.allowPrivate });
+    if (!check.ok) return Promise.reject(new OutboundError('refused_address', `url ${check.message}`));
+    const host = check.url.host;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': this.userAgent };
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    // What the consumer throws is its own (a size cap, a storage error), unless the time cap cut its source off.
+    let consuming = false;
+    const exchange = async (): Promise<T> => {
+      const response = await request(check.url, { method: 'GET', headers, dispatcher: this.agent, signal: controller.signal });
+      const { statusCode } = response;
+      if (statusCode < 200 || statusCode >= 300) {
+        discard(response.body);
+        if (statusCode >= 300 && statusCode < 400) throw new OutboundError('redirect', `redirects are not followed (${host} answered ${statusCode})`, statusCode);
+        throw new OutboundError('http_status', `${host} answered with status ${statusCode}`, statusCode);
+      }
+      const type = response.headers['content-type'];
+      consuming = true;
+      return await consume(response.body, { status: statusCode, contentType: typeof type === 'string' ? type : undefined });
+    };
+    return this.timed(options.targetType, async () => {
+      try {
+        return { status: 200, body: await exchange() };
+      } catch (error) {
+        if (consuming && !timedOut) throw error;
+        throw this.toOutboundError(error, timedOut, host, options.timeoutMs);
+      } finally {
+        clearTimeout(timer);
+      }
+    }).then((response) => response.body as T);
   }
 
   /** Closes pooled connections (shutdown, end of tests). */

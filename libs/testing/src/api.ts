@@ -11,6 +11,8 @@ export interface ApiResponse<T = unknown> {
   /** Parsed JSON for `application/json` and `application/problem+json`, else the text. */
   body: T;
   text: string;
+  /** The body's bytes as they came (media content). */
+  bytes: Buffer;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -94,7 +96,8 @@ export class Api {
       redirect: options.followRedirects ? 'follow' : 'manual',
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
-    const text = await response.text();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     // Every answer of the suite is checked against the service's own OpenAPI document.
     await assertConformsToOpenApi(method, url, response.status, response.headers, text);
     const type = response.headers.get('content-type') ?? '';
@@ -106,7 +109,7 @@ export class Api {
         parsed = text; // left as text: the test sees what the server really sent
       }
     }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return { status: response.status, headers: response.headers, body: parsed as T, text, bytes };
   }
 }
 

@@ -30,6 +30,7 @@ export const DISTRIBUTED_APPS: AppSpec[] = [
   { name: 'trace-ingest', entry: 'apps/trace-ingest/dist/main.js' },
   { name: 'benchmark-service', entry: 'apps/benchmark-service/dist/main.js' },
   { name: 'benchmark-worker', entry: 'apps/benchmark-worker/dist/main.js' },
+  { name: 'media-service', entry: 'apps/media-service/dist/main.js' },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js' },
 ];
 const EDGE_APP = 'gateway';

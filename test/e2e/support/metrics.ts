@@ -2,7 +2,7 @@ import type { Stack } from '@cinetrace/testing';
 import { spawnSync } from 'node:child_process';
 
 /** The apps of the distributed mode that serve /metrics (the gateway on its PORT, the others on HEALTH_PORT). */
-export const METRICS_APPS = ['gateway', 'project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker'] as const;
+export const METRICS_APPS = ['gateway', 'project-service', 'prompt-service', 'trace-ingest', 'benchmark-service', 'benchmark-worker', 'media-service'] as const;
 export type MetricsApp = (typeof METRICS_APPS)[number];
 
 /** The apps whose /metrics to read: each one in the distributed mode, the one process in all-in-one. */

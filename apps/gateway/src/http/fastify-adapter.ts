@@ -5,6 +5,7 @@ import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './cli
 import { drainRejectedBodies } from './drain-rejected-body';
 import { refuseEarly } from './early-refusals';
 import { registerProtobufBodyParser } from '../otlp/otlp-body';
+import { registerMediaBodyParser } from '../media/media-body';
 import { registerJsonBodyParser } from './json-body-parser';
 import { sendJsonTextAsIs } from './json-text-reply';
 import { requestIdFor } from './request-id';
@@ -14,7 +15,7 @@ export type HttpLimits = Pick<GatewayEnv, 'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 
 /**
  * Fastify as the gateway needs it: the body limit, time limits on slow clients, request
  * ids (echoed on every answer, errors included), JSON as the only body type (anything
- * else is a 415; protobuf only on the OTLP routes), and every refusal as problem+json, down to what Node's parser refuses.
+ * else is a 415; protobuf only on the OTLP routes, video, image and audio only on the media upload), and every refusal as problem+json, down to what Node's parser refuses.
  */
 export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -46,6 +47,7 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   fastify.removeContentTypeParser(['text/plain']);
   registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH, maxBodyBytes: limits.MAX_BODY_BYTES });
   registerProtobufBodyParser(fastify, limits.MAX_BODY_BYTES);
+  registerMediaBodyParser(fastify);
   sendJsonTextAsIs(fastify);
   drainRejectedBodies(fastify);
   refuseEarly(fastify);

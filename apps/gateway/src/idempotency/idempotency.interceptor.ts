@@ -3,6 +3,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/caller';
 import { canonicalJson } from '../http/canonical-json';
@@ -32,6 +33,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (request.method !== 'POST' || key === undefined) return next.handle();
     // OTLP exports are idempotent by their span ids already, and their bodies are bytes (protobuf): the header is ignored there.
     if (isOtlpRoute(request)) return next.handle();
+    // A media upload streams its bytes unread (nothing to fingerprint), and is idempotent by its content already (same bytes, same media).
+    if (request.body instanceof Readable) return next.handle();
     return this.keyed(context, next, request, key);
   }
 

@@ -42,6 +42,6 @@ describe('OperationsController /readyz', () => {
 
   it('names the store and the bus, then the services, when all are down', async () => {
     const error = await domainErrorOf(controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) }).ready());
-    expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service unreachable');
+    expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service, media-service unreachable');
   });
 });

@@ -14,7 +14,12 @@ export const OPERATION_EXAMPLES: ExampleTable = {
   getReadiness: {
     response: {
       status: 'ok',
-      checks: { store: 'up', bus: 'up', queue: 'up', services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up' } },
+      checks: {
+        store: 'up',
+        bus: 'up',
+        queue: 'up',
+        services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up', 'media-service': 'up' },
+      },
     },
   },
   getMetrics: { response: METRICS },

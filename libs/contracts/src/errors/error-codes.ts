@@ -23,6 +23,8 @@ export const ErrorCode = {
   PreconditionFailed: 'precondition_failed',
   IdempotencyKeyReused: 'idempotency_key_reused',
   PayloadTooLarge: 'payload_too_large',
+  /** A Range past the end of the bytes; the answer's Content-Range names their size. */
+  RangeNotSatisfiable: 'range_not_satisfiable',
   UnsupportedMediaType: 'unsupported_media_type',
   /** Not HTTP the server can read: a malformed request line or header, a URL whose %-escapes are not UTF-8. */
   MalformedRequest: 'malformed_request',

@@ -12,6 +12,7 @@ export const EXAMPLE = {
   benchmarkId: 'bm_01jh8z6v9q3m2r7x5c4b1n0k8d',
   runId: 'run_01jh8z6v9q3m2r7x5c4b1n0k8d',
   taskId: 'task_01jh8z6v9q3m2r7x5c4b1n0k8d',
+  mediaId: 'med_01jh8z6v9q3m2r7x5c4b1n0k8d',
   createdAt: '2025-01-15T10:00:00.000Z',
   updatedAt: '2025-01-15T10:05:00.000Z',
   /** An opaque page cursor: pass it back as `cursor`. */

@@ -13,8 +13,8 @@ export type ExampleTable = Record<string, OperationExample>;
 /** A list answer's envelope, as ApiListResponse describes it. */
 export const listPage = <T>(data: T[], nextCursor: string | null = null) => ({ data, nextCursor });
 
-/** Media types whose bodies are bytes: an example of them would say nothing a JSON one does not. */
-const BINARY = new Set(['application/x-protobuf']);
+/** Media types whose bodies are bytes (protobuf, stored media): an example of them would say nothing a JSON one does not. */
+const isBinary = (type: string) => type === 'application/x-protobuf' || /^(video|image|audio)\//.test(type);
 
 /**
  * Sets each operation's examples on its request body and on every success answer with a
@@ -30,11 +30,11 @@ export function describeExamples(doc: OpenAPIObject, tables: ExampleTable[]): vo
     if (!operation) throw new Error(`Examples for an unknown operation: ${id}`);
     const body = operation.requestBody;
     if (example.request !== undefined && body && !('$ref' in body)) {
-      for (const [type, media] of Object.entries(body.content)) if (!BINARY.has(type)) media.example = example.request;
+      for (const [type, media] of Object.entries(body.content)) if (!isBinary(type)) media.example = example.request;
     }
     for (const [status, response] of Object.entries(operation.responses)) {
       if (!status.startsWith('2') || !response || '$ref' in response) continue;
-      for (const [type, media] of Object.entries(response.content ?? {})) if (!BINARY.has(type)) media.example = example.response;
+      for (const [type, media] of Object.entries(response.content ?? {})) if (!isBinary(type)) media.example = example.response;
     }
   }
 }

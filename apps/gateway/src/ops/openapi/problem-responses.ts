@@ -65,6 +65,7 @@ export const problemName = (status: number) => `Problem${status}`;
 function problemResponse(status: number, codes: ErrorCode[]): ResponseObject {
   const headers: ResponseObject['headers'] = { 'X-Request-Id': headerRef('X-Request-Id') };
   if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 416) headers['Content-Range'] = headerRef('Content-Range');
   return {
     description: `${titleForStatus(status)}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
     headers,
@@ -94,6 +95,8 @@ const CONFLICT_ON = [
 ];
 /** If-Match: a stale version is 412. */
 const PRECONDITION_ON = ['updatePrompt', 'deletePrompt'];
+/** A Range past the end of the bytes (416). */
+const RANGE_ON = ['getMediaContent'];
 /** Quotas (429 quota_exceeded). */
 const QUOTA_ON = ['startBenchmarkRun'];
 
@@ -109,5 +112,6 @@ function errorStatuses(path: string, method: string, operation: OperationObject)
   if (CONFLICT_ON.includes(id)) statuses.push(409);
   if (PRECONDITION_ON.includes(id)) statuses.push(412);
   if (QUOTA_ON.includes(id)) statuses.push(429);
+  if (RANGE_ON.includes(id)) statuses.push(416);
   return [...new Set(statuses)].sort();
 }

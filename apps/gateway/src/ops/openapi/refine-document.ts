@@ -4,6 +4,7 @@ import { describeBenchmarkParts } from './benchmark-schemas';
 import { API_KEY_EXAMPLES } from '../../api-keys/api-keys.examples';
 import { BENCHMARK_EXAMPLES } from '../../benchmarks/benchmarks.examples';
 import { DATASET_EXAMPLES } from '../../datasets/datasets.examples';
+import { MEDIA_EXAMPLES } from '../../media/media.examples';
 import { ORGANIZATION_EXAMPLES } from '../../organizations/organizations.examples';
 import { OTLP_EXAMPLES } from '../../otlp/otlp.examples';
 import { PROJECT_EXAMPLES } from '../../projects/projects.examples';
@@ -15,6 +16,7 @@ import { describeDocumentRoute } from './document-route';
 import { closeInputSchemas } from './input-schemas';
 import { nullableToTypeArrays } from './nullable-types';
 import { describeExamples } from './operation-examples';
+import { describeMediaOperations } from './media-operations';
 import { describeOtlpOperations, OTLP_PATHS } from './otlp-operations';
 import { describeProblems } from './problem-responses';
 import { describeRequestHeaders } from './request-headers';
@@ -39,6 +41,7 @@ export function refineDocument(doc: OpenAPIObject): OpenAPIObject {
   describeTraceBodies(doc);
   describeBenchmarkParts(doc);
   describeOtlpOperations(doc);
+  describeMediaOperations(doc);
   describeResponseHeaders(doc);
   describeExamples(doc, [
     PROJECT_EXAMPLES,
@@ -50,6 +53,7 @@ export function refineDocument(doc: OpenAPIObject): OpenAPIObject {
     OTLP_EXAMPLES,
     DATASET_EXAMPLES,
     BENCHMARK_EXAMPLES,
+    MEDIA_EXAMPLES,
     OPERATION_EXAMPLES,
   ]);
   return doc;

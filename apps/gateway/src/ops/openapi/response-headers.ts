@@ -11,6 +11,13 @@ const HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
   },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  'Accept-Ranges': { description: '`bytes`: a Range of bytes may be asked for', required: true, schema: { type: 'string', enum: ['bytes'] } },
+  'Content-Length': { description: 'Bytes in this answer', required: true, schema: { type: 'integer', minimum: 0 } },
+  'Content-Range': {
+    description: 'The bytes this answer holds and the whole size (`bytes 0-1/48211`); on a 416, the size alone (`bytes */48211`)',
+    required: true,
+    schema: { type: 'string', pattern: '^bytes (\\d+-\\d+|\\*)/\\d+$' },
+  },
   'Preference-Applied': { description: '`wait` when the answer waited for the traces to be stored (Prefer: wait)', schema: { type: 'string', enum: ['wait'] } },
 };
 
@@ -25,6 +32,7 @@ const LOCATION_ON: Record<string, string[]> = {
   ingestTrace: ['201', '202'],
   createDataset: ['201'],
   createBenchmark: ['201'],
+  createMedia: ['201'],
   startBenchmarkRun: ['202'],
 };
 const ETAG_ON = ['createPrompt', 'getPrompt', 'getPromptByIdentifier', 'updatePrompt'];

@@ -1,0 +1,75 @@
+import type { RedisConnectionSettings } from '@cinetrace/config';
+import { MEDIA_QUEUE } from '@cinetrace/contracts';
+import { Logger } from '@nestjs/common';
+import { Queue, Worker } from 'bullmq';
+import IORedis from 'ioredis';
+import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue } from './probe-queue';
+
+interface ProbeJobData {
+  mediaId: string;
+}
+
+/**
+ * The distributed mode's probe queue: BullMQ's `media-jobs` in Redis, one job per media (job
+ * id = media id, so a sweep that hands a waiting media over again adds nothing), drained by
+ * this media-service with `concurrency` at a time. A job in hand when the process dies is
+ * taken up again once BullMQ sees it stalled.
+ */
+export class BullProbeQueue extends ProbeQueue {
+  private readonly logger = new Logger('ProbeQueue');
+  private readonly producer: IORedis;
+  private readonly queue: Queue<ProbeJobData>;
+  private worker?: Worker<ProbeJobData>;
+  private workerConnection?: IORedis;
+
+  constructor(
+    private readonly redis: RedisConnectionSettings,
+    private readonly prefix: string,
+    private readonly concurrency: number,
+  ) {
+    super();
+    // Fail fast while Redis is away (the sweep enqueues later) rather than queueing commands.
+    this.producer = new IORedis(redis.url, { tls: redis.tls, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 });
+    this.producer.on('error', () => undefined);
+    this.queue = new Queue<ProbeJobData>(MEDIA_QUEUE, { connection: this.producer, prefix });
+    this.queue.on('error', (err) => this.logger.warn(`Probe queue: ${err.message}`));
+  }
+
+  async enqueue(mediaIds: string[]): Promise<void> {
+    await this.queue.addBulk(
+      mediaIds.map((mediaId) => ({
+        name: 'probe',
+        data: { mediaId },
+        opts: { jobId: mediaId, attempts: PROBE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+      })),
+    );
+  }
+
+  consume(job: ProbeJob): void {
+    // A worker's blocking connection must wait for Redis indefinitely (BullMQ requires maxRetriesPerRequest null).
+    const connection = (this.workerConnection = new IORedis(this.redis.url, { tls: this.redis.tls, maxRetriesPerRequest: null }));
+    connection.on('error', () => undefined);
+    this.worker = new Worker<ProbeJobData>(MEDIA_QUEUE, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
+      connection,
+      prefix: this.prefix,
+      concurrency: this.concurrency,
+    });
+    this.worker.on('error', (err) => this.logger.warn(`Probe worker: ${err.message}`));
+  }
+
+  async isReachable(): Promise<boolean> {
+    try {
+      return (await this.producer.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+    // BullMQ leaves connections it was handed open.
+    this.workerConnection?.disconnect();
+    this.producer.disconnect();
+  }
+}

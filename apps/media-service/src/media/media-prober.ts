@@ -1,0 +1,40 @@
+import { BlobNotFoundError, type BlobStore } from '@cinetrace/blob-store';
+import { type MediaTool, probeMedia } from '@cinetrace/media-tools';
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { findMediaById, settleMedia } from '../store/media.queries';
+
+/**
+ * A probe job: streams a pending media's blob into ffprobe (a child process, bounded in time
+ * and output) and records `ready` with the probe or `failed` with the reason. Bytes that are
+ * not media are `failed` at once; a failure of the machinery (storage away, ffprobe killed)
+ * throws for a retry, and is recorded as `failed` on the last attempt.
+ */
+export class MediaProber {
+  private readonly logger = new Logger('MediaProber');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly blobs: BlobStore,
+    private readonly ffprobe: () => MediaTool,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async probe(mediaId: string, lastAttempt: boolean): Promise<void> {
+    const media = await findMediaById(this.dataSource.manager, mediaId);
+    if (!media || media.status !== 'pending') return;
+    let outcome;
+    try {
+      const read = await this.blobs.get(media.blobKey);
+      outcome = await probeMedia(this.ffprobe(), read.body, { timeoutMs: this.timeoutMs });
+    } catch (err) {
+      if (err instanceof BlobNotFoundError) outcome = { ok: false as const, reason: 'the stored bytes are missing' };
+      else if (!lastAttempt) throw err;
+      else {
+        this.logger.warn(`Probe of ${mediaId} failed for good: ${(err as Error).message}`);
+        outcome = { ok: false as const, reason: 'probing failed (ffprobe or the media storage did not answer)' };
+      }
+    }
+    await settleMedia(this.dataSource.manager, mediaId, outcome.ok ? { status: 'ready', probe: outcome.probe } : { status: 'failed', error: outcome.reason });
+  }
+}

@@ -1,0 +1,112 @@
+import { expect } from '@jest/globals';
+import { FsBlobStore } from '@cinetrace/blob-store';
+import { ErrorCode, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
+import { resolveMediaTool } from '@cinetrace/media-tools';
+import { aProjectContext, allPages, lavfi, makeClip, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { mediaServiceStore } from '../media-service.module';
+import { MediaProber } from './media-prober';
+import { MediaService } from './media.service';
+import { ProbeQueue } from './probe-queue';
+
+/** A queue that only remembers what it was handed. */
+class RecordingProbeQueue extends ProbeQueue {
+  readonly enqueued: string[] = [];
+  async enqueue(ids: string[]): Promise<void> {
+    this.enqueued.push(...ids);
+  }
+  consume(): void {}
+  async isReachable(): Promise<boolean> {
+    return true;
+  }
+  async close(): Promise<void> {}
+}
+
+// media-service's rows on both of its stores, probed with the real ffprobe from a real blob store.
+describe.each(TEST_STORES)('MediaService on %s', (kind) => {
+  let store: TestStore;
+  let dir: string;
+  let blobs: FsBlobStore;
+  let queue: RecordingProbeQueue;
+  let media: MediaService;
+  let prober: MediaProber;
+  let clip: string;
+  let projects = 0;
+  let ctx: ProjectContext;
+
+  beforeAll(async () => {
+    store = await openTestStore(kind, mediaServiceStore);
+    dir = mkdtempSync(join(tmpdir(), 'media-service-'));
+    blobs = new FsBlobStore(join(dir, 'blobs'));
+    clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
+    queue = new RecordingProbeQueue();
+    media = new MediaService(store.dataSource, queue);
+    prober = new MediaProber(store.dataSource, blobs, () => resolveMediaTool('ffprobe'), 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    ctx = aProjectContext(`prj_${++projects}`);
+  });
+
+  const put = (source: Readable) => blobs.put(ctx.projectId, source, { maxBytes: 10_000_000 });
+  const register = async (source: Readable, contentType = 'video/mp4') => media.register({ ctx, ...(await put(source)), contentType, sourceUrl: null });
+
+  it('registers a blob as pending, queues its probe, and answers the same row for the same bytes', async () => {
+    const first = await register(createReadStream(clip));
+    expect(first).toMatchObject({ created: true, media: { status: 'pending', probe: null, error: null, contentType: 'video/mp4', projectId: ctx.projectId } });
+    expect(queue.enqueued).toContain(first.media.id);
+
+    const again = await register(createReadStream(clip));
+    expect(again).toEqual({ created: false, media: first.media });
+  });
+
+  it('gives one row to the same bytes registered at the same moment', async () => {
+    const blob = await put(createReadStream(clip));
+    const answers = await Promise.all([1, 2, 3].map(() => media.register({ ctx, ...blob, contentType: 'video/mp4', sourceUrl: null })));
+    expect(new Set(answers.map((a) => a.media.id)).size).toBe(1);
+    expect(answers.filter((a) => a.created)).toHaveLength(1);
+  });
+
+  it('probes a clip to ready with its duration and frame rate', async () => {
+    const { media: row } = await register(createReadStream(clip));
+    await prober.probe(row.id, false);
+    const probed = await media.get(ctx, row.id);
+    expect(probed).toMatchObject({ status: 'ready', error: null, probe: { width: 320, height: 240, fps: 24, videoCodec: 'h264', hasAudio: false } });
+    expect(Math.abs(probed.probe!.durationMs! - 2000)).toBeLessThanOrEqual(42);
+  });
+
+  it('fails bytes that are not media, with a reason', async () => {
+    const { media: row } = await register(Readable.from([Buffer.from('this is not a video\n'.repeat(50))]));
+    await prober.probe(row.id, false);
+    expect(await media.get(ctx, row.id)).toMatchObject({ status: 'failed', probe: null, error: expect.stringMatching(/\w/) });
+  });
+
+  it('refuses a key of another project', async () => {
+    const blob = await put(createReadStream(clip));
+    await expect(media.register({ ctx: aProjectContext('prj_other'), ...blob, contentType: 'video/mp4', sourceUrl: null })).rejects.toMatchObject({
+      code: ErrorCode.ValidationFailed,
+    });
+  });
+
+  it("shows another project's media to nobody else, and lists by status and content type", async () => {
+    const { media: video } = await register(createReadStream(clip));
+    const { media: audio } = await register(Readable.from([Buffer.from('not audio either')]), 'audio/mpeg');
+    await prober.probe(audio.id, false);
+
+    await expect(media.get(aProjectContext('prj_other'), video.id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    await expect(media.blob(aProjectContext('prj_other'), video.id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    expect((await media.list(aProjectContext('prj_other'), {}, { limit: 10 })).items).toEqual([]);
+
+    expect(await media.blob(ctx, video.id)).toEqual({ key: `${ctx.projectId}/${video.sha256}`, contentType: 'video/mp4', bytes: video.bytes });
+    const all = (await allPages((page: PageRequest<string>) => media.list(ctx, {}, page), 1)).flat();
+    expect(all.map((m) => m.id)).toEqual([audio.id, video.id]);
+    expect((await media.list(ctx, { status: 'failed' }, { limit: 10 })).items.map((m) => m.id)).toEqual([audio.id]);
+    expect((await media.list(ctx, { contentType: 'video/mp4' }, { limit: 10 })).items.map((m) => m.id)).toEqual([video.id]);
+  });
+});
