@@ -27,7 +27,9 @@ export default defineConfig(
       // A promise nobody awaits loses its rejection (an unhandled rejection ends the process).
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
-      // `any` switches the type check off for everything it reaches.
+      // `any` switches the type check off for everything it reaches. They hold in the test code
+      // too: the e2e suite reads answers through libs/testing's ApiResponse, `unknown` unless a
+      // test names the type (test/e2e/support/api-types: the OpenAPI document's own types).
       '@typescript-eslint/no-unsafe-assignment': 'error',
       '@typescript-eslint/no-unsafe-member-access': 'error',
       '@typescript-eslint/no-unsafe-call': 'error',
@@ -40,36 +42,13 @@ export default defineConfig(
   },
   {
     // The unit specs and their fixtures are in no package's tsconfig.json (jest runs them through
-    // swc, without a type check): their types come from tsconfig.specs.json, one program for all.
+    // swc, without a type check): their types come from tsconfig.specs.json, one program for all,
+    // which `npm run test:typecheck` also checks. The rules above hold there as everywhere: a spec
+    // that uses jest's asymmetric matchers imports `expect` from @jest/globals (the global one
+    // types expect.any() and the like `any`).
     files: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'apps/*/src/**/*.fixtures.ts'],
     languageOptions: {
       parserOptions: { projectService: false, project: './tsconfig.specs.json', tsconfigRootDir: import.meta.dirname },
-    },
-    // TODO(issue 24, item 5): 136 findings of these rules in the unit specs when counted: errors
-    // caught with .catch((e) => e), JSON.parse and raw SQL results read by assertions, jest's
-    // asymmetric matchers (expect.any() and the like are typed `any`) inside expected values, and
-    // mocks. Until they are typed, the promise rules, explicit `any` and require() hold there.
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-    },
-  },
-  {
-    // TODO(issue 24, item 5): the e2e specs read response bodies as `any` (libs/testing's
-    // ApiResponse): 1,665 findings of these rules when counted. Until they are typed, only the
-    // promise rules hold there.
-    files: ['test/e2e/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      // And 105 explicit `any`s.
-      '@typescript-eslint/no-explicit-any': 'off',
     },
   },
   {

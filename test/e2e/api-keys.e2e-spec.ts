@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { api, Api, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allApiKeys, anApiKey, API_KEYS, createApiKey, createProject, revokeApiKey } from './support/api-keys';
@@ -5,6 +6,8 @@ import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { aPrompt, PROMPTS } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { anId, BATCH, TRACES, WAIT } from './support/traces';
+import { Answer, Schema } from './support/api-types';
+import { OpenApiDocument } from './support/openapi-document';
 
 jest.setTimeout(60_000);
 
@@ -24,7 +27,7 @@ describe('API keys: create, list, revoke, scopes', () => {
 
   describe('create and list', () => {
     it('answers 201 with the key, shown this once, and lists the key without it', async () => {
-      const response = await ctx.api.post(API_KEYS, anApiKey({ name: 'CI ingest', scopes: ['ingest', 'read'] }));
+      const response = await ctx.api.post<Answer<'createApiKey', 201>>(API_KEYS, anApiKey({ name: 'CI ingest', scopes: ['ingest', 'read'] }));
       expect(response.status).toBe(201);
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.body).toEqual({
@@ -41,9 +44,9 @@ describe('API keys: create, list, revoke, scopes', () => {
       expect(prefix.length).toBeLessThan(key.length / 3);
       expect(new URL(response.headers.get('location') ?? '', ctx.stack.baseUrl).pathname).toBe(`${API_KEYS}/${id}`);
 
-      const list = await ctx.api.get(API_KEYS);
+      const list = await ctx.api.get<Answer<'listApiKeys'>>(API_KEYS);
       expect(list.status).toBe(200);
-      const listed = list.body.data.find((k: any) => k.id === id);
+      const listed = list.body.data.find((k) => k.id === id);
       expect(listed).toEqual({
         id,
         name: 'CI ingest',
@@ -60,10 +63,10 @@ describe('API keys: create, list, revoke, scopes', () => {
 
     it('lists newest first, in pages, with the bootstrap key among them', async () => {
       const made = [await createApiKey(ctx.api), await createApiKey(ctx.api), await createApiKey(ctx.api)];
-      const first = await ctx.api.get(API_KEYS, { limit: 2 });
+      const first = await ctx.api.get<Answer<'listApiKeys'>>(API_KEYS, { limit: 2 });
       expect(first.status).toBe(200);
-      expect(first.body.data.map((k: any) => k.id)).toEqual([made[2].id, made[1].id]);
-      const second = await ctx.api.get(API_KEYS, { limit: 2, cursor: first.body.nextCursor });
+      expect(first.body.data.map((k) => k.id)).toEqual([made[2].id, made[1].id]);
+      const second = await ctx.api.get<Answer<'listApiKeys'>>(API_KEYS, { limit: 2, cursor: first.body.nextCursor ?? undefined });
       expect(second.body.data[0].id).toBe(made[0].id);
       const all = await allApiKeys(ctx.api);
       expect(all.filter((k) => k.scopes.includes('admin') && k.projectIds === null).length).toBeGreaterThanOrEqual(1);
@@ -74,14 +77,14 @@ describe('API keys: create, list, revoke, scopes', () => {
     it('records when a key was last used', async () => {
       const created = await createApiKey(ctx.api, { scopes: ['read'] });
       expect((await as(created.key).get('/api/v1/projects')).status).toBe(200);
-      let listed: any;
+      let listed: Schema<'ApiKeyView'> | undefined;
       for (let i = 0; i < 40; i++) {
         listed = (await allApiKeys(ctx.api)).find((k) => k.id === created.id);
-        if (listed.lastUsedAt) break;
+        if (listed!.lastUsedAt) break;
         await sleep(100);
       }
-      expect(listed.lastUsedAt).toMatch(ISO_MILLIS_UTC);
-      expect(Date.parse(listed.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
+      expect(listed!.lastUsedAt).toMatch(ISO_MILLIS_UTC);
+      expect(Date.parse(listed!.lastUsedAt!)).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
     });
 
     it.each([
@@ -111,7 +114,7 @@ describe('API keys: create, list, revoke, scopes', () => {
     it('refuses a project id the organization does not have, naming it', async () => {
       const response = await ctx.api.post(API_KEYS, anApiKey({ projectIds: [project.id, 'prj_01jh8z6v9q3m2r7x5c4b1n0k8d'] }));
       expectProblem(response, 400, 'validation_failed', ['projectIds[1]']);
-      expect(response.body.errors.map((e: any) => e.path)).toEqual(['projectIds[1]']);
+      expect(response.body.errors?.map((e) => e.path)).toEqual(['projectIds[1]']);
     });
   });
 
@@ -128,7 +131,7 @@ describe('API keys: create, list, revoke, scopes', () => {
       expectProblem(await reader.post('/api/v1/projects', { name: unique('P') }), 403, 'insufficient_scope');
       expectProblem(await reader.get(API_KEYS), 403, 'insufficient_scope');
       // Nothing was made by the refused POST.
-      expect((await ctx.api.withProjectKey(project.key).get(PROMPTS, { q: String(prompt.name) })).body.data).toEqual([]);
+      expect((await ctx.api.withProjectKey(project.key).get<Answer<'listPrompts'>>(PROMPTS, { q: String(prompt.name) })).body.data).toEqual([]);
     });
 
     it('ingest: sends traces and nothing else, not even reading them back', async () => {
@@ -182,9 +185,9 @@ describe('API keys: create, list, revoke, scopes', () => {
     it('sees only its projects on /projects, and may not create one', async () => {
       const other = await createProject(ctx.api);
       const restricted = as((await createApiKey(ctx.api, { scopes: ['write'], projectIds: [project.id] })).key);
-      const list = await restricted.get('/api/v1/projects', { limit: 200 });
+      const list = await restricted.get<Answer<'listProjects'>>('/api/v1/projects', { limit: 200 });
       expect(list.status).toBe(200);
-      expect(list.body.data.map((p: any) => p.id)).toEqual([project.id]);
+      expect(list.body.data.map((p) => p.id)).toEqual([project.id]);
       expect((await restricted.get(`/api/v1/projects/${project.id}`)).status).toBe(200);
       const hidden = await restricted.get(`/api/v1/projects/${other.id}`);
       expectProblem(hidden, 404, 'not_found');
@@ -242,7 +245,7 @@ describe('API keys: create, list, revoke, scopes', () => {
   });
 
   it('is described in the OpenAPI document: routes, bodies and answers', async () => {
-    const doc = (await api(ctx.stack.baseUrl).get('/api/v1/openapi.json')).body;
+    const doc = (await api(ctx.stack.baseUrl).get<OpenApiDocument>('/api/v1/openapi.json')).body;
     expect(Object.keys(doc.paths[API_KEYS])).toEqual(expect.arrayContaining(['get', 'post']));
     expect(Object.keys(doc.paths[`${API_KEYS}/{id}`])).toEqual(['delete']);
     expect(Object.keys(doc.paths['/api/v1/organizations'])).toEqual(['post']);

@@ -1,13 +1,14 @@
 import { aProject, aWrongApiKey } from '@cinetrace/testing';
 import { expectProblem } from './support/expectations';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 describe('Authentication on /api/v1/projects', () => {
   const ctx = useStack();
   let projectId: string;
 
   beforeAll(async () => {
-    const created = await ctx.api.post('/api/v1/projects', aProject());
+    const created = await ctx.api.post<Answer<'createProject', 201>>('/api/v1/projects', aProject());
     expect(created.status).toBe(201);
     projectId = created.body.id;
   });
@@ -40,7 +41,7 @@ describe('Authentication on /api/v1/projects', () => {
   it('creates nothing for an unauthenticated POST', async () => {
     const project = aProject();
     expect((await ctx.api.withoutAuth().post('/api/v1/projects', project)).status).toBe(401);
-    const listed = await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name: project.name }) });
+    const listed = await ctx.api.get<Answer<'listProjects'>>('/api/v1/projects', { args: JSON.stringify({ name: project.name }) });
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { e2eMode } from '@cinetrace/testing';
 import { allTasks, benchmarkOn, runEnds, startOk } from './support/benchmarks';
 import { DEEP_ANSWER_LEVELS, ModelEndpoints } from './support/model-endpoints';
@@ -29,7 +30,7 @@ describe(`A target answer too deep to record (${e2eMode()})`, () => {
     expect(task).toMatchObject({ status: 'failed', attempts: 1, error, traceId: expect.any(String) });
     expect(endpoints.sentTo('/target/deep')).toHaveLength(1);
 
-    const trace = await readEventually(api, task.traceId);
+    const trace = await readEventually(api, task.traceId!);
     expect(trace).toMatchObject({ id: task.traceId, status: 'error', metadata: { benchmarkId, runId, taskId: task.id, attempt: 1 } });
     expect(trace.spans).toEqual(
       expect.arrayContaining([

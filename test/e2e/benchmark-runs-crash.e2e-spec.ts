@@ -1,6 +1,7 @@
+import { expect } from '@jest/globals';
 import { e2eMode } from '@cinetrace/testing';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
-import { ModelEndpoints } from './support/model-endpoints';
+import { ModelEndpoints, type TargetCall } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { readEventually } from './support/traces';
@@ -52,7 +53,7 @@ describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
       runner: { maxAttempts: 2 },
     });
     const runId = await startOk(api, benchmarkId);
-    const calls = () => endpoints.sentTo('/target/hang').filter((r) => r.body.item.input.prompt === 'fatal').length;
+    const calls = () => endpoints.sentTo<TargetCall>('/target/hang').filter((r) => r.body.item.input.prompt === 'fatal').length;
 
     // Each time the task is running its target, its process dies: two crashes use up its two attempts.
     for (let crash = 1; crash <= 2; crash++) {
@@ -66,7 +67,7 @@ describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
     expect(task).toMatchObject({ status: 'failed', attempts: 2, error: 'the process running this task stopped before it finished, and no attempt is left' });
     expect(calls()).toBe(2);
     // The attempts died unrecorded; the task's trace still tells why it failed.
-    const trace = await readEventually(api, task.traceId);
+    const trace = await readEventually(api, task.traceId!);
     expect(trace).toMatchObject({ status: 'error' });
     expect(trace.spans).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'attempt 2', status: 'error', statusMessage: task.error })]));
   });
@@ -79,7 +80,7 @@ describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
       runner: { maxAttempts: 1 },
     });
     const runId = await startOk(api, benchmarkId);
-    const calls = () => endpoints.sentTo('/target/hang-once').filter((r) => r.body.item.input.prompt === 'patient').length;
+    const calls = () => endpoints.sentTo<TargetCall>('/target/hang-once').filter((r) => r.body.item.input.prompt === 'patient').length;
     await waitUntil(() => calls() >= 1, 60_000);
 
     if (e2eMode() === 'all-in-one') {

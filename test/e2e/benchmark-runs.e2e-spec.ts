@@ -1,10 +1,13 @@
+import { expect } from '@jest/globals';
 import { unique } from '@cinetrace/testing';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { BENCHMARKS, allTasks, benchmarkOn, benchmarkPath, captionItems, runEnds, start, startOk, summaryWhen, tasksOf } from './support/benchmarks';
 import { appendOk, readDataset } from './support/datasets';
-import { ModelEndpoints } from './support/model-endpoints';
+import { ModelEndpoints, type TargetCall } from './support/model-endpoints';
 import { aPrompt, inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
+import { type TraceView } from './support/traces';
 
 jest.setTimeout(120_000);
 
@@ -24,7 +27,7 @@ describe('Benchmark runs', () => {
       const { benchmarkId, datasetId } = await benchmarkOn(api, items, { runner: { concurrency: 2 } });
       const dataset = await readDataset(api, datasetId);
 
-      const started = await start(api, benchmarkId, { experiment: { name: 'baseline', flags: { model: 'v3' } } });
+      const started = await start<Answer<'startBenchmarkRun', 202>>(api, benchmarkId, { experiment: { name: 'baseline', flags: { model: 'v3' } } });
       expect(started.status).toBe(202);
       expect(started.body).toEqual({ id: expect.stringMatching(/^run_/), benchmarkId, status: 'queued', taskCount: 6, createdAt: expect.stringMatching(ISO_MILLIS_UTC) });
 
@@ -51,7 +54,7 @@ describe('Benchmark runs', () => {
         expect(task.durationMs).toBeGreaterThanOrEqual(0);
       }
 
-      const benchmark = (await api.get(benchmarkPath(benchmarkId))).body;
+      const benchmark = (await api.get<Answer<'getBenchmark'>>(benchmarkPath(benchmarkId))).body;
       expect(benchmark.status).toBe('completed');
       expect(benchmark.lastRun).toMatchObject({ id: run.id, status: 'completed' });
     });
@@ -75,20 +78,20 @@ describe('Benchmark runs', () => {
       const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
       const [task] = await allTasks(api, benchmarkId, run.id);
       expect(task.traceId).toEqual(expect.any(String));
-      let trace: any;
-      for (let i = 0; i < 100 && !trace?.spans?.some((s: any) => s.kind === 'scorer'); i += 1) {
-        const response = await api.get(`/api/v1/traces/${task.traceId}`);
+      let trace: TraceView | undefined;
+      for (let i = 0; i < 100 && !trace?.spans?.some((s) => s.kind === 'scorer'); i += 1) {
+        const response = await api.get<TraceView>(`/api/v1/traces/${task.traceId}`);
         if (response.status === 200) trace = response.body;
         else await new Promise((r) => setTimeout(r, 100));
       }
-      expect(trace.metadata).toMatchObject({ benchmarkId, runId: run.id, taskId: task.id });
-      expect(trace.spans.map((s: any) => s.kind)).toEqual(expect.arrayContaining(['scorer']));
-      expect(trace.spans.length).toBeGreaterThanOrEqual(3);
+      expect(trace!.metadata).toMatchObject({ benchmarkId, runId: run.id, taskId: task.id });
+      expect(trace!.spans.map((s) => s.kind)).toEqual(expect.arrayContaining(['scorer']));
+      expect(trace!.spans.length).toBeGreaterThanOrEqual(3);
     });
 
     it('calls an http target with the rendered prompt, and http and llm_judge scorers, adding up cost', async () => {
       const { api } = await inNewProject(ctx.api);
-      const prompt = await api.post('/api/v1/prompts', aPrompt({ content: 'A slow dolly shot of {{subject}}' }));
+      const prompt = await api.post<Answer<'createPrompt', 201>>('/api/v1/prompts', aPrompt({ content: 'A slow dolly shot of {{subject}}' }));
       expect(prompt.status).toBe(201);
       const items = [{ input: { subject: 'a fox' }, expected: { caption: 'A slow dolly shot of a fox' } }];
       const { benchmarkId } = await benchmarkOn(api, items, {
@@ -103,7 +106,7 @@ describe('Benchmark runs', () => {
       expect(run.status).toBe('completed');
       expect(run.costUsd).toBeCloseTo(0.25);
       expect(run.scores).toEqual({ http: { mean: 1, passRate: 1 }, llm_judge: { mean: 0.75, passRate: 1 }, 'long enough': { mean: 1, passRate: 1 } });
-      const [sent] = endpoints.sentTo('/target/caption').filter((r) => r.body.item?.input?.subject === 'a fox');
+      const [sent] = endpoints.sentTo<TargetCall>('/target/caption').filter((r) => r.body.item?.input?.subject === 'a fox');
       expect(sent.body.prompt).toBe('A slow dolly shot of a fox');
       const [task] = await allTasks(api, benchmarkId, run.id);
       expect(task).toMatchObject({ output: { caption: 'A slow dolly shot of a fox', durationSeconds: 4 }, usage: { frames: 96 }, costUsd: 0.25 });
@@ -192,7 +195,7 @@ describe('Benchmark runs', () => {
       const window = await runEnds(api, benchmarkId, await startOk(api, benchmarkId, { rowSubset: { offset: 1, limit: 2 } }));
       expect((await allTasks(api, benchmarkId, window.id)).map((t) => t.itemIndex)).toEqual([1, 2]);
 
-      const stored = (await api.get(`/api/v1/datasets/${datasetId}/items`, { limit: 10 })).body.data;
+      const stored = (await api.get<Answer<'listDatasetItems'>>(`/api/v1/datasets/${datasetId}/items`, { limit: 10 })).body.data;
       const byIds = await runEnds(api, benchmarkId, await startOk(api, benchmarkId, { rowSubset: { itemIds: [stored[4].id, stored[0].id] } }));
       expect((await allTasks(api, benchmarkId, byIds.id)).map((t) => t.itemId)).toEqual([stored[0].id, stored[4].id]);
 
@@ -208,10 +211,10 @@ describe('Benchmark runs', () => {
       const { benchmarkId } = await benchmarkOn(api, captionItems(2));
       const both = await start(api, benchmarkId, { rowSubset: { offset: 1, itemIds: ['dsi_x'] }, runner: { concurrency: 0 } });
       expectProblem(both, 400, 'validation_failed');
-      expect(both.body.errors.map((e: any) => e.path).sort()).toEqual(['rowSubset', 'runner.concurrency']);
+      expect(both.body.errors?.map((e) => e.path).sort()).toEqual(['rowSubset', 'runner.concurrency']);
       const unknown = await start(api, benchmarkId, { rowSubset: { itemIds: ['dsi_nope'] } });
       expectProblem(unknown, 400, 'validation_failed');
-      expect(unknown.body.errors.map((e: any) => e.path)).toEqual(['rowSubset.itemIds[0]']);
+      expect(unknown.body.errors?.map((e) => e.path)).toEqual(['rowSubset.itemIds[0]']);
       const beyond = await start(api, benchmarkId, { rowSubset: { offset: 10 } });
       expectProblem(beyond, 400, 'validation_failed');
       expect((await start(api, 'bm_nope')).status).toBe(404);
@@ -223,8 +226,8 @@ describe('Benchmark runs', () => {
         target: { type: 'http', url: `${endpoints.baseUrl}/target/slow` },
         runner: { concurrency: 1, maxAttempts: 1, timeoutMs: 1000 },
       });
-      const answers = await Promise.all(Array.from({ length: 10 }, () => start(api, benchmarkId)));
-      expect(answers.map((a) => a.status).sort()).toEqual([202, ...Array(9).fill(409)]);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => start<Answer<'startBenchmarkRun', 202>>(api, benchmarkId)));
+      expect(answers.map((a) => a.status).sort()).toEqual([202, ...Array<number>(9).fill(409)]);
       const winner = answers.find((a) => a.status === 202)!.body.id;
       expectProblem(
         answers.find((a) => a.status === 409)!,
@@ -239,12 +242,12 @@ describe('Benchmark runs', () => {
       const { api } = await inNewProject(ctx.api);
       const { benchmarkId } = await benchmarkOn(api, captionItems(1));
       const key = unique('start');
-      const first = await start(api, benchmarkId, {}, { 'Idempotency-Key': key });
-      const again = await start(api, benchmarkId, {}, { 'Idempotency-Key': key });
+      const first = await start<Answer<'startBenchmarkRun', 202>>(api, benchmarkId, {}, { 'Idempotency-Key': key });
+      const again = await start<Answer<'startBenchmarkRun', 202>>(api, benchmarkId, {}, { 'Idempotency-Key': key });
       expect(first.status).toBe(202);
       expect(again.status).toBe(202);
       expect(again.body.id).toBe(first.body.id);
-      expect((await api.get(`${benchmarkPath(benchmarkId)}/runs`)).body.data).toHaveLength(1);
+      expect((await api.get<Answer<'listBenchmarkRuns'>>(`${benchmarkPath(benchmarkId)}/runs`)).body.data).toHaveLength(1);
     });
 
     it('answers 429 quota_exceeded with Retry-After over QUOTA_TASKS_PER_RUN and QUOTA_STARTS_PER_HOUR', async () => {
@@ -292,24 +295,24 @@ describe('Benchmark runs', () => {
       const second = await runEnds(api, benchmarkId, await startOk(api, benchmarkId, { rowSubset: { limit: 3 } }));
       const latest = await tasksOf(api, benchmarkId, { limit: 2 });
       expect(latest.body.summary).toEqual({ id: second.id, status: 'completed', counts: { total: 3, pending: 0, running: 0, completed: 3, failed: 0, cancelled: 0 } });
-      expect(latest.body.data.map((t: any) => [t.runId, t.itemIndex])).toEqual([
+      expect(latest.body.data.map((t) => [t.runId, t.itemIndex])).toEqual([
         [second.id, 0],
         [second.id, 1],
       ]);
-      const page2 = await tasksOf(api, benchmarkId, { limit: 2, cursor: latest.body.nextCursor });
-      expect(page2.body.data.map((t: any) => t.itemIndex)).toEqual([2]);
+      const page2 = await tasksOf(api, benchmarkId, { limit: 2, cursor: latest.body.nextCursor ?? undefined });
+      expect(page2.body.data.map((t) => t.itemIndex)).toEqual([2]);
       expect(page2.body.nextCursor).toBeNull();
 
       const older = await tasksOf(api, benchmarkId, { runId: first.id, status: 'completed' });
       expect(older.body.data).toHaveLength(5);
-      expect(older.body.summary.id).toBe(first.id);
+      expect(older.body.summary?.id).toBe(first.id);
       expect((await tasksOf(api, benchmarkId, { runId: first.id, status: 'failed' })).body.data).toEqual([]);
       expectProblem(await tasksOf(api, benchmarkId, { status: 'done' }), 400, 'validation_failed');
       expectProblem(await tasksOf(api, benchmarkId, { runId: 'run_nope' }), 404, 'not_found');
       expectProblem(await tasksOf(api, benchmarkId, { sort: 'x' }), 400, 'validation_failed');
 
-      const runs = (await api.get(`${benchmarkPath(benchmarkId)}/runs`)).body.data;
-      expect(runs.map((r: any) => r.id)).toEqual([second.id, first.id]);
+      const runs = (await api.get<Answer<'listBenchmarkRuns'>>(`${benchmarkPath(benchmarkId)}/runs`)).body.data;
+      expect(runs.map((r) => r.id)).toEqual([second.id, first.id]);
       expect(RUN_STATUSES).toContain(runs[0].status);
     });
 
@@ -318,10 +321,10 @@ describe('Benchmark runs', () => {
       const ran = await benchmarkOn(api, captionItems(1));
       const idle = await benchmarkOn(api, captionItems(1));
       await runEnds(api, ran.benchmarkId, await startOk(api, ran.benchmarkId));
-      const completed = (await api.get(BENCHMARKS, { status: 'completed' })).body.data;
-      expect(completed.map((b: any) => b.id)).toEqual([ran.benchmarkId]);
-      const idleOnes = (await api.get(BENCHMARKS, { status: 'idle' })).body.data;
-      expect(idleOnes.map((b: any) => [b.id, b.lastRun])).toEqual([[idle.benchmarkId, null]]);
+      const completed = (await api.get<Answer<'listBenchmarks'>>(BENCHMARKS, { status: 'completed' })).body.data;
+      expect(completed.map((b) => b.id)).toEqual([ran.benchmarkId]);
+      const idleOnes = (await api.get<Answer<'listBenchmarks'>>(BENCHMARKS, { status: 'idle' })).body.data;
+      expect(idleOnes.map((b) => [b.id, b.lastRun])).toEqual([[idle.benchmarkId, null]]);
     });
 
     it('keeps runs and tasks of one project out of another', async () => {
@@ -343,13 +346,13 @@ describe('Benchmark runs', () => {
         target: { type: 'http', url: `${endpoints.baseUrl}/target/slow` },
         runner: { concurrency: 1, maxAttempts: 1, timeoutMs: 5000 },
       });
-      const calls = () => endpoints.sentTo('/target/slow').filter((r) => String(r.body.input.prompt).startsWith(tag)).length;
+      const calls = () => endpoints.sentTo<TargetCall>('/target/slow').filter((r) => String(r.body.input.prompt).startsWith(tag)).length;
       const runId = await startOk(api, benchmarkId);
       await summaryWhen(api, benchmarkId, runId, (s) => s.counts.running === 1);
       for (let i = 0; i < 50 && calls() === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
       const callsBefore = calls();
       expect(callsBefore).toBe(1);
-      const deleted = await api.request('DELETE', benchmarkPath(benchmarkId));
+      const deleted = await api.request<Answer<'deleteBenchmark'>>('DELETE', benchmarkPath(benchmarkId));
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ id: benchmarkId, deleted: true });
       expectProblem(await tasksOf(api, benchmarkId), 404, 'not_found');

@@ -2,6 +2,7 @@ import { aProject, aTestApiKey, aWrongApiKey, api } from '@cinetrace/testing';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { STACK_HOOK_TIMEOUT_MS, useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
@@ -32,13 +33,13 @@ describe('Bootstrap API key', () => {
       async () => {
         const key = fileKey();
         const client = api(ctx.stack.baseUrl, key);
-        const created = await client.post(PROJECTS, aProject());
+        const created = await client.post<Answer<'createProject', 201>>(PROJECTS, aProject());
         expect(created.status).toBe(201);
 
         await ctx.stack.restart();
 
         expect(fileKey()).toBe(key);
-        expect((await client.get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
+        expect((await client.get<Answer<'getProject'>>(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
         expect(ctx.stack.output()).not.toContain(key);
         // No new key was printed: nothing key-like in the new output authenticates.
         const tokens = [...new Set(ctx.stack.output().match(/[A-Za-z0-9_-]{20,}/g) ?? [])].slice(0, 50);
@@ -54,12 +55,12 @@ describe('Bootstrap API key', () => {
       'adds BOOTSTRAP_API_KEY to the same organization when set on a later start',
       async () => {
         const generated = api(ctx.stack.baseUrl, fileKey());
-        const created = await generated.post(PROJECTS, aProject());
+        const created = await generated.post<Answer<'createProject', 201>>(PROJECTS, aProject());
         const provided = aTestApiKey();
 
         await ctx.stack.restart({ env: { BOOTSTRAP_API_KEY: provided } });
 
-        const viaProvided = await api(ctx.stack.baseUrl, provided).get(`${PROJECTS}/${created.body.id}`);
+        const viaProvided = await api(ctx.stack.baseUrl, provided).get<Answer<'getProject'>>(`${PROJECTS}/${created.body.id}`);
         expect(viaProvided.status).toBe(200);
         expect(viaProvided.body).toEqual(created.body);
         expect((await generated.get(PROJECTS)).status).toBe(200);

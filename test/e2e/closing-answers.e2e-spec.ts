@@ -1,6 +1,6 @@
 import { aProject, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RawConnection } from './support/raw-http';
+import { problemIn, RawConnection } from './support/raw-http';
 import { useStack } from './support/stack-hooks';
 
 jest.setTimeout(60_000);
@@ -24,11 +24,11 @@ describe('Answers while the HTTP edge shuts down', () => {
 
     const [inFlight, late] = await connection.responses(2);
     expect(inFlight.status).toBe(201);
-    expect({ status: late.status, code: late.body?.code }).toEqual({ status: 503, code: 'unavailable' });
+    expect({ status: late.status, code: problemIn(late)?.code }).toEqual({ status: 503, code: 'unavailable' });
     expect(late.headers['content-type']).toMatch(/^application\/problem\+json\b/);
     expect(late.headers['retry-after']).toBe('2');
     expect(late.headers['x-request-id']).toBe('after-sigterm');
-    expect(late.body.requestId).toBe('after-sigterm');
+    expect(problemIn(late)?.requestId).toBe('after-sigterm');
     connection.close();
     expect((await exited).code).toBe(0);
   });

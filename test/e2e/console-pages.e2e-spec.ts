@@ -1,12 +1,14 @@
+import { expect } from '@jest/globals';
 import { Api, unique } from '@cinetrace/testing';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BENCHMARKS } from './support/benchmarks';
-import { expectAccessible, launchChromium } from './support/browser';
+import { expectAccessible, launchChromium, type PageElement, type PageGlobals } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { createPrompt, del, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 /** The console's benchmark, prompt, dataset and settings pages in a real browser, against the stack. */
 
@@ -41,7 +43,7 @@ describe('Console pages', () => {
       let text = '';
       req.on('data', (chunk) => (text += chunk));
       req.on('end', () => {
-        const { item } = JSON.parse(text || '{}');
+        const { item } = JSON.parse(text || '{}') as { item: { index: number; expected: { caption: string } } }; // what a benchmark's target is sent
         const right = RIGHT_IN_ROUND[round].includes(item.index);
         // A little latency, so the run is seen moving.
         setTimeout(() => {
@@ -55,7 +57,7 @@ describe('Console pages', () => {
 
     const created = await inNewProject(ctx.api);
     api = created.api;
-    projectName = (await ctx.api.get(`/api/v1/projects/${created.projectId}`)).body.name;
+    projectName = (await ctx.api.get<Answer<'getProject'>>(`/api/v1/projects/${created.projectId}`)).body.name;
     datasetName = unique('Camera moves');
     const dataset = await createDataset(api, { name: datasetName });
     await appendOk(
@@ -118,7 +120,7 @@ describe('Console pages', () => {
     // Done when every task has ended: the bar full, the counts in words beside it.
     await page.waitForFunction(
       () => {
-        const el = (globalThis as any).document.querySelector('[role=progressbar][aria-label^="Progress of run"]');
+        const el = (globalThis as unknown as PageGlobals).document.querySelector('[role=progressbar][aria-label^="Progress of run"]');
         return el && el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax') && el.getAttribute('aria-valuemax') !== '0';
       },
       null,
@@ -147,8 +149,8 @@ describe('Console pages', () => {
     await expectEventually(async () => expect(await page.locator('table.runs tbody tr').count()).toBe(2));
     await page.waitForFunction(
       () =>
-        [...(globalThis as any).document.querySelectorAll('table.runs [role=progressbar]')].every(
-          (el: any) => el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax'),
+        [...(globalThis as unknown as PageGlobals).document.querySelectorAll('table.runs [role=progressbar]')].every(
+          (el) => el.getAttribute('aria-valuenow') === el.getAttribute('aria-valuemax'),
         ),
       null,
       { timeout: 30_000 },
@@ -159,7 +161,7 @@ describe('Console pages', () => {
     await comparison.getByText('1 regressed', { exact: false }).waitFor();
     expect(await comparison.getByRole('status').textContent()).toBe('1 regressed · 1 improved · 4 unchanged');
     const firstRows = comparison.locator('table.compare tbody tr');
-    expect(await firstRows.evaluateAll((rows) => rows.slice(0, 2).map((r: any) => [r.dataset.itemIndex, r.className]))).toEqual([
+    expect(await firstRows.evaluateAll((rows: PageElement[]) => rows.slice(0, 2).map((r) => [r.dataset.itemIndex, r.className]))).toEqual([
       ['1', 'change-regression'],
       ['3', 'change-improvement'],
     ]);

@@ -1,9 +1,10 @@
 import { Api, unique } from '@cinetrace/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchChromium, screenshot } from './support/browser';
+import { expectAccessible, launchChromium, screenshot, type PageElement, type PageGlobals } from './support/browser';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
-import { ingest } from './support/traces';
+import { ingest, type SentSpan } from './support/traces';
+import { Answer } from './support/api-types';
 
 /** The web console in a real browser, against the stack's gateway: what a person sees and can do. */
 
@@ -78,7 +79,7 @@ function videoTrace(name: string) {
 /** A wide, shallow trace of `count` spans: a root, 50 stages, the rest as the stages' steps. */
 function bigSpans(count: number, startMs: number) {
   const at = (ms: number) => new Date(T0 + startMs + ms).toISOString();
-  const spans: any[] = [{ id: 's0', name: 'batch-render', kind: 'agent', startTime: at(0), endTime: at(count * 10 + 400) }];
+  const spans: SentSpan[] = [{ id: 's0', name: 'batch-render', kind: 'agent', startTime: at(0), endTime: at(count * 10 + 400) }];
   for (let i = 1; i < count; i++) {
     const parentId = i <= 50 ? 's0' : `s${1 + (i % 50)}`;
     spans.push({
@@ -109,7 +110,7 @@ describe('Console', () => {
   beforeAll(async () => {
     const created = await inNewProject(ctx.api);
     api = created.api;
-    projectName = (await ctx.api.get(`/api/v1/projects/${created.projectId}`)).body.name;
+    projectName = (await ctx.api.get<Answer<'getProject'>>(`/api/v1/projects/${created.projectId}`)).body.name;
     await ingest(api, small, { wait: true });
     await ingest(api, failed, { wait: true });
     // Up to 1000 spans per request: the trace is sent in pieces that merge by its id.
@@ -144,7 +145,7 @@ describe('Console', () => {
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     await page.getByRole('cell', { name: projectName, exact: true }).waitFor();
     expect(page.url()).not.toContain(ctx.stack.apiKey);
-    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('cinetrace.apiKey'))).toBe(ctx.stack.apiKey);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.getItem('cinetrace.apiKey'))).toBe(ctx.stack.apiKey);
     await expectAccessible(page, 'projects');
   });
 
@@ -176,14 +177,14 @@ describe('Console', () => {
     await waterfall.waitFor();
     const rows = waterfall.locator('[role=row][data-span-id]');
     await eventually(async () => expect(await rows.count()).toBe(small.spans.length));
-    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'plan', 'refs', 'gen', 'upscale', 'score']);
+    expect(await rows.evaluateAll((els: PageElement[]) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'plan', 'refs', 'gen', 'upscale', 'score']);
     const indent = async (id: string) =>
-      parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e) => (globalThis as any).getComputedStyle(e).paddingLeft));
+      parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e: PageElement) => (globalThis as unknown as PageGlobals).getComputedStyle(e).paddingLeft));
     expect(await indent('gen')).toBeGreaterThan(await indent('root'));
     expect(await indent('upscale')).toBeGreaterThan(await indent('gen'));
     await waterfall.locator('[data-span-id="refs"]').getByText('error').waitFor({ state: 'attached' });
     // The bar of generate-video starts at 5 s of 42 s and lasts 33 s.
-    const bar = await waterfall.locator('[data-span-id="gen"] .wf-bar').evaluate((e: any) => ({ left: e.style.left as string, width: e.style.width as string }));
+    const bar = await waterfall.locator('[data-span-id="gen"] .wf-bar').evaluate((e: PageElement) => ({ left: e.style.left, width: e.style.width }));
     expect(parseFloat(bar.left)).toBeCloseTo((5 / 42) * 100, 1);
     expect(parseFloat(bar.width)).toBeCloseTo((33 / 42) * 100, 1);
     // The trace's own output is a video too: played above the waterfall.
@@ -228,7 +229,7 @@ describe('Console', () => {
     expect(rendered).toBeLessThan(200);
     await screenshot(page, 'trace-5000');
     // Scrolled to the end, the last rows are there.
-    await page.locator('.wf-body').evaluate((e: any) => (e.scrollTop = e.scrollHeight));
+    await page.locator('.wf-body').evaluate((e: PageElement) => (e.scrollTop = e.scrollHeight));
     await page.locator('[role=row][aria-rowindex="5001"]').waitFor();
   });
 

@@ -1,12 +1,14 @@
+import { expect } from '@jest/globals';
 import { aProject, aProjectBodyOfSize, unique } from '@cinetrace/testing';
 import { expectProblem, expectValidationFailure } from './support/expectations';
 import { useStack } from './support/stack-hooks';
+import { Answer, Problem } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 
 describe('Conventions', () => {
   const ctx = useStack();
-  const countNamed = async (name: string) => (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+  const countNamed = async (name: string) => (await ctx.api.get<Answer<'listProjects'>>(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
 
   describe('X-Request-Id', () => {
     it('echoes the client’s id on success and on errors', async () => {
@@ -25,7 +27,7 @@ describe('Conventions', () => {
       const generated = responses.map((r) => r.headers.get('x-request-id'));
       for (const id of generated) expect(id).toEqual(expect.stringMatching(/\S/));
       expect(new Set(generated).size).toBe(generated.length);
-      expect(responses[2].body.requestId).toBe(generated[2]);
+      expect((responses[2].body as Problem).requestId).toBe(generated[2]);
     });
   });
 
@@ -60,10 +62,10 @@ describe('Conventions', () => {
 
     it('keeps UTF-8 text intact both ways', async () => {
       const name = `Café – 映像 – 🎬 ${unique('u')}`;
-      const created = await ctx.api.post(PROJECTS, { name, description: 'Ünïcödé' });
+      const created = await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, { name, description: 'Ünïcödé' });
       expect(created.status).toBe(201);
       expect(created.body.name).toBe(name);
-      expect((await ctx.api.get(`${PROJECTS}/${created.body.id}`)).body.name).toBe(name);
+      expect((await ctx.api.get<Answer<'getProject'>>(`${PROJECTS}/${created.body.id}`)).body.name).toBe(name);
     });
 
     it('answers 413 payload_too_large to a body over the default 5 MiB', async () => {

@@ -1,10 +1,12 @@
+import { expect } from '@jest/globals';
 import { ApiResponse } from '@cinetrace/testing';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import {
   DATASETS,
   Json,
-  Read,
+  type DatasetItemView,
+  type DatasetView,
   aDataset,
   allItems,
   anItem,
@@ -21,6 +23,7 @@ import {
 } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer, Item, Problem } from './support/api-types';
 
 jest.setTimeout(60_000);
 
@@ -34,9 +37,9 @@ const jsonStringOfBytes = (bytes: number): string => 'x'.repeat(bytes - 2);
 const metadataOfBytes = (bytes: number): Json => ({ blob: 'm'.repeat(bytes - Buffer.byteLength('{"blob":""}')) });
 
 /** A 400 validation_failed whose errors name each of `paths` (a RegExp when the exact form may vary). */
-function expectInvalid(response: ApiResponse, ...paths: Array<string | RegExp>): void {
+function expectInvalid(response: ApiResponse, ...paths: Array<string | RegExp>): asserts response is ApiResponse<Problem> {
   expectProblem(response, 400, 'validation_failed');
-  const named: string[] = Array.isArray(response.body?.errors) ? response.body.errors.map((e: { path: string }) => e.path) : [];
+  const named: string[] = Array.isArray(response.body?.errors) ? response.body.errors.map((e) => e.path) : [];
   expect(named.length).toBeGreaterThan(0);
   for (const path of paths) {
     const hit = named.some((p) => (typeof path === 'string' ? p === path : path.test(p)));
@@ -52,7 +55,7 @@ describe('Datasets', () => {
       const { api, projectId } = await inNewProject(ctx.api);
       const items = [anItem('a', { metadata: { camera: 'dolly', fps: 24 } }), { input: 'a lighthouse in fog' }, anItem('c', { expected: null })];
       const body = aDataset({ description: 'Shots for the camera-move scorer', items });
-      const response = await api.post(DATASETS, body);
+      const response = await api.post<Answer<'createDataset', 201>>(DATASETS, body);
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
         id: expect.stringMatching(/^ds_\S+$/),
@@ -75,10 +78,10 @@ describe('Datasets', () => {
 
     it('trims the name, defaults the description to "" and starts with no items', async () => {
       const { api } = await inNewProject(ctx.api);
-      const response = await api.post(DATASETS, { name: '  Camera moves v1  ' });
+      const response = await api.post<Answer<'createDataset', 201>>(DATASETS, { name: '  Camera moves v1  ' });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ name: 'Camera moves v1', description: '', itemCount: 0, version: 1 });
-      const items = await api.get(itemsPath(response.body.id));
+      const items = await api.get<Answer<'listDatasetItems'>>(itemsPath(response.body.id));
       expect(items.status).toBe(200);
       expect(items.body).toEqual({ data: [], nextCursor: null });
     });
@@ -128,7 +131,7 @@ describe('Datasets', () => {
     it('counts the name in characters: 200 emoji are a valid name, read back intact', async () => {
       const { api } = await inNewProject(ctx.api);
       const name = '🎬'.repeat(200);
-      const response = await api.post(DATASETS, { name });
+      const response = await api.post<Answer<'createDataset', 201>>(DATASETS, { name });
       expect(response.status).toBe(201);
       expect((await readDataset(api, response.body.id)).name).toBe(name);
       expectInvalid(await api.post(DATASETS, { name: '🎬'.repeat(201) }), 'name');
@@ -137,7 +140,7 @@ describe('Datasets', () => {
     it('accepts values right at the limits: 200-character name, 2000-character description, 1000 items, 1 MiB input and expected, 64 KiB metadata', async () => {
       const { api } = await inNewProject(ctx.api);
       const name = 'n'.repeat(200);
-      const big = await api.post(DATASETS, {
+      const big = await api.post<Answer<'createDataset', 201>>(DATASETS, {
         name: `  ${name}  `,
         description: 'd'.repeat(2000),
         items: [{ input: jsonStringOfBytes(MiB), expected: jsonStringOfBytes(MiB), metadata: metadataOfBytes(64 * KiB) }],
@@ -151,7 +154,7 @@ describe('Datasets', () => {
       expect(Buffer.byteLength(JSON.stringify(item.metadata))).toBe(64 * KiB);
 
       const many = someItems(1000, 'many');
-      const thousand = await api.post(DATASETS, aDataset({ items: many }));
+      const thousand = await api.post<Answer<'createDataset', 201>>(DATASETS, aDataset({ items: many }));
       expect(thousand.status).toBe(201);
       expect(thousand.body.itemCount).toBe(1000);
       const stored = await allItems(api, thousand.body.id);
@@ -195,16 +198,16 @@ describe('Datasets', () => {
       const { api } = await inNewProject(ctx.api);
       const response = await api.post(DATASETS, aDataset({ items: [anItem(0), { expected: 1 }, anItem(2), anItem(3, { colour: 'red' })] }));
       expectInvalid(response, 'items[1].input', 'items[3].colour');
-      expect(response.body.errors.map((e: { path: string }) => e.path)).not.toContain('items[0].input');
-      expect(response.body.errors.map((e: { path: string }) => e.path)).not.toContain('items[2].input');
+      expect(response.body.errors!.map((e) => e.path)).not.toContain('items[0].input');
+      expect(response.body.errors!.map((e) => e.path)).not.toContain('items[2].input');
     });
 
     it('replays a create sent again with the same Idempotency-Key, and refuses the key with another body', async () => {
       const { api } = await inNewProject(ctx.api);
       const keyed = api.withIdempotencyKey(`ds-${Date.now()}-${Math.random()}`);
       const body = aDataset({ items: someItems(2) });
-      const first = await keyed.post(DATASETS, body);
-      const again = await keyed.post(DATASETS, body);
+      const first = await keyed.post<Answer<'createDataset', 201>>(DATASETS, body);
+      const again = await keyed.post<Answer<'createDataset', 201>>(DATASETS, body);
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
       expect(again.body).toEqual(first.body);
@@ -291,8 +294,8 @@ describe('Datasets', () => {
       const dataset = await createDataset(api, { items: initial });
       const batches = Array.from({ length: 10 }, (_, b) => someItems(3, `parallel-${b}`));
 
-      const answers = await Promise.all(batches.map((batch) => append(api, dataset.id, batch)));
-      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+      const answers = await Promise.all(batches.map((batch) => append<Answer<'addDatasetItems', 201>>(api, dataset.id, batch)));
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(10).fill(201));
       // Each append saw its own version, and the count as it stood right after it.
       expect(answers.map((a) => a.body.version).sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
       for (const { body } of answers) expect(body).toEqual({ added: 3, itemCount: 2 + 3 * (body.version - 1), version: body.version });
@@ -317,8 +320,8 @@ describe('Datasets', () => {
       const dataset = await createDataset(api, { items: someItems(1) });
       const keyed = api.withIdempotencyKey(`dsi-${Date.now()}-${Math.random()}`);
       const batch = someItems(2);
-      const first = await keyed.post(itemsPath(dataset.id), { items: batch });
-      const again = await keyed.post(itemsPath(dataset.id), { items: batch });
+      const first = await keyed.post<Answer<'addDatasetItems', 201>>(itemsPath(dataset.id), { items: batch });
+      const again = await keyed.post<Answer<'addDatasetItems', 201>>(itemsPath(dataset.id), { items: batch });
       expect(first.status).toBe(201);
       expect(first.body).toEqual({ added: 2, itemCount: 3, version: 2 });
       expect(again.status).toBe(201);
@@ -335,15 +338,15 @@ describe('Datasets', () => {
       const dataset = await createDataset(api, { items: someItems(4, 'a') });
       await appendOk(api, dataset.id, someItems(3, 'b'));
 
-      const first = await api.get(itemsPath(dataset.id), { limit: 3 });
+      const first = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id), { limit: 3 });
       expect(first.status).toBe(200);
       expect(first.headers.get('content-type')).toMatch(/^application\/json\b/);
       expect(Object.keys(first.body).sort()).toEqual(['data', 'nextCursor']);
       expect(first.body.data.map((i: Json) => i.index)).toEqual([0, 1, 2]);
       expect(typeof first.body.nextCursor).toBe('string');
-      const second = await api.get(itemsPath(dataset.id), { limit: 3, cursor: first.body.nextCursor });
+      const second = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id), { limit: 3, cursor: first.body.nextCursor ?? undefined });
       expect(second.body.data.map((i: Json) => i.index)).toEqual([3, 4, 5]);
-      const third = await api.get(itemsPath(dataset.id), { limit: 3, cursor: second.body.nextCursor });
+      const third = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id), { limit: 3, cursor: second.body.nextCursor ?? undefined });
       expect(third.body.data.map((i: Json) => i.index)).toEqual([6]);
       expect(third.body.nextCursor).toBeNull();
     });
@@ -351,12 +354,12 @@ describe('Datasets', () => {
     it('gives 50 items by default and at most 200 per page', async () => {
       const { api } = await inNewProject(ctx.api);
       const dataset = await createDataset(api, { items: someItems(250) });
-      const byDefault = await api.get(itemsPath(dataset.id));
+      const byDefault = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id));
       expect(byDefault.body.data.map((i: Json) => i.index)).toEqual(Array.from({ length: 50 }, (_, i) => i));
       expect(typeof byDefault.body.nextCursor).toBe('string');
-      const widest = await api.get(itemsPath(dataset.id), { limit: 200 });
+      const widest = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id), { limit: 200 });
       expect(widest.body.data).toHaveLength(200);
-      const rest = await api.get(itemsPath(dataset.id), { limit: 200, cursor: widest.body.nextCursor });
+      const rest = await api.get<Answer<'listDatasetItems'>>(itemsPath(dataset.id), { limit: 200, cursor: widest.body.nextCursor ?? undefined });
       expect(rest.body.data.map((i: Json) => i.index)).toEqual(Array.from({ length: 50 }, (_, i) => 200 + i));
       expect(rest.body.nextCursor).toBeNull();
     });
@@ -365,7 +368,7 @@ describe('Datasets', () => {
       const { api } = await inNewProject(ctx.api);
       const dataset = await createDataset(api, { items: someItems(9) });
       let appended = 0;
-      const { items, pages } = await pageThrough<Read>(api, itemsPath(dataset.id), { limit: 2 }, async () => {
+      const { items, pages } = await pageThrough<DatasetItemView>(api, itemsPath(dataset.id), { limit: 2 }, async () => {
         await appendOk(api, dataset.id, someItems(1));
         appended += 1;
       });
@@ -393,7 +396,7 @@ describe('Datasets', () => {
       const { api } = await inNewProject(ctx.api);
       const a = await createDataset(api, { items: someItems(3) });
       const b = await createDataset(api, { items: someItems(3) });
-      const cursor: string = (await api.get(itemsPath(a.id), { limit: 1 })).body.nextCursor;
+      const cursor: string = (await api.get<Answer<'listDatasetItems'>>(itemsPath(a.id), { limit: 1 })).body.nextCursor!;
       expect(typeof cursor).toBe('string');
       expectProblem(await api.get(itemsPath(b.id), { limit: 1, cursor }), 400, 'invalid_cursor');
       expectProblem(await api.get(itemsPath(a.id), { limit: 1, cursor: `${cursor}x` }), 400, 'invalid_cursor');
@@ -404,18 +407,18 @@ describe('Datasets', () => {
   describe('list', () => {
     it('lists the datasets of the project newest first, as GET shows them, paged by cursor', async () => {
       const { api } = await inNewProject(ctx.api);
-      const created: Read[] = [];
+      const created: DatasetView[] = [];
       for (let i = 0; i < 5; i++) created.push(await createDataset(api, { items: someItems(i) }));
       await appendOk(api, created[1].id, someItems(2));
 
-      const response = await api.get(DATASETS);
+      const response = await api.get<Answer<'listDatasets'>>(DATASETS);
       expect(response.status).toBe(200);
       expect(response.body.nextCursor).toBeNull();
       expect(ids(response.body.data)).toEqual(ids(created).reverse());
       for (const listed of response.body.data) expect(listed).toEqual(await readDataset(api, listed.id));
       expect(response.body.data.find((d: Json) => d.id === created[1].id)).toMatchObject({ itemCount: 3, version: 2 });
 
-      const { items, pages } = await pageThrough(api, DATASETS, { limit: 2 });
+      const { items, pages } = await pageThrough<Item<'listDatasets'>>(api, DATASETS, { limit: 2 });
       expect(pages).toBe(3);
       expect(ids(items)).toEqual(ids(created).reverse());
     });

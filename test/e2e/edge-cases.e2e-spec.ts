@@ -1,11 +1,13 @@
+import { expect } from '@jest/globals';
 import { ApiResponse } from '@cinetrace/testing';
 import { aBenchmark, BENCHMARKS, benchmarkPath } from './support/benchmarks';
 import { appendOk, allItems, createDataset, DATASETS, itemsPath, readDataset } from './support/datasets';
 import { expectProblem } from './support/expectations';
-import { rawRequest, RawResponse } from './support/raw-http';
+import { problemIn, rawRequest, RawResponse } from './support/raw-http';
 import { aPrompt, createPrompt, inNewProject, PROMPTS, put } from './support/prompts';
 import { aTrace, BATCH, readNow, TRACES, WAIT } from './support/traces';
 import { useStack } from './support/stack-hooks';
+import { Answer, Problem } from './support/api-types';
 
 jest.setTimeout(60_000);
 
@@ -16,7 +18,7 @@ const MAX_DEPTH = 64;
 const nestedArrays = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels);
 const zeros = (count: number): string => '[0]'.repeat(count);
 
-const errorPaths = (response: ApiResponse): string[] => (response.body?.errors ?? []).map((e: { path: string }) => e.path);
+const errorPaths = (response: ApiResponse): string[] => ((response.body as Partial<Problem> | undefined)?.errors ?? []).map((e) => e.path);
 
 describe('Edge cases of JSON and HTTP', () => {
   const ctx = useStack();
@@ -44,7 +46,7 @@ describe('Edge cases of JSON and HTTP', () => {
         const response = await send(levels);
         expectProblem(response, 400, 'validation_failed');
         expect(errorPaths(response)).toEqual([`${at}${zeros(mostLevels)}`]);
-        expect(response.body.errors[0].message).toMatch(/deeper than 64 levels/);
+        expect(response.body.errors?.[0].message).toMatch(/deeper than 64 levels/);
       }
       // At the limit the body gets past the parser, to whatever the route thinks of the rest.
       const atLimit = await send(mostLevels);
@@ -54,9 +56,9 @@ describe('Edge cases of JSON and HTTP', () => {
 
     it('stores JSON nested exactly to the limit intact', async () => {
       const { api } = await inNewProject(ctx.api);
-      const deepest = JSON.parse(nestedArrays(MAX_DEPTH - 2));
+      const deepest: unknown = JSON.parse(nestedArrays(MAX_DEPTH - 2));
       const prompt = await createPrompt(api, { metadata: { a: deepest } });
-      expect((await api.get(`${PROMPTS}/${prompt.id}`)).body.metadata).toEqual({ a: deepest });
+      expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body.metadata).toEqual({ a: deepest });
       const trace = aTrace({ metadata: { a: deepest } });
       expect((await api.post(TRACES, trace, { headers: WAIT })).status).toBe(201);
       expect((await readNow(api, trace.id)).metadata).toEqual({ a: deepest });
@@ -90,7 +92,7 @@ describe('Edge cases of JSON and HTTP', () => {
 
       const prompt = await createPrompt(api, { metadata: data });
       expect((await put(api, prompt.id, { metadata: { ...data, constructor: 'crane' } })).status).toBe(200);
-      expect((await api.get(`${PROMPTS}/${prompt.id}`)).body.metadata).toEqual({ ...data, constructor: 'crane' });
+      expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body.metadata).toEqual({ ...data, constructor: 'crane' });
 
       const trace = aTrace({ metadata: data, input: data });
       expect((await api.post(TRACES, trace, { headers: WAIT })).status).toBe(201);
@@ -98,9 +100,9 @@ describe('Edge cases of JSON and HTTP', () => {
 
       // A JSON schema with a property named `constructor` is an ordinary schema.
       const schema = { type: 'object', properties: { constructor: { type: 'string' } }, required: ['constructor'] };
-      const benchmark = await api.post(BENCHMARKS, aBenchmark(dataset.id, { scorers: [{ type: 'json_schema', config: { schema } }] }));
+      const benchmark = await api.post<Answer<'createBenchmark', 201>>(BENCHMARKS, aBenchmark(dataset.id, { scorers: [{ type: 'json_schema', config: { schema } }] }));
       expect(benchmark.status).toBe(201);
-      expect((await api.get(benchmarkPath(benchmark.body.id))).body.scorers[0].config.schema).toEqual(schema);
+      expect((await api.get<Answer<'getBenchmark'>>(benchmarkPath(benchmark.body.id))).body.scorers[0].config.schema).toEqual(schema);
     });
 
     it('refuses constructor and __proto__ where a body declares its fields, naming them instead of dropping them', async () => {
@@ -111,8 +113,8 @@ describe('Edge cases of JSON and HTTP', () => {
       const prompt = await api.post(PROMPTS, undefined, { raw: JSON.stringify(aPrompt()).replace('{', '{"constructor":{},'), contentType: 'application/json' });
       expectProblem(prompt, 400, 'validation_failed', ['constructor']);
       expectProblem(await api.post(itemsPath(dataset.id), { items: [{ input: 1 }, { input: 2, constructor: 3 }] }), 400, 'validation_failed', ['items[1].constructor']);
-      expect((await api.get(BENCHMARKS)).body.data).toEqual([]);
-      expect((await api.get(PROMPTS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listBenchmarks'>>(BENCHMARKS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data).toEqual([]);
       expect((await readDataset(api, dataset.id)).itemCount).toBe(0);
     });
 
@@ -125,8 +127,8 @@ describe('Edge cases of JSON and HTTP', () => {
       expectProblem(await send(DATASETS, '{"name":"d","items":[{"input":{"constructor":{"prototype":{"polluted":1}}}}]}'), 400, 'validation_failed', [
         'items[0].input.constructor.prototype',
       ]);
-      expect((await api.get(PROMPTS)).body.data).toEqual([]);
-      expect((await api.get(DATASETS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listDatasets'>>(DATASETS)).body.data).toEqual([]);
     });
   });
 
@@ -140,17 +142,17 @@ describe('Edge cases of JSON and HTTP', () => {
         expectProblem(await api.post(DATASETS, { name: 'd', items }), 400, 'validation_failed', [`items[${index}]`]);
       }
       expect(await readDataset(api, dataset.id)).toMatchObject({ itemCount: 1, version: 1 });
-      expect((await api.get(DATASETS)).body.data.map((d: { id: string }) => d.id)).toEqual([dataset.id]);
+      expect((await api.get<Answer<'listDatasets'>>(DATASETS)).body.data.map((d: { id: string }) => d.id)).toEqual([dataset.id]);
     });
   });
 
   describe('answers that come before any route: problem+json too', () => {
     /** The answer is a problem with this status and code, carrying its X-Request-Id in the header and the body. */
     const expectRawProblem = (response: RawResponse, status: number, code: string) => {
-      expect({ status: response.status, code: response.body?.code }).toEqual({ status, code });
+      expect({ status: response.status, code: problemIn(response)?.code }).toEqual({ status, code });
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json\b/);
       expect(response.body).toMatchObject({ type: 'about:blank', status, title: expect.any(String), detail: expect.any(String) });
-      expect(response.headers['x-request-id']).toBe(response.body.requestId);
+      expect(response.headers['x-request-id']).toBe(problemIn(response)?.requestId);
     };
     const auth = () => `Authorization: Bearer ${ctx.stack.apiKey}\r\n`;
 
@@ -189,9 +191,9 @@ describe('Edge cases of JSON and HTTP', () => {
       const response = await ctx.api.post('/api/v1/projects', undefined, { raw, contentType: 'application/json' });
       expectProblem(response, 400, 'invalid_json');
       expect(response.body.detail).toMatch(/UTF-8/);
-      expect((await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data).toEqual([]);
+      expect((await ctx.api.get<Answer<'listProjects'>>('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data).toEqual([]);
       // The same text as UTF-8 is fine.
-      const utf8 = await ctx.api.post('/api/v1/projects', { name });
+      const utf8 = await ctx.api.post<Answer<'createProject', 201>>('/api/v1/projects', { name });
       expect(utf8.status).toBe(201);
       expect(utf8.body.name).toBe(name);
     });
@@ -220,8 +222,8 @@ describe('Edge cases of JSON and HTTP', () => {
       const prompt = await createPrompt(api);
       const trace = aTrace();
       expect((await api.post(TRACES, trace, { headers: WAIT })).status).toBe(201);
-      const benchmark = (await api.post(BENCHMARKS, aBenchmark(dataset.id))).body;
-      const project = (await ctx.api.get('/api/v1/projects', { limit: 1 })).body.data[0];
+      const benchmark = (await api.post<Answer<'createBenchmark', 201>>(BENCHMARKS, aBenchmark(dataset.id))).body;
+      const project = (await ctx.api.get<Answer<'listProjects'>>('/api/v1/projects', { limit: 1 })).body.data[0];
       const reads = [
         `/api/v1/projects/${project.id}`,
         `${PROMPTS}/${prompt.id}`,
@@ -239,7 +241,7 @@ describe('Edge cases of JSON and HTTP', () => {
       expectProblem(await api.request('DELETE', `${DATASETS}/${dataset.id}`, { query: { force: 'true' } }), 400, 'validation_failed', ['force']);
       expectProblem(await api.post(PROMPTS, aPrompt(), { query: { dryRun: 'true' } }), 400, 'validation_failed', ['dryRun']);
       expect((await api.get(`${DATASETS}/${dataset.id}`)).status).toBe(200);
-      expect((await api.get(PROMPTS)).body.data.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
     });
   });
 });

@@ -1,14 +1,16 @@
+import { expect } from '@jest/globals';
 import { Api, aProject } from '@cinetrace/testing';
 import { expectProblem } from './support/expectations';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 
 async function seedAndTakeCursor(client: Api): Promise<string> {
   for (let i = 0; i < 3; i += 1) expect((await client.post(PROJECTS, aProject())).status).toBe(201);
-  const page = await client.get(PROJECTS, { limit: 1 });
+  const page = await client.get<Answer<'listProjects'>>(PROJECTS, { limit: 1 });
   expect(typeof page.body.nextCursor).toBe('string');
-  return page.body.nextCursor;
+  return page.body.nextCursor!;
 }
 
 // Two stores started one after the other, each bootstrapping its own organization.

@@ -2,7 +2,9 @@ import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import fc from 'fast-check';
 import { aBenchmark } from './support/benchmarks';
 import { appendOk, createDataset } from './support/datasets';
-import { aListQuery, aTrace, deepBody, fromSchema, oddString, OpenApiDocument, Schema, wildJson } from './support/fuzz-arbitraries';
+import { Answer, ListPage, Schema } from './support/api-types';
+import { aListQuery, aTrace, deepBody, fromSchema, oddString, wildJson } from './support/fuzz-arbitraries';
+import { OpenApiDocument, Operation as OperationSpec } from './support/openapi-document';
 import { addOrganization } from './support/organizations';
 import { OTLP_TRACES, OTLP_TRACES_UNDER_API } from './support/otlp';
 import { createPrompt, inNewProject } from './support/prompts';
@@ -30,7 +32,7 @@ const FILTER_NAMES = ['status', 'name', 'runId', 'type', 'label', 'q', 'includeD
 interface Operation {
   method: string;
   path: string;
-  spec: Schema;
+  spec: OperationSpec;
 }
 
 interface FuzzRequest {
@@ -81,13 +83,13 @@ describe('Fuzzing every route (fast-check)', () => {
     const prompt = await createPrompt(api, { name: `${tag} prompt`, identifier: `p-${unique('id')}`.toLowerCase(), metadata: { note: tag } });
     const dataset = await createDataset(api, { name: `${tag} dataset`, description: tag });
     await appendOk(api, dataset.id, [{ input: { prompt: tag }, expected: { caption: tag }, metadata: { output: { caption: tag } } }]);
-    const benchmark = await api.post('/api/v1/benchmarks', aBenchmark(dataset.id, { name: `${tag} benchmark`, description: tag }));
+    const benchmark = await api.post<Schema<'BenchmarkView'>>('/api/v1/benchmarks', aBenchmark(dataset.id, { name: `${tag} benchmark`, description: tag }));
     if (benchmark.status !== 201) throw new Error(`benchmark create answered ${benchmark.status}: ${benchmark.text}`);
     const trace = aValidTrace({ name: `${tag} trace`, metadata: { note: tag }, input: { prompt: tag } });
     const stored = await api.post('/api/v1/traces', trace, { headers: WAIT });
     if (stored.status !== 201) throw new Error(`trace ingest answered ${stored.status}: ${stored.text}`);
     // Media whose bytes carry the tag: another project's content route would show it.
-    const media = await api.request('POST', '/api/v1/media', { raw: Buffer.from(`${tag} media ${unique('m')}`), contentType: 'image/png' });
+    const media = await api.request<Answer<'createMedia'>>('POST', '/api/v1/media', { raw: Buffer.from(`${tag} media ${unique('m')}`), contentType: 'image/png' });
     if (media.status !== 201) throw new Error(`media upload answered ${media.status}: ${media.text}`);
     ids.push(prompt.id, prompt.identifier, dataset.id, benchmark.body.id, trace.id, media.body.id);
   }
@@ -99,11 +101,11 @@ describe('Fuzzing every route (fast-check)', () => {
     await populate(foreign, MARKER, foreignIds);
     // A tenant next door: another organization, with a project and a secret of its own.
     foreignOrg = (await addOrganization(ctx.stack)).api;
-    const secret = await foreignOrg.post('/api/v1/secrets', { name: `${MARKER}-key`, value: `${MARKER}-value` });
+    const secret = await foreignOrg.post<Schema<'SecretView'>>('/api/v1/secrets', { name: `${MARKER}-key`, value: `${MARKER}-value` });
     if (secret.status !== 201) throw new Error(`secret create answered ${secret.status}: ${secret.text}`);
     foreignIds.push(secret.body.id);
     await populate((await inNewProject(foreignOrg)).api, MARKER, foreignIds);
-    doc = (await ctx.api.get('/api/v1/openapi.json')).body;
+    doc = (await ctx.api.get<OpenApiDocument>('/api/v1/openapi.json')).body;
   }, 120_000);
 
   const operations = (): Operation[] =>
@@ -116,9 +118,9 @@ describe('Fuzzing every route (fast-check)', () => {
   function requestsFor(op: Operation): fc.Arbitrary<FuzzRequest> {
     const ids = fc.constantFrom(...ownIds, ...foreignIds);
     const pathValue = fc.oneof({ weight: 3, arbitrary: ids }, { weight: 1, arbitrary: oddString });
-    const params: Schema[] = op.spec.parameters ?? [];
-    const pathNames = params.filter((p) => p.in === 'path').map((p) => p.name as string);
-    const declaredQuery = params.filter((p) => p.in === 'query').map((p) => p.name as string);
+    const params = op.spec.parameters ?? [];
+    const pathNames = params.filter((p) => p.in === 'path').map((p) => p.name);
+    const declaredQuery = params.filter((p) => p.in === 'query').map((p) => p.name);
     const isList = op.method === 'GET' && !/\}$/.test(op.path);
     const query = isList
       ? aListQuery([...new Set([...declaredQuery, ...FILTER_NAMES])])
@@ -162,13 +164,15 @@ describe('Fuzzing every route (fast-check)', () => {
     if (response.status >= 400 && OTLP_ROUTES.includes(op.path)) {
       // The OTLP routes answer as the OTLP specification says: a google.rpc.Status in the request's encoding (JSON here).
       const type = response.headers.get('content-type') ?? '';
-      if (!type.startsWith('application/json') || typeof response.body?.code !== 'number' || typeof response.body?.message !== 'string') {
+      const status = response.body as { code?: unknown; message?: unknown } | undefined; // what it is, this checks
+      if (!type.startsWith('application/json') || typeof status?.code !== 'number' || typeof status?.message !== 'string') {
         throw new Error(`${response.status} without a google.rpc.Status (${type}) for ${replay}: ${response.text.slice(0, 200)}`);
       }
     } else if (response.status >= 400) {
       const type = response.headers.get('content-type') ?? '';
       if (!type.startsWith('application/problem+json')) throw new Error(`${response.status} as ${type} for ${replay}: ${response.text.slice(0, 200)}`);
-      if (response.body?.status !== response.status || typeof response.body?.code !== 'string') {
+      const problem = response.body as { status?: unknown; code?: unknown } | undefined; // what it is, this checks
+      if (problem?.status !== response.status || typeof problem?.code !== 'string') {
         throw new Error(`a problem without its status or code for ${replay}: ${response.text.slice(0, 200)}`);
       }
     }
@@ -185,7 +189,7 @@ describe('Fuzzing every route (fast-check)', () => {
     const failures: string[] = [];
     for (const op of operations()) {
       // The document names the project key as a security scheme of the operations that need it.
-      const projectScoped = (op.spec.security ?? []).some((requirement: Schema) => 'projectKey' in requirement);
+      const projectScoped = (op.spec.security ?? []).some((requirement) => 'projectKey' in requirement);
       const api = projectScoped ? own : ctx.api;
       const details = await fc.check(
         fc.asyncProperty(requestsFor(op), async (request) => check(op, request, await send(api, op, request))),
@@ -198,8 +202,8 @@ describe('Fuzzing every route (fast-check)', () => {
 
   it('left the other project and organization as they were', async () => {
     const [promptId, , datasetId, benchmarkId, traceId, mediaId, secretId] = foreignIds;
-    const secrets = await foreignOrg.get('/api/v1/secrets');
-    expect(secrets.body.data.map((s: { id: string }) => s.id)).toContain(secretId);
+    const secrets = await foreignOrg.get<ListPage<Schema<'SecretView'>>>('/api/v1/secrets');
+    expect(secrets.body.data.map((s) => s.id)).toContain(secretId);
     for (const path of [
       `/api/v1/prompts/${promptId}`,
       `/api/v1/datasets/${datasetId}`,

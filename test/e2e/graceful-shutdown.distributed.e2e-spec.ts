@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Api, Stack } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';

@@ -2,21 +2,22 @@ import { aProject, unique } from '@cinetrace/testing';
 import { expectProblem } from './support/expectations';
 import { aPrompt, inNewProject, PROMPTS } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 
 describe('Idempotency-Key on POST', () => {
   const ctx = useStack();
-  const countNamed = async (name: string) => (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+  const countNamed = async (name: string) => (await ctx.api.get<Answer<'listProjects'>>(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
 
   it('replays the first answer for the same key and body, and creates nothing more', async () => {
     const client = ctx.api.withIdempotencyKey(unique('idem'));
     const project = aProject();
-    const first = await client.post(PROJECTS, project);
+    const first = await client.post<Answer<'createProject', 201>>(PROJECTS, project);
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).not.toBe('true');
 
-    const again = await client.post(PROJECTS, project);
+    const again = await client.post<Answer<'createProject', 201>>(PROJECTS, project);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
@@ -28,11 +29,11 @@ describe('Idempotency-Key on POST', () => {
     const { api } = await inNewProject(ctx.api);
     const client = api.withIdempotencyKey(unique('idem'));
     const prompt = aPrompt();
-    const first = await client.post(PROMPTS, prompt);
+    const first = await client.post<Answer<'createPrompt', 201>>(PROMPTS, prompt);
     expect(first.status).toBe(201);
     expect(first.headers.get('etag')).toBe('"1"');
 
-    const again = await client.post(PROMPTS, prompt);
+    const again = await client.post<Answer<'createPrompt', 201>>(PROMPTS, prompt);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
@@ -49,8 +50,8 @@ describe('Idempotency-Key on POST', () => {
 
   it('creates again for a new key with the same body', async () => {
     const project = aProject();
-    const first = await ctx.api.withIdempotencyKey(unique('idem')).post(PROJECTS, project);
-    const second = await ctx.api.withIdempotencyKey(unique('idem')).post(PROJECTS, project);
+    const first = await ctx.api.withIdempotencyKey(unique('idem')).post<Answer<'createProject', 201>>(PROJECTS, project);
+    const second = await ctx.api.withIdempotencyKey(unique('idem')).post<Answer<'createProject', 201>>(PROJECTS, project);
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.id).not.toBe(first.body.id);
     expect(await countNamed(project.name as string)).toBe(2);

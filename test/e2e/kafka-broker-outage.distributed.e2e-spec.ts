@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inNewProject } from './support/prompts';
 import { useStackOnOwnBroker } from './support/stack-hooks';

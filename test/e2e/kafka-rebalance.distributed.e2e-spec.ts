@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { aProject, api } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
@@ -6,6 +7,7 @@ import { ModelEndpoints } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { SteadyIngest, expectAcceptedStored } from './support/steady-ingest';
+import { Answer } from './support/api-types';
 
 jest.setTimeout(300_000);
 
@@ -65,11 +67,13 @@ describe('Two gateway replicas answering request-reply at once (distributed)', (
     await groupsSettled(ctx.stack, ['gateway-client'], 2);
     const [a, b] = ctx.stack.edgeUrls.map((url) => api(url, ctx.stack.apiKey));
     // Each replica creates projects and reads back the ones both created, 40 requests at a time.
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).post('/api/v1/projects', aProject({ name: `Replica project ${i}` }))));
-    expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).post<Answer<'createProject', 201>>('/api/v1/projects', aProject({ name: `Replica project ${i}` }))),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array<number>(20).fill(201));
     for (let round = 0; round < 3; round += 1) {
       const reads = await Promise.all(
-        created.flatMap((c) => [a, b].map(async (edge) => ({ id: c.body.id, name: c.body.name, response: await edge.get(`/api/v1/projects/${c.body.id}`) }))),
+        created.flatMap((c) => [a, b].map(async (edge) => ({ id: c.body.id, name: c.body.name, response: await edge.get<Answer<'getProject'>>(`/api/v1/projects/${c.body.id}`) }))),
       );
       for (const { id, name, response } of reads) {
         expect({ status: response.status, id: response.body.id, name: response.body.name }).toEqual({ status: 200, id, name });

@@ -2,6 +2,7 @@ import { aProject, unique } from '@cinetrace/testing';
 import { ISO_MILLIS_UTC, expectProblem, expectValidationFailure } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import { useStack } from './support/stack-hooks';
+import { Answer, Item } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -24,13 +25,13 @@ describe('Lists: GET /api/v1/projects', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < SEEDED; i += 1) {
-      const response = await ctx.api.post(PROJECTS, aProject({ name: unique('Seeded') }));
+      const response = await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, aProject({ name: unique('Seeded') }));
       expect(response.status).toBe(201);
       seeded.push(response.body.id);
     }
   }, 120_000);
 
-  const list = (query: Record<string, string | number | undefined> = {}) => ctx.api.get(PROJECTS, query);
+  const list = (query: Record<string, string | number | undefined> = {}) => ctx.api.get<Answer<'listProjects'>>(PROJECTS, query);
 
   it('answers the envelope { data, nextCursor } with full projects', async () => {
     const response = await list({ limit: 2 });
@@ -39,7 +40,7 @@ describe('Lists: GET /api/v1/projects', () => {
     expect(Object.keys(response.body).sort()).toEqual(['data', 'nextCursor']);
     expect(typeof response.body.nextCursor).toBe('string');
     const first = response.body.data[0];
-    expect((await ctx.api.get(`${PROJECTS}/${first.id}`)).body).toEqual(first);
+    expect((await ctx.api.get<Answer<'getProject'>>(`${PROJECTS}/${first.id}`)).body).toEqual(first);
     expect(first.createdAt).toMatch(ISO_MILLIS_UTC);
   });
 
@@ -70,15 +71,15 @@ describe('Lists: GET /api/v1/projects', () => {
 
   it('pages through everything with a small limit, without repeats or skips', async () => {
     const everything = ids((await list({ limit: 200 })).body.data);
-    const { items } = await pageThrough(ctx.api, PROJECTS, { limit: 7 });
+    const { items } = await pageThrough<Item<'listProjects'>>(ctx.api, PROJECTS, { limit: 7 });
     expect(ids(items)).toEqual(everything);
   });
 
   it('neither skips nor repeats while projects are created between pages, and shows none of them', async () => {
     const before = ids((await list({ limit: 200 })).body.data);
     const createdMeanwhile: string[] = [];
-    const { items } = await pageThrough(ctx.api, PROJECTS, { limit: 5 }, async () => {
-      const response = await ctx.api.post(PROJECTS, aProject());
+    const { items } = await pageThrough<Item<'listProjects'>>(ctx.api, PROJECTS, { limit: 5 }, async () => {
+      const response = await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, aProject());
       expect(response.status).toBe(201);
       createdMeanwhile.push(response.body.id);
     });
@@ -89,7 +90,7 @@ describe('Lists: GET /api/v1/projects', () => {
   describe('cursor', () => {
     let cursor: string;
     beforeAll(async () => {
-      cursor = (await list({ limit: 2 })).body.nextCursor;
+      cursor = (await list({ limit: 2 })).body.nextCursor!;
     });
 
     it('accepts its own cursor', async () => {
@@ -118,8 +119,8 @@ describe('Lists: GET /api/v1/projects', () => {
     let other: string;
 
     beforeAll(async () => {
-      for (let i = 0; i < 3; i += 1) twins.push((await ctx.api.post(PROJECTS, { name: twinName })).body.id);
-      other = (await ctx.api.post(PROJECTS, { name: otherName })).body.id;
+      for (let i = 0; i < 3; i += 1) twins.push((await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, { name: twinName })).body.id);
+      other = (await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, { name: otherName })).body.id;
     });
 
     it('filters by exact name through args, newest first', async () => {
@@ -139,7 +140,7 @@ describe('Lists: GET /api/v1/projects', () => {
     });
 
     it('pages within a filter', async () => {
-      const { items } = await pageThrough(ctx.api, PROJECTS, { limit: 1, args: JSON.stringify({ name: twinName }) });
+      const { items } = await pageThrough<Item<'listProjects'>>(ctx.api, PROJECTS, { limit: 1, args: JSON.stringify({ name: twinName }) });
       expect(ids(items)).toEqual([...twins].reverse());
     });
 

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Api, lavfi, makeClip } from '@cinetrace/testing';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { ids, pageThrough } from './support/lists';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { eventually } from './support/traces';
+import { Answer, Item } from './support/api-types';
 
 const MEDIA = '/api/v1/media';
 /** Small, so that one past it is cheap to send. */
@@ -26,13 +28,13 @@ function aClip(): Buffer {
   }
 }
 
-const upload = (api: Api, bytes: Buffer, contentType = 'video/mp4') => api.request('POST', MEDIA, { raw: bytes, contentType });
+const upload = (api: Api, bytes: Buffer, contentType = 'video/mp4') => api.request<Answer<'createMedia', 201>>('POST', MEDIA, { raw: bytes, contentType });
 
-async function settled(api: Api, id: string): Promise<any> {
+async function settled(api: Api, id: string): Promise<Answer<'getMedia'>> {
   return eventually(
     `media ${id} probed`,
     async () => {
-      const got = await api.get(`${MEDIA}/${id}`);
+      const got = await api.get<Answer<'getMedia'>>(`${MEDIA}/${id}`);
       return got.body?.status === 'pending' ? undefined : got.body;
     },
     PROBED_WITHIN_MS,
@@ -73,7 +75,7 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
 
     expectProblem(await attacker.api.get(`${MEDIA}/${id}`), 404, 'not_found');
     expectProblem(await attacker.api.get(`${MEDIA}/${id}/content`), 404, 'not_found');
-    expect((await attacker.api.get(MEDIA)).body).toEqual({ data: [], nextCursor: null });
+    expect((await attacker.api.get<Answer<'listMedia'>>(MEDIA)).body).toEqual({ data: [], nextCursor: null });
     // The same bytes in the attacker's project are a media of its own, not the owner's.
     const own = await upload(attacker.api, clip);
     expect(own.status).toBe(201);
@@ -99,15 +101,15 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
 
     const ready = await settled(api, created.body.id);
     expect(ready).toMatchObject({ status: 'ready', error: null, probe: { width: 320, height: 240, fps: 24, hasAudio: false, videoCodec: 'h264', audioCodec: null } });
-    expect(Math.abs(ready.probe.durationMs - 2000)).toBeLessThanOrEqual(42);
+    expect(Math.abs(ready.probe!.durationMs! - 2000)).toBeLessThanOrEqual(42);
 
     const again = await upload(api, clip);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(ready);
 
-    const listed = await api.get(MEDIA, { args: JSON.stringify({ status: 'ready', contentType: 'video/mp4' }) });
-    expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual([created.body.id]);
-    expect((await api.get(MEDIA, { status: 'failed' })).body.data).toEqual([]);
+    const listed = await api.get<Answer<'listMedia'>>(MEDIA, { args: JSON.stringify({ status: 'ready', contentType: 'video/mp4' }) });
+    expect(listed.body.data.map((m) => m.id)).toEqual([created.body.id]);
+    expect((await api.get<Answer<'listMedia'>>(MEDIA, { status: 'failed' })).body.data).toEqual([]);
     expectProblem(await api.get(MEDIA, { status: 'done' }), 400, 'validation_failed', ['status']);
   });
 
@@ -115,10 +117,10 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
     const { api } = await inNewProject(ctx.api);
     const made: string[] = [];
     for (let i = 0; i < 3; i++) made.push((await upload(api, Buffer.from(`not a picture ${i}`), 'image/png')).body.id);
-    const { items, pages } = await pageThrough(api, MEDIA, { limit: 1 });
+    const { items, pages } = await pageThrough<Item<'listMedia'>>(api, MEDIA, { limit: 1 });
     expect(ids(items)).toEqual(made.reverse());
     expect(pages).toBe(3);
-    expect(items.every((m: { contentType: string }) => m.contentType === 'image/png')).toBe(true);
+    expect(items.every((m) => m.contentType === 'image/png')).toBe(true);
   });
 
   it('fails bytes that are not media, with a reason', async () => {
@@ -157,7 +159,7 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
     const { api } = await inNewProject(ctx.api);
     const source = await anExpiringSource(clip);
     try {
-      const created = await api.post(MEDIA, { url: source.url });
+      const created = await api.post<Answer<'createMedia'>>(MEDIA, { url: source.url });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ sourceUrl: source.url, contentType: 'video/mp4', bytes: clip.length });
       expect((await fetch(source.url)).status).toBe(404);
@@ -177,7 +179,7 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
   it('refuses an upload past MEDIA_MAX_BYTES (413) and stores nothing of it', async () => {
     const { api, projectId } = await inNewProject(ctx.api);
     expectProblem(await upload(api, Buffer.alloc(MEDIA_MAX_BYTES + 1, 7)), 413, 'payload_too_large');
-    expect((await api.get(MEDIA)).body.data).toEqual([]);
+    expect((await api.get<Answer<'listMedia'>>(MEDIA)).body.data).toEqual([]);
     const projectDir = join(ctx.stack.dataDir, 'media', projectId);
     expect(existsSync(projectDir) ? readdirSync(projectDir) : []).toEqual([]);
   });
@@ -202,7 +204,7 @@ describe('Media: upload, probe, content (OUTBOUND_ALLOW_PRIVATE for a local sour
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
-    expect((await api.get(MEDIA)).body.data).toEqual([]);
+    expect((await api.get<Answer<'listMedia'>>(MEDIA)).body.data).toEqual([]);
     const projectDir = join(ctx.stack.dataDir, 'media', projectId);
     expect(existsSync(projectDir) ? readdirSync(projectDir) : []).toEqual([]);
   });

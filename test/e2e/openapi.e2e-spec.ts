@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { api } from '@cinetrace/testing';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -6,6 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, repoBin, useScratchDir } from './support/scratch';
 import { useStack } from './support/stack-hooks';
+import { Content, OpenApiDocument } from './support/openapi-document';
+
+type Media = Content['content'][string];
 
 /**
  * The served OpenAPI document as third-party tools see it: `redocly lint` (recommended
@@ -34,7 +38,7 @@ describe('The OpenAPI document', () => {
   }, 120_000);
 
   it('says OpenAPI 3.1 and keeps no 3.0-only keyword (nullable) nor a JWT bearer format', async () => {
-    const doc = await api(ctx.stack.baseUrl).get('/api/v1/openapi.json');
+    const doc = await api(ctx.stack.baseUrl).get<OpenApiDocument>('/api/v1/openapi.json');
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.text).not.toContain('"nullable"');
     expect(doc.body.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
@@ -44,7 +48,7 @@ describe('The OpenAPI document', () => {
   });
 
   it('gives every operation an example of its request body and success answers, each valid against its own schema', async () => {
-    const doc = (await api(ctx.stack.baseUrl).get('/api/v1/openapi.json')).body;
+    const doc = (await api(ctx.stack.baseUrl).get<OpenApiDocument>('/api/v1/openapi.json')).body;
     const missing: string[] = [];
     const invalid: string[] = [];
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
@@ -69,19 +73,19 @@ const isBinary = (type: string) => type === 'application/x-protobuf' || /^(video
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Each media type of each operation's request body and success answers, with its JSON pointer in the document. */
-function examplesToCheck(doc: any): { where: string; pointer: string; media: any }[] {
-  const found: { where: string; pointer: string; media: any }[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) {
-    for (const [method, operation] of Object.entries<any>(item)) {
+function examplesToCheck(doc: OpenApiDocument): { where: string; pointer: string; media: Media }[] {
+  const found: { where: string; pointer: string; media: Media }[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (!operation?.responses) continue;
       const at = `#/paths/${escape(path)}/${method}`;
-      const parts: [string, string, any][] = [];
+      const parts: [string, string, Content][] = [];
       if (operation.requestBody) parts.push(['request', `${at}/requestBody`, operation.requestBody]);
-      for (const [status, response] of Object.entries<any>(operation.responses)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
         if (status.startsWith('2')) parts.push([status, `${at}/responses/${status}`, response]);
       }
       for (const [label, pointer, part] of parts) {
-        for (const [type, media] of Object.entries<any>(part.content ?? {})) {
+        for (const [type, media] of Object.entries(part.content ?? {})) {
           if (!isBinary(type)) found.push({ where: `${operation.operationId} ${label} ${type}`, pointer: `${pointer}/content/${escape(type)}`, media });
         }
       }

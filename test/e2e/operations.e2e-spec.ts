@@ -1,4 +1,7 @@
+import { expect } from '@jest/globals';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
+import { OpenApiDocument } from './support/openapi-document';
 
 describe('Operations routes (no authentication)', () => {
   const ctx = useStack();
@@ -11,7 +14,7 @@ describe('Operations routes (no authentication)', () => {
   });
 
   it('/readyz reports the store, the bus, the task queue and every service behind the gateway up', async () => {
-    const response = await anonymous().get('/readyz');
+    const response = await anonymous().get<Answer<'getReadiness'>>('/readyz');
     expect(response.body).toEqual({
       status: 'ok',
       checks: {
@@ -32,7 +35,7 @@ describe('Operations routes (no authentication)', () => {
   });
 
   it('/api/v1/openapi.json describes the projects routes in OpenAPI 3', async () => {
-    const response = await anonymous().get('/api/v1/openapi.json');
+    const response = await anonymous().get<OpenApiDocument>('/api/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
     expect(response.body.openapi).toMatch(/^3\./);

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { api, Api, aProject } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { allApiKeys, anApiKey, API_KEYS, createApiKey, createProject, ORGANIZATIONS, revokeApiKey } from './support/api-keys';
@@ -5,6 +6,7 @@ import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { aPrompt, PROMPTS } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { anId, TRACES, WAIT } from './support/traces';
+import { Answer } from './support/api-types';
 
 jest.setTimeout(120_000);
 
@@ -22,19 +24,19 @@ describe('Organizations: made by the instance admin, invisible to each other', (
   beforeAll(async () => {
     orgA.project = await createProject(ctx.api);
     const inA = ctx.api.withProjectKey(orgA.project.key);
-    orgA.promptId = (await inA.post(PROMPTS, aPrompt())).body.id;
+    orgA.promptId = (await inA.post<Answer<'createPrompt', 201>>(PROMPTS, aPrompt())).body.id;
     orgA.traceId = anId();
     expect((await inA.post(TRACES, { id: orgA.traceId, name: 'secret trace' }, { headers: WAIT })).status).toBe(201);
     orgA.keyId = (await createApiKey(ctx.api, { scopes: ['read'] })).id;
 
-    const created = await ctx.api.post(ORGANIZATIONS, { name: 'Studio B' });
+    const created = await ctx.api.post<Answer<'createOrganization', 201>>(ORGANIZATIONS, { name: 'Studio B' });
     expect(created.status).toBe(201);
     orgB = { id: created.body.id, admin: as(created.body.apiKey.key), adminKeyId: created.body.apiKey.id };
   });
 
   describe('create', () => {
     it('answers 201 with the organization and its first admin key, shown once', async () => {
-      const response = await ctx.api.post(ORGANIZATIONS, { name: '  Studio C  ' });
+      const response = await ctx.api.post<Answer<'createOrganization', 201>>(ORGANIZATIONS, { name: '  Studio C  ' });
       expect(response.status).toBe(201);
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.body).toEqual({
@@ -53,7 +55,7 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       });
       const admin = as(response.body.apiKey.key);
       // A new organization starts empty, and its key manages its keys.
-      expect((await admin.get('/api/v1/projects')).body.data).toEqual([]);
+      expect((await admin.get<Answer<'listProjects'>>('/api/v1/projects')).body.data).toEqual([]);
       const keys = await allApiKeys(admin);
       expect(keys.map((k) => k.id)).toEqual([response.body.apiKey.id]);
       expect(JSON.stringify(keys)).not.toContain(response.body.apiKey.key);
@@ -117,7 +119,7 @@ describe('Organizations: made by the instance admin, invisible to each other', (
       expectProblem(await inOwn.get(`${PROMPTS}/${orgA.promptId}`), 404, 'not_found');
       expectProblem(await inOwn.get(`${TRACES}/${orgA.traceId}`), 404, 'not_found');
       // Project keys are unique per organization only: B may hold the same key as A, and gets its own project.
-      const twin = await orgB.admin.post('/api/v1/projects', aProject({ key: orgA.project.key }));
+      const twin = await orgB.admin.post<Answer<'createProject', 201>>('/api/v1/projects', aProject({ key: orgA.project.key }));
       expect(twin.status).toBe(201);
       expect(twin.body.id).not.toBe(orgA.project.id);
       expect((await orgB.admin.withProjectKey(orgA.project.key).get(`${PROMPTS}/${orgA.promptId}`)).status).toBe(404);
@@ -126,7 +128,7 @@ describe('Organizations: made by the instance admin, invisible to each other', (
 
   describe('the last admin key', () => {
     it('cannot be revoked; once another exists it can, even by itself', async () => {
-      const org = (await ctx.api.post(ORGANIZATIONS, { name: 'Lonely' })).body;
+      const org = (await ctx.api.post<Answer<'createOrganization', 201>>(ORGANIZATIONS, { name: 'Lonely' })).body;
       const first = as(org.apiKey.key);
       const refused = await revokeApiKey(first, org.apiKey.id);
       expectProblem(refused, 409, 'conflict');
@@ -142,7 +144,7 @@ describe('Organizations: made by the instance admin, invisible to each other', (
     });
 
     it('survives two admin keys revoking each other at once: never both revoked', async () => {
-      const org = (await ctx.api.post(ORGANIZATIONS, { name: 'Race' })).body;
+      const org = (await ctx.api.post<Answer<'createOrganization', 201>>(ORGANIZATIONS, { name: 'Race' })).body;
       const other = await createApiKey(as(org.apiKey.key), { scopes: ['admin'] });
       // Both keys known to the gateway's cache, so both requests get past authentication.
       await Promise.all([as(org.apiKey.key).get(API_KEYS), as(other.key).get(API_KEYS)]);

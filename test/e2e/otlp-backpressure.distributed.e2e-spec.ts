@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { ApiResponse, aProject } from '@cinetrace/testing';
 import { decodeGrpcStatusDetails, decodeStatus } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -6,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OTLP_TRACES, callGrpcExport, grpcMetadata, otlpHeaders, postOtlp, recordSpans } from './support/otlp';
 import { useStack } from './support/stack-hooks';
 import { readEventually } from './support/traces';
+import { Answer } from './support/api-types';
 
 /** A one-span OTLP/JSON export of a new trace. */
 function anExport(): { traceId: string; body: object } {
@@ -22,7 +24,7 @@ describe('OTLP ingest backpressure (distributed)', () => {
   const ctx = useStack({ env: { TRACE_INGEST_MAX_LAG_BYTES: String(MAX_LAG_BYTES) } });
 
   it('answers 503 with Retry-After and a google.rpc.Status (gRPC: UNAVAILABLE with a RetryInfo) while trace-ingest is too far behind, so exporters retry', async () => {
-    const project = await ctx.api.post('/api/v1/projects', aProject());
+    const project = await ctx.api.post<Answer<'createProject', 201>>('/api/v1/projects', aProject());
     const api = ctx.api.withProjectKey(project.body.key);
     const first = anExport();
     expect((await api.post(OTLP_TRACES, first.body)).status).toBe(200);

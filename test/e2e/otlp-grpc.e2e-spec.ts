@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Api } from '@cinetrace/testing';
 import { decodeExportResponse, decodeGrpcStatusDetails } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -6,6 +7,7 @@ import { callGrpcExport, exportSpans, grpcMetadata, hrIso, otlpExporter, recordS
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { TRACE_TEST_TIMEOUT_MS, getTrace, readEventually } from './support/traces';
+import { Answer } from './support/api-types';
 
 jest.setTimeout(TRACE_TEST_TIMEOUT_MS);
 
@@ -65,8 +67,8 @@ describe('OTLP/gRPC trace ingest', () => {
     expect(stored.name).toBe('shot pipeline');
     expect(stored.status).toBe('ok');
     expect(stored.usage).toEqual({ inputTokens: 90, outputTokens: 12, videoSeconds: 6 });
-    const byId = new Map<string, any>(stored.spans.map((s: any) => [s.id, s]));
-    const llm = byId.get(planSpan.spanContext().spanId);
+    const byId = new Map(stored.spans.map((s) => [s.id, s]));
+    const llm = byId.get(planSpan.spanContext().spanId)!;
     expect(llm).toMatchObject({
       parentId: rootSpan.spanContext().spanId,
       depth: 1,
@@ -76,8 +78,8 @@ describe('OTLP/gRPC trace ingest', () => {
       input: [{ role: 'user', parts: [{ type: 'text', content: 'a fox at dawn' }] }],
       startTime: hrIso(planSpan.startTime),
     });
-    expect(llm.attributes['gen_ai.provider.name']).toBe('openai');
-    expect(llm.attributes['otel.span_kind']).toBe('CLIENT');
+    expect(llm.attributes?.['gen_ai.provider.name']).toBe('openai');
+    expect(llm.attributes?.['otel.span_kind']).toBe('CLIENT');
     expect(llm.events).toEqual([{ name: 'gen_ai.choice', time: hrIso(planSpan.events[0].time), attributes: { index: 0 } }]);
     expect(byId.get(renderSpan.spanContext().spanId)).toMatchObject({
       kind: 'generation',
@@ -101,7 +103,7 @@ describe('OTLP/gRPC trace ingest', () => {
     const merged = await readEventually(project.rest, root.spanContext().traceId, (t) => t.spanCount === 2);
     expect(merged.name).toBe('pipeline');
     // Both may start in the same millisecond: compared by depth, not by their order.
-    expect([...merged.spans].sort((x: any, y: any) => x.depth - y.depth).map((s: any) => [s.id, s.depth])).toEqual([
+    expect([...merged.spans].sort((x, y) => x.depth - y.depth).map((s) => [s.id, s.depth])).toEqual([
       [root.spanContext().spanId, 0],
       [child.spanContext().spanId, 1],
     ]);
@@ -118,7 +120,7 @@ describe('OTLP/gRPC trace ingest', () => {
     expect(answer.code).toBe(0);
     expect(decodeExportResponse(answer.bytes!)).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringMatching(/name /) } });
     const stored = await readEventually(project.rest, spans[0].spanContext().traceId);
-    expect(stored.spans.map((s: any) => s.name)).toEqual(['kept']);
+    expect(stored.spans.map((s) => s.name)).toEqual(['kept']);
 
     const garbage = await callGrpcExport(ctx.stack, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), metadata);
     expect(garbage.code).toBe(INVALID_ARGUMENT);
@@ -137,11 +139,11 @@ describe('OTLP/gRPC trace ingest', () => {
     // B's key with A's trace id makes B's own trace; A's is untouched, and B cannot read it.
     const intruder = recordSpans(({ start }) => start('injected by B').end(), { traceId });
     expect(succeeded(await exportSpans(grpcExporter(b.key), intruder))).toBe(true);
-    expect((await readEventually(b.rest, traceId)).spans.map((s: any) => s.name)).toEqual(['injected by B']);
-    expect((await getTrace(a.rest, traceId)).body.spans.map((s: any) => s.name)).toEqual(['plan of A']);
+    expect((await readEventually(b.rest, traceId)).spans.map((s) => s.name)).toEqual(['injected by B']);
+    expect((await getTrace(a.rest, traceId)).body.spans.map((s) => s.name)).toEqual(['plan of A']);
 
     // Another organization's key with A's project key; no key; no project key.
-    const other = await ctx.api.post('/api/v1/organizations', { name: 'Tenant next door, gRPC' });
+    const other = await ctx.api.post<Answer<'createOrganization', 201>>('/api/v1/organizations', { name: 'Tenant next door, gRPC' });
     expect(other.status).toBe(201);
     const bytes = Buffer.from(ProtobufTraceSerializer.serializeRequest(intruder)!);
     for (const metadata of [grpcMetadata(other.body.apiKey.key, a.key), grpcMetadata('', a.key), grpcMetadata(ctx.stack.apiKey, '')]) {
@@ -154,6 +156,6 @@ describe('OTLP/gRPC trace ingest', () => {
     const readOnly = await createApiKey(ctx.api, { scopes: ['read'] });
     const denied = await callGrpcExport(ctx.stack, bytes, grpcMetadata(readOnly.key, a.key));
     expect(denied.code).toBe(PERMISSION_DENIED);
-    expect((await getTrace(a.rest, traceId)).body.spans.map((s: any) => s.name)).toEqual(['plan of A']);
+    expect((await getTrace(a.rest, traceId)).body.spans.map((s) => s.name)).toEqual(['plan of A']);
   });
 });

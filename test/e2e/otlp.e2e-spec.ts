@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Api } from '@cinetrace/testing';
 import { decodeExportResponse, decodeStatus } from '@cinetrace/traces';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -7,6 +8,7 @@ import { valueOf } from './support/metrics';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { TRACE_TEST_TIMEOUT_MS, getTrace, readEventually } from './support/traces';
+import { Answer, Schema } from './support/api-types';
 
 jest.setTimeout(TRACE_TEST_TIMEOUT_MS);
 
@@ -65,15 +67,15 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(stored.usage).toEqual({ inputTokens: 120, outputTokens: 30 });
 
     // Spans come in startTime order; these two may start within one millisecond, so they are found by id.
-    const byId = (id: string) => stored.spans.find((s: any) => s.id === id);
+    const byId = (id: string) => stored.spans.find((s) => s.id === id)!;
     const storedRoot = byId(root.spanContext().spanId);
     const storedLlm = byId(llm.spanContext().spanId);
     expect(storedRoot.id).toBe(root.spanContext().spanId);
     expect(storedRoot.parentId).toBeNull();
     expect(storedRoot.depth).toBe(0);
     expect(storedRoot.kind).toBe('span');
-    expect(storedRoot.attributes['otel.span_kind']).toBe('SERVER');
-    expect(storedRoot.attributes['user.tier']).toBe('pro');
+    expect(storedRoot.attributes?.['otel.span_kind']).toBe('SERVER');
+    expect(storedRoot.attributes?.['user.tier']).toBe('pro');
 
     expect(storedLlm.id).toBe(llm.spanContext().spanId);
     expect(storedLlm.parentId).toBe(root.spanContext().spanId);
@@ -87,12 +89,12 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(storedLlm.output).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Shot 1: a fox' }] }]);
     expect(storedLlm.startTime).toBe(hrIso(llm.startTime));
     expect(storedLlm.endTime).toBe(hrIso(llm.endTime));
-    expect(storedLlm.attributes['gen_ai.provider.name']).toBe('openai');
-    expect(storedLlm.attributes['gen_ai.request.model']).toBe('gpt-4o');
-    expect(storedLlm.attributes['otel.span_kind']).toBe('CLIENT');
-    expect(storedLlm.attributes['otel.resource']).toEqual({ 'service.name': 'video-pipeline', 'deployment.environment': 'e2e', ...sdkResource(storedLlm) });
-    expect(storedLlm.attributes['otel.scope']).toEqual({ name: 'cinetrace-e2e', version: '1.0.0' });
-    expect(storedLlm.attributes['otel.links']).toEqual([{ traceId, spanId: root.spanContext().spanId, attributes: { reason: 'follows' } }]);
+    expect(storedLlm.attributes?.['gen_ai.provider.name']).toBe('openai');
+    expect(storedLlm.attributes?.['gen_ai.request.model']).toBe('gpt-4o');
+    expect(storedLlm.attributes?.['otel.span_kind']).toBe('CLIENT');
+    expect(storedLlm.attributes?.['otel.resource']).toEqual({ 'service.name': 'video-pipeline', 'deployment.environment': 'e2e', ...sdkResource(storedLlm) });
+    expect(storedLlm.attributes?.['otel.scope']).toEqual({ name: 'cinetrace-e2e', version: '1.0.0' });
+    expect(storedLlm.attributes?.['otel.links']).toEqual([{ traceId, spanId: root.spanContext().spanId, attributes: { reason: 'follows' } }]);
     expect(storedLlm.events).toEqual([{ name: 'gen_ai.choice', time: hrIso(llm.events[0].time), attributes: { index: 0 } }]);
   });
 
@@ -136,7 +138,7 @@ describe('OTLP/HTTP trace ingest', () => {
       frameCount: 192,
       seed: 7,
     });
-    expect(span.attributes['cinetrace.video.generation_seconds']).toBe(41.5);
+    expect(span.attributes?.['cinetrace.video.generation_seconds']).toBe(41.5);
   });
 
   it('merges one trace sent in two exports (a child first, its root later), in either encoding, gzipped', async () => {
@@ -150,15 +152,15 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(succeeded(await exportSpans(exporterFor(project.key, 'protobuf', { gzip: true }), [child]))).toBe(true);
     const early = await readEventually(project.rest, root.spanContext().traceId);
     expect(early.status).toBe('running'); // no root yet: nothing says the trace ended
-    expect(early.spans.map((s: any) => [s.id, s.depth])).toEqual([[child.spanContext().spanId, 0]]);
+    expect(early.spans.map((s) => [s.id, s.depth])).toEqual([[child.spanContext().spanId, 0]]);
 
     expect(succeeded(await exportSpans(exporterFor(project.key, 'json', { gzip: true, path: OTLP_TRACES_UNDER_API }), [root]))).toBe(true);
     const merged = await readEventually(project.rest, root.spanContext().traceId, (t) => t.spanCount === 2);
     expect(merged.name).toBe('pipeline');
     expect(merged.status).toBe('ok');
     expect(merged.usage).toEqual({ videoSeconds: 4 });
-    const byDepth = [...merged.spans].sort((x: any, y: any) => x.depth - y.depth);
-    expect(byDepth.map((s: any) => [s.id, s.parentId, s.depth])).toEqual([
+    const byDepth = [...merged.spans].sort((x, y) => x.depth - y.depth);
+    expect(byDepth.map((s) => [s.id, s.parentId, s.depth])).toEqual([
       [root.spanContext().spanId, null, 0],
       [child.spanContext().spanId, root.spanContext().spanId, 1],
     ]);
@@ -173,17 +175,17 @@ describe('OTLP/HTTP trace ingest', () => {
     };
     const refusedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_rejected_total', { reason: 'invalid' });
     const acceptedBefore = await valueOf(ctx.stack, 'cinetrace_ingest_spans_accepted_total');
-    const answer = await postOtlp(ctx.stack, JSON.stringify(body), otlpHeaders(ctx.stack.apiKey, project.key, JSON_TYPE));
+    const answer = await postOtlp<Answer<'exportOtlpTraces'>>(ctx.stack, JSON.stringify(body), otlpHeaders(ctx.stack.apiKey, project.key, JSON_TYPE));
     // The metrics count the spans refused and kept, once each.
     expect(await valueOf(ctx.stack, 'cinetrace_ingest_spans_rejected_total', { reason: 'invalid' })).toBe(refusedBefore + 2);
     expect(await valueOf(ctx.stack, 'cinetrace_ingest_spans_accepted_total')).toBe(acceptedBefore + 1);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(answer.json.partialSuccess.rejectedSpans).toBe('2');
-    expect(answer.json.partialSuccess.errorMessage).toMatch(/spanId must be 8 bytes/);
-    expect(answer.json.partialSuccess.errorMessage).toMatch(/span b2b2b2b2b2b2b2b2: name /);
+    expect(answer.json.partialSuccess?.rejectedSpans).toBe('2');
+    expect(answer.json.partialSuccess?.errorMessage).toMatch(/spanId must be 8 bytes/);
+    expect(answer.json.partialSuccess?.errorMessage).toMatch(/span b2b2b2b2b2b2b2b2: name /);
     const stored = await readEventually(project.rest, traceId);
-    expect(stored.spans.map((s: any) => s.name)).toEqual(['kept']);
+    expect(stored.spans.map((s) => s.name)).toEqual(['kept']);
 
     // Sent again, even with an Idempotency-Key (ignored here): the same answer, the same trace.
     for (let i = 0; i < 2; i++) {
@@ -192,7 +194,7 @@ describe('OTLP/HTTP trace ingest', () => {
       expect(again.headers.get('idempotent-replayed')).toBeNull();
       expect(again.json).toEqual(answer.json);
     }
-    expect((await readEventually(project.rest, traceId)).spans.map((s: any) => s.name)).toEqual(['kept']);
+    expect((await readEventually(project.rest, traceId)).spans.map((s) => s.name)).toEqual(['kept']);
 
     // The same in protobuf: the answer is a protobuf ExportTraceServiceResponse.
     const spans = recordSpans(({ start }) => start('x'.repeat(300)).end());
@@ -230,8 +232,8 @@ describe('OTLP/HTTP trace ingest', () => {
       expect(body.length).toBeGreaterThan(300 * 1024);
       const answer = await postOtlp(ctx.stack, body, otlpHeaders(ctx.stack.apiKey, project.key, type));
       expect(answer.status).toBe(200);
-      const stored = await readEventually(project.rest, traceId, (t: any) => t.spans.length === 300);
-      expect(stored.spans.find((s: any) => s.name === 'frame-299')).toMatchObject({ attributes: { note: note(299) } });
+      const stored = await readEventually(project.rest, traceId, (t) => t.spans.length === 300);
+      expect(stored.spans.find((s) => s.name === 'frame-299')).toMatchObject({ attributes: { note: note(299) } });
     }
   });
 
@@ -290,13 +292,13 @@ describe('OTLP/HTTP trace ingest', () => {
     const intruder = recordSpans(({ start }) => start('injected by B').end(), { traceId });
     expect(succeeded(await exportSpans(exporterFor(b.key, 'json'), intruder))).toBe(true);
     const bView = await readEventually(b.rest, traceId);
-    expect(bView.spans.map((s: any) => s.name)).toEqual(['injected by B']);
+    expect(bView.spans.map((s) => s.name)).toEqual(['injected by B']);
     const aView = await readEventually(a.rest, traceId);
-    expect(aView.spans.map((s: any) => s.name)).toEqual(['secret plan of A']);
+    expect(aView.spans.map((s) => s.name)).toEqual(['secret plan of A']);
     expect(aView.spans[0].input).toBe('A only');
 
     // Another organization's key with A's project key: refused, in OTLP's terms.
-    const other = await ctx.api.post('/api/v1/organizations', { name: 'Tenant next door' });
+    const other = await ctx.api.post<Answer<'createOrganization', 201>>('/api/v1/organizations', { name: 'Tenant next door' });
     expect(other.status).toBe(201);
     const otherKey: string = other.body.apiKey.key;
     const refused = await postOtlp(ctx.stack, '{}', otlpHeaders(otherKey, a.key, JSON_TYPE));
@@ -304,7 +306,7 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(refused.json).toEqual({ code: 16, message: expect.any(String) });
     const failed = await exportSpans(otlpExporter(ctx.stack, { encoding: 'protobuf', projectKey: a.key, apiKey: otherKey }), intruder);
     expect(succeeded(failed)).toBe(false);
-    expect((await getTrace(a.rest, traceId)).body.spans.map((s: any) => s.name)).toEqual(['secret plan of A']);
+    expect((await getTrace(a.rest, traceId)).body.spans.map((s) => s.name)).toEqual(['secret plan of A']);
 
     // No key, or no project key.
     expect((await postOtlp(ctx.stack, '{}', { 'content-type': JSON_TYPE, 'x-project-key': a.key })).status).toBe(401);
@@ -313,7 +315,7 @@ describe('OTLP/HTTP trace ingest', () => {
 });
 
 /** The SDK's own resource attributes (telemetry.sdk.*), whatever their values. */
-function sdkResource(span: any): Record<string, unknown> {
-  const resource = span.attributes['otel.resource'] as Record<string, unknown>;
+function sdkResource(span: Schema<'SpanView'>): Record<string, unknown> {
+  const resource = span.attributes?.['otel.resource'] as Record<string, unknown>;
   return Object.fromEntries(Object.entries(resource).filter(([key]) => key.startsWith('telemetry.sdk.')));
 }

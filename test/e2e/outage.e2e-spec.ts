@@ -2,6 +2,7 @@ import { aProject, e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
 import { STACK_HOOK_TIMEOUT_MS, useStack, useStackOnOwnBroker } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -12,7 +13,7 @@ if (e2eMode() === 'distributed') {
     const own = useStackOnOwnBroker();
 
     it('answers 503 unavailable with Retry-After within 10 s while the broker is down, then recovers', async () => {
-      const created = await own.stack.api().post(PROJECTS, aProject());
+      const created = await own.stack.api().post<Answer<'createProject', 201>>(PROJECTS, aProject());
       expect(created.status).toBe(201);
 
       await own.broker.stop();
@@ -43,7 +44,7 @@ if (e2eMode() === 'distributed') {
       }
       expect(status).toBe(200);
       // What was stored before the outage is all still there.
-      expect((await own.stack.api().get(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
+      expect((await own.stack.api().get<Answer<'getProject'>>(`${PROJECTS}/${created.body.id}`)).body).toEqual(created.body);
     }, 180_000);
   });
 } else {
@@ -55,14 +56,14 @@ if (e2eMode() === 'distributed') {
       async () => {
         const created = [];
         for (let i = 0; i < 5; i += 1) {
-          const response = await ctx.api.post(PROJECTS, aProject());
+          const response = await ctx.api.post<Answer<'createProject', 201>>(PROJECTS, aProject());
           expect(response.status).toBe(201);
           created.push(response.body);
         }
         await ctx.stack.kill('SIGKILL');
         await ctx.stack.restart();
         for (const project of created) {
-          expect((await ctx.api.get(`${PROJECTS}/${project.id}`)).body).toEqual(project);
+          expect((await ctx.api.get<Answer<'getProject'>>(`${PROJECTS}/${project.id}`)).body).toEqual(project);
         }
       },
       STACK_HOOK_TIMEOUT_MS,

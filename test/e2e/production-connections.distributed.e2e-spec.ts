@@ -24,6 +24,7 @@ import { Client } from 'pg';
 import { createPrompt, inNewProject, PROMPTS } from './support/prompts';
 import { STACK_HOOK_TIMEOUT_MS } from './support/stack-hooks';
 import { aTrace, readEventually, TRACES } from './support/traces';
+import { Answer } from './support/api-types';
 
 // Ports of the test's own servers: free ones unless pinned (a shared machine may reserve ranges).
 const pinned = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
@@ -87,13 +88,13 @@ describe('Production connections: TLS and authentication (distributed)', () => {
     const stored = await readEventually(api, trace.id, (t) => t.spanCount === trace.spans.length);
     expect(stored.id).toBe(trace.id);
     const prompt = await createPrompt(api);
-    expect((await api.get(`${PROMPTS}/${prompt.id}`)).body.name).toBe(prompt.name);
+    expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body.name).toBe(prompt.name);
     // The apps' sessions with PostgreSQL are all encrypted.
     const { url, ssl } = postgresConnection(stack!.databaseUrl!, certs!.caFile);
     const client = new Client({ connectionString: url, ssl });
     await client.connect();
     try {
-      const { rows } = await client.query(
+      const { rows } = await client.query<{ plain: number }>(
         `SELECT count(*)::int AS plain FROM pg_stat_activity a LEFT JOIN pg_stat_ssl s ON s.pid = a.pid
           WHERE a.datname = current_database() AND a.backend_type = 'client backend' AND NOT coalesce(s.ssl, false)`,
       );

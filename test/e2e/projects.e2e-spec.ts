@@ -1,11 +1,13 @@
+import { expect } from '@jest/globals';
 import { aProject, unique } from '@cinetrace/testing';
 import { ISO_MILLIS_UTC, PROJECT_KEY, expectProblem } from './support/expectations';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 describe('Projects: create and read', () => {
   const ctx = useStack();
-  const create = (body: unknown) => ctx.api.post('/api/v1/projects', body);
-  const byName = async (name: string) => (await ctx.api.get('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data;
+  const create = (body: unknown) => ctx.api.post<Answer<'createProject', 201>>('/api/v1/projects', body);
+  const byName = async (name: string) => (await ctx.api.get<Answer<'listProjects'>>('/api/v1/projects', { args: JSON.stringify({ name }) })).body.data;
 
   it('creates a project: 201, Location, and the project in the body', async () => {
     const before = Date.now();
@@ -208,7 +210,7 @@ describe('Projects: create and read', () => {
       expect(allow).not.toContain(method);
       if (target === 'collection') expect(allow).toContain('POST');
       // Nothing was changed or removed.
-      const read = await ctx.api.get(`/api/v1/projects/${created.body.id}`);
+      const read = await ctx.api.get<Answer<'getProject'>>(`/api/v1/projects/${created.body.id}`);
       expect(read.body).toEqual(created.body);
     });
   });

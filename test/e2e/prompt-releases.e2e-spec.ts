@@ -1,10 +1,12 @@
+import { expect } from '@jest/globals';
 import { Api, ApiResponse } from '@cinetrace/testing';
-import { benchmarkOn, captionItems, runEnds, startOk } from './support/benchmarks';
+import { benchmarkOn, captionItems, runEnds, startOk, type RunView } from './support/benchmarks';
 import { createApiKey } from './support/api-keys';
 import { expectProblem } from './support/expectations';
 import { pageThrough } from './support/lists';
 import { PROMPTS, createPrompt, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer, Item } from './support/api-types';
 
 const releasePath = (id: string, name: string) => `${PROMPTS}/${id}/releases/${name}`;
 const moveRelease = (api: Api, id: string, name: string, body: unknown): Promise<ApiResponse> => api.request('PUT', releasePath(id, name), { json: body });
@@ -19,13 +21,13 @@ async function promptWithVersions(api: Api, count: number): Promise<string> {
   return prompt.id;
 }
 
-async function releasedActivity(api: Api, id: string): Promise<any[]> {
-  const { items } = await pageThrough<any>(api, `${PROMPTS}/${id}/activity`, { limit: 200 });
+async function releasedActivity(api: Api, id: string): Promise<Item<'listPromptActivity'>[]> {
+  const { items } = await pageThrough<Item<'listPromptActivity'>>(api, `${PROMPTS}/${id}/activity`, { limit: 200 });
   return items.filter((row) => row.action === 'released');
 }
 
 /** A completed run of `benchmarkId` (its target names the prompt's `staging` release) and the run as listed. */
-async function runOnStaging(api: Api, benchmarkId: string): Promise<any> {
+async function runOnStaging(api: Api, benchmarkId: string): Promise<RunView> {
   const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
   if (run.status !== 'completed') throw new Error(`run ended ${run.status}`);
   return run;
@@ -52,9 +54,9 @@ describe('Prompt releases, gates, rendering', () => {
       // The same version again changes nothing and records nothing.
       expect((await moveRelease(api, id, 'production', { version: 3 })).status).toBe(200);
 
-      const listed = await api.get(`${PROMPTS}/${id}/releases`);
+      const listed = await api.get<Answer<'listPromptReleases'>>(`${PROMPTS}/${id}/releases`);
       expect(listed.status).toBe(200);
-      expect(listed.body.data.map((r: any) => [r.name, r.version])).toEqual([
+      expect(listed.body.data.map((r) => [r.name, r.version])).toEqual([
         ['production', 3],
         ['staging', 3],
       ]);
@@ -96,18 +98,18 @@ describe('Prompt releases, gates, rendering', () => {
     it('`?release=` answers the version it points at, `latest` the newest; a rollback answers the older version at once', async () => {
       const { api } = await inNewProject(ctx.api);
       const id = await promptWithVersions(api, 3);
-      const identifier = (await api.get(`${PROMPTS}/${id}`)).body.identifier;
+      const identifier = (await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`)).body.identifier;
       await moveRelease(api, id, 'production', { version: 3 });
-      const current = await api.get(`${PROMPTS}/${id}`, { release: 'production' });
+      const current = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'production' });
       expect([current.body.version, current.body.content, current.headers.get('etag')]).toEqual([3, 'take 3 of {{subject}}', '"3"']);
 
       expect((await moveRelease(api, id, 'production', { version: 1 })).status).toBe(200);
-      const byId = await api.get(`${PROMPTS}/${id}`, { release: 'production' });
-      const byIdentifier = await api.get(`${PROMPTS}/by-identifier/${identifier}`, { release: 'production' });
+      const byId = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'production' });
+      const byIdentifier = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/${identifier}`, { release: 'production' });
       for (const answer of [byId, byIdentifier]) {
         expect([answer.status, answer.body.version, answer.body.content, answer.headers.get('etag')]).toEqual([200, 1, 'take 1 of {{subject}}', '"1"']);
       }
-      expect((await api.get(`${PROMPTS}/${id}`, { release: 'latest' })).body.version).toBe(3);
+      expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'latest' })).body.version).toBe(3);
       expectProblem(await api.get(`${PROMPTS}/${id}`, { release: 'canary' }), 404, 'not_found');
       expectProblem(await api.get(`${PROMPTS}/${id}`, { release: 'production', version: '2' }), 400, 'validation_failed', ['release']);
       expect((await releasedActivity(api, id))[0].changes).toEqual({ production: { from: 3, to: 1 } });
@@ -119,7 +121,7 @@ describe('Prompt releases, gates, rendering', () => {
       await moveRelease(api, id, 'production', { version: 1 });
       const answers = await Promise.all([moveRelease(api, id, 'production', { version: 2 }), moveRelease(api, id, 'production', { version: 3 })]);
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
-      const final = (await api.get(`${PROMPTS}/${id}`, { release: 'production' })).body.version;
+      const final = (await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'production' })).body.version;
       expect([2, 3]).toContain(final);
       const [last, first] = (await releasedActivity(api, id)).map((row) => row.changes.production);
       // Applied one after the other: the second moved from where the first left it.
@@ -147,7 +149,9 @@ describe('Prompt releases, gates, rendering', () => {
       expectProblem(noRun, 409, 'gate_failed', ['version']);
       expect(noRun.body.detail).toContain(`no completed run of benchmark '${benchmarkId}'`);
       // Refused, so nothing changed: not even the gate.
-      expect((await api.get(`${PROMPTS}/${id}/releases`)).body.data.find((r: any) => r.name === 'production')).toEqual(expect.objectContaining({ version: 1, gate: null }));
+      expect((await api.get<Answer<'listPromptReleases'>>(`${PROMPTS}/${id}/releases`)).body.data.find((r) => r.name === 'production')).toEqual(
+        expect.objectContaining({ version: 1, gate: null }),
+      );
 
       // Run the benchmark on staging (version 2): it resolves the release and records the version on the run.
       const run = await runOnStaging(api, benchmarkId);
@@ -158,7 +162,7 @@ describe('Prompt releases, gates, rendering', () => {
       expectProblem(below, 409, 'gate_failed', ['gate.thresholds.exact_match']);
       expect(below.body.detail).toContain(run.id);
       expect(below.body.detail).toContain('exact_match 0.5 < 0.75');
-      expect(below.body.errors[0].message).toContain('0.5');
+      expect(below.body.errors?.[0].message).toContain('0.5');
 
       const passed = await moveRelease(api, id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 } } });
       expect(passed.status).toBe(200);
@@ -214,7 +218,7 @@ describe('Prompt releases, gates, rendering', () => {
       const { api } = await inNewProject(ctx.api);
       const id = await promptWithVersions(api, 1);
       await moveRelease(api, id, 'production', { version: 1 });
-      const identifier = (await api.get(`${PROMPTS}/${id}`)).body.identifier;
+      const identifier = (await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`)).body.identifier;
       for (const [path, query] of [
         [`${PROMPTS}/${id}`, {}],
         [`${PROMPTS}/${id}`, { release: 'production' }],
@@ -226,13 +230,13 @@ describe('Prompt releases, gates, rendering', () => {
         expect(weak.status).toBe(304);
       }
       await put(api, id, { content: 'take 2 of {{subject}}' });
-      const fresh = await api.request('GET', `${PROMPTS}/${id}`, { headers: { 'If-None-Match': '"1"' } });
+      const fresh = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { headers: { 'If-None-Match': '"1"' } });
       expect([fresh.status, fresh.body.version, fresh.headers.get('etag')]).toEqual([200, 2, '"2"']);
       // The release did not move: its client's copy is still current.
       const release = await api.request('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': '"1"' } });
       expect(release.status).toBe(304);
       await moveRelease(api, id, 'production', { version: 2 });
-      const moved = await api.request('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': '"1"' } });
+      const moved = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': '"1"' } });
       expect([moved.status, moved.body.version]).toEqual([200, 2]);
     });
   });
@@ -242,7 +246,7 @@ describe('Prompt releases, gates, rendering', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api, { content: 'line one\nline two {{subject}}', labels: ['a'] });
       await put(api, prompt.id, { content: 'line one\nline 2 {{subject}}', labels: ['b'] });
-      const diff = await api.get(`${PROMPTS}/${prompt.id}/diff`, { from: '1', to: '2' });
+      const diff = await api.get<Answer<'diffPromptVersions'>>(`${PROMPTS}/${prompt.id}/diff`, { from: '1', to: '2' });
       expect(diff.status).toBe(200);
       expect(diff.body).toEqual({
         from: 1,
@@ -260,13 +264,13 @@ describe('Prompt releases, gates, rendering', () => {
       const prompt = await createPrompt(api, { content: '{{subject}} at {{fps}} fps, loop {{loop}}, {{mood}}' });
       await put(api, prompt.id, { content: '{{subject}} only' });
       await moveRelease(api, prompt.id, 'production', { version: 1 });
-      const rendered = await api.post(`${PROMPTS}/${prompt.id}/render`, {
+      const rendered = await api.post<Answer<'renderPrompt'>>(`${PROMPTS}/${prompt.id}/render`, {
         variables: { subject: 'a lighthouse', fps: 24, loop: true, mood: 'calm', extra: 'x' },
         release: 'production',
       });
       expect(rendered.status).toBe(200);
       expect(rendered.body).toEqual({ version: 1, content: 'a lighthouse at 24 fps, loop true, calm', variables: ['subject', 'fps', 'loop', 'mood'] });
-      const latest = await api.post(`${PROMPTS}/${prompt.id}/render`, { variables: { subject: 'a pier' } });
+      const latest = await api.post<Answer<'renderPrompt'>>(`${PROMPTS}/${prompt.id}/render`, { variables: { subject: 'a pier' } });
       expect(latest.body).toEqual({ version: 2, content: 'a pier only', variables: ['subject'] });
 
       const missing = await api.post(`${PROMPTS}/${prompt.id}/render`, { variables: { subject: 'x' }, version: 1 });

@@ -2,6 +2,7 @@ import { expectProblem } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import { PROMPTS, aPrompt, createPrompt, del, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer, Item } from './support/api-types';
 
 describe('Prompts: lists, isolation and concurrency', () => {
   const ctx = useStack();
@@ -16,7 +17,7 @@ describe('Prompts: lists, isolation and concurrency', () => {
       await del(api, gone.id);
 
       const list = async (query: Record<string, string | number | boolean>) => {
-        const response = await api.get(PROMPTS, query);
+        const response = await api.get<Answer<'listPrompts'>>(PROMPTS, query);
         expect(response.status).toBe(200);
         return ids(response.body.data);
       };
@@ -49,7 +50,7 @@ describe('Prompts: lists, isolation and concurrency', () => {
       const created = [];
       for (let i = 0; i < 7; i++) created.push((await createPrompt(api)).id);
       const added: string[] = [];
-      const { items } = await pageThrough(api, PROMPTS, { limit: 2 }, async () => {
+      const { items } = await pageThrough<Item<'listPrompts'>>(api, PROMPTS, { limit: 2 }, async () => {
         added.push((await createPrompt(api)).id);
       });
       expect(ids(items)).toEqual([...created].reverse());
@@ -71,8 +72,8 @@ describe('Prompts: lists, isolation and concurrency', () => {
       expectProblem(await del(api, prompt.id), 404, 'not_found');
       expectProblem(await api.get(`${PROMPTS}/${prompt.id}/versions`), 404, 'not_found');
       expectProblem(await api.get(`${PROMPTS}/${prompt.id}/activity`), 404, 'not_found');
-      expect((await api.get(PROMPTS, { includeDeleted: true })).body.data).toEqual([]);
-      expect((await owner.api.get(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS, { includeDeleted: true })).body.data).toEqual([]);
+      expect((await owner.api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
     });
 
     it('keeps identifiers per project', async () => {
@@ -90,14 +91,14 @@ describe('Prompts: lists, isolation and concurrency', () => {
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-      const listed = await api.get(PROMPTS);
-      expect(listed.body.data.map((p: any) => p.identifier)).toEqual(['contested']);
+      const listed = await api.get<Answer<'listPrompts'>>(PROMPTS);
+      expect(listed.body.data.map((p) => p.identifier)).toEqual(['contested']);
     });
 
     it('gives parallel creates deriving the same identifier distinct suffixes', async () => {
       const { api } = await inNewProject(ctx.api);
-      const responses = await Promise.all(Array.from({ length: 10 }, () => api.post(PROMPTS, aPrompt({ name: 'Crowded Name' }))));
-      expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
+      const responses = await Promise.all(Array.from({ length: 10 }, () => api.post<Answer<'createPrompt', 201>>(PROMPTS, aPrompt({ name: 'Crowded Name' }))));
+      expect(responses.map((r) => r.status)).toEqual(Array<number>(10).fill(201));
       const identifiers = new Set(responses.map((r) => r.body.identifier));
       expect(identifiers.size).toBe(10);
       expect(identifiers).toContain('crowded-name');
@@ -107,10 +108,10 @@ describe('Prompts: lists, isolation and concurrency', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api);
       const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => put(api, prompt.id, { content: `writer ${i}` })));
-      expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect(responses.map((r) => r.status)).toEqual(Array<number>(8).fill(200));
       expect(new Set(responses.map((r) => r.body.version))).toEqual(new Set([2, 3, 4, 5, 6, 7, 8, 9]));
-      const versions = await pageThrough(api, `${PROMPTS}/${prompt.id}/versions`);
-      expect(versions.items.map((v: any) => v.version)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      const versions = await pageThrough<Item<'listPromptVersions'>>(api, `${PROMPTS}/${prompt.id}/versions`);
+      expect(versions.items.map((v) => v.version)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
     });
   });
 });

@@ -1,6 +1,8 @@
+import { expect } from '@jest/globals';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
 import { PROMPTS, aPrompt, createPrompt, del, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const TYPES = ['text-to-video', 'image-to-video', 'video-to-video', 'text-to-image', 'image-to-image', 'text-to-audio', 'text-to-text'];
 
@@ -11,7 +13,7 @@ describe('Prompts', () => {
     it('answers 201 with the prompt, its Location and ETag "1"', async () => {
       const { api, projectId } = await inNewProject(ctx.api);
       const input = aPrompt({ labels: ['production', 'v2.beta'], metadata: { camera: 'dolly', fps: 24 } });
-      const response = await api.post(PROMPTS, input);
+      const response = await api.post<Answer<'createPrompt', 201>>(PROMPTS, input);
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
         id: expect.stringMatching(/^prm_\S+$/),
@@ -30,7 +32,7 @@ describe('Prompts', () => {
       });
       expect(response.headers.get('location')).toBe(`${PROMPTS}/${response.body.id}`);
       expect(response.headers.get('etag')).toBe('"1"');
-      const read = await api.get(`${PROMPTS}/${response.body.id}`);
+      const read = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${response.body.id}`);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(response.body);
     });
@@ -59,7 +61,7 @@ describe('Prompts', () => {
       const { api } = await inNewProject(ctx.api);
       const response = await api.post(PROMPTS, aPrompt({ type: 'text-to-smell' }));
       expectProblem(response, 400, 'validation_failed', ['type']);
-      const message = response.body.errors.find((e: any) => e.path === 'type').message;
+      const message = response.body.errors?.find((e) => e.path === 'type')?.message;
       for (const type of TYPES) expect(message).toContain(type);
     });
 
@@ -82,20 +84,20 @@ describe('Prompts', () => {
     ])('answers 400 naming %s', async (path, overrides) => {
       const { api } = await inNewProject(ctx.api);
       expectProblem(await api.post(PROMPTS, aPrompt(overrides)), 400, 'validation_failed', [path]);
-      expect((await api.get(PROMPTS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data).toEqual([]);
     });
 
     it('replays a create sent again with the same Idempotency-Key', async () => {
       const { api } = await inNewProject(ctx.api);
       const keyed = api.withIdempotencyKey(`prm-${Date.now()}`);
       const input = aPrompt();
-      const first = await keyed.post(PROMPTS, input);
-      const again = await keyed.post(PROMPTS, input);
+      const first = await keyed.post<Answer<'createPrompt', 201>>(PROMPTS, input);
+      const again = await keyed.post<Answer<'createPrompt', 201>>(PROMPTS, input);
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
       expect(again.body.id).toBe(first.body.id);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect((await api.get(PROMPTS)).body.data).toHaveLength(1);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data).toHaveLength(1);
     });
   });
 
@@ -115,11 +117,11 @@ describe('Prompts', () => {
         labels: ['final'],
         variables: ['place'],
       });
-      const v1 = await api.get(`${PROMPTS}/${prompt.id}`, { version: 1 });
+      const v1 = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`, { version: 1 });
       expect(v1.status).toBe(200);
       expect(v1.body).toMatchObject({ version: 1, content: prompt.content, labels: ['draft'], variables: prompt.variables });
       expect(v1.headers.get('etag')).toBe('"1"');
-      expect((await api.get(`${PROMPTS}/${prompt.id}`)).body).toEqual(updated.body);
+      expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body).toEqual(updated.body);
     });
 
     it('writes no version when nothing changes', async () => {
@@ -130,10 +132,10 @@ describe('Prompts', () => {
         expect(response.status).toBe(200);
         expect(response.body.version).toBe(1);
       }
-      const versions = await api.get(`${PROMPTS}/${prompt.id}/versions`);
-      expect(versions.body.data.map((v: any) => v.version)).toEqual([1]);
-      const activity = await api.get(`${PROMPTS}/${prompt.id}/activity`);
-      expect(activity.body.data.map((a: any) => a.action)).toEqual(['created']);
+      const versions = await api.get<Answer<'listPromptVersions'>>(`${PROMPTS}/${prompt.id}/versions`);
+      expect(versions.body.data.map((v) => v.version)).toEqual([1]);
+      const activity = await api.get<Answer<'listPromptActivity'>>(`${PROMPTS}/${prompt.id}/activity`);
+      expect(activity.body.data.map((a) => a.action)).toEqual(['created']);
     });
 
     it('replaces metadata wholesale rather than merging it', async () => {
@@ -147,8 +149,8 @@ describe('Prompts', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api);
       for (let i = 2; i <= 5; i++) expect((await put(api, prompt.id, { content: `take ${i}` })).body.version).toBe(i);
-      const first = await api.get(`${PROMPTS}/${prompt.id}/versions`, { limit: 3 });
-      expect(first.body.data.map((v: any) => v.version)).toEqual([5, 4, 3]);
+      const first = await api.get<Answer<'listPromptVersions'>>(`${PROMPTS}/${prompt.id}/versions`, { limit: 3 });
+      expect(first.body.data.map((v) => v.version)).toEqual([5, 4, 3]);
       expect(first.body.data[0]).toEqual({
         promptId: prompt.id,
         version: 5,
@@ -159,8 +161,8 @@ describe('Prompts', () => {
         variables: [],
         createdAt: expect.stringMatching(ISO_MILLIS_UTC),
       });
-      const second = await api.get(`${PROMPTS}/${prompt.id}/versions`, { limit: 3, cursor: first.body.nextCursor });
-      expect(second.body.data.map((v: any) => v.version)).toEqual([2, 1]);
+      const second = await api.get<Answer<'listPromptVersions'>>(`${PROMPTS}/${prompt.id}/versions`, { limit: 3, cursor: first.body.nextCursor ?? undefined });
+      expect(second.body.data.map((v) => v.version)).toEqual([2, 1]);
       expect(second.body.nextCursor).toBeNull();
     });
 
@@ -178,7 +180,7 @@ describe('Prompts', () => {
       const ok = await put(api, prompt.id, { content: 'second' }, { 'If-Match': '"1"' });
       expect(ok.status).toBe(200);
       expectProblem(await put(api, prompt.id, { content: 'third' }, { 'If-Match': '"1"' }), 412, 'precondition_failed');
-      const current = await api.get(`${PROMPTS}/${prompt.id}`);
+      const current = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`);
       expect(current.body).toMatchObject({ version: 2, content: 'second' });
       expectProblem(await del(api, prompt.id, { 'If-Match': '"1"' }), 412, 'precondition_failed');
       expect((await api.get(`${PROMPTS}/${prompt.id}`)).status).toBe(200);
@@ -194,7 +196,7 @@ describe('Prompts', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api);
       expectProblem(await put(api, prompt.id, { content: 'changed', ...body }), 400, 'validation_failed', [path]);
-      expect((await api.get(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
+      expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body).toEqual(prompt);
     });
   });
 
@@ -203,11 +205,11 @@ describe('Prompts', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api, { identifier: 'opening-scene' });
       await put(api, prompt.id, { content: 'v2' });
-      const latest = await api.get(`${PROMPTS}/by-identifier/opening-scene`);
+      const latest = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/opening-scene`);
       expect(latest.status).toBe(200);
       expect(latest.body).toMatchObject({ id: prompt.id, version: 2, content: 'v2' });
       expect(latest.headers.get('etag')).toBe('"2"');
-      const old = await api.get(`${PROMPTS}/by-identifier/opening-scene`, { version: 1 });
+      const old = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/opening-scene`, { version: 1 });
       expect(old.body).toMatchObject({ id: prompt.id, version: 1, content: prompt.content });
       expectProblem(await api.get(`${PROMPTS}/by-identifier/no-such-scene`), 404, 'not_found');
     });
@@ -225,20 +227,20 @@ describe('Prompts', () => {
       expectProblem(await api.get(`${PROMPTS}/by-identifier/doomed`), 404, 'not_found');
       expectProblem(await del(api, prompt.id), 404, 'not_found');
       expectProblem(await put(api, prompt.id, { content: 'too late' }), 404, 'not_found');
-      expect((await api.get(PROMPTS)).body.data).toEqual([]);
+      expect((await api.get<Answer<'listPrompts'>>(PROMPTS)).body.data).toEqual([]);
 
-      const shown = await api.get(`${PROMPTS}/${prompt.id}`, { includeDeleted: true });
+      const shown = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`, { includeDeleted: true });
       expect(shown.status).toBe(200);
       expect(shown.body.deletedAt).toBe(deleted.body.deletedAt);
-      const listed = await api.get(PROMPTS, { includeDeleted: true });
-      expect(listed.body.data.map((p: any) => [p.id, p.deletedAt])).toEqual([[prompt.id, deleted.body.deletedAt]]);
+      const listed = await api.get<Answer<'listPrompts'>>(PROMPTS, { includeDeleted: true });
+      expect(listed.body.data.map((p) => [p.id, p.deletedAt])).toEqual([[prompt.id, deleted.body.deletedAt]]);
     });
 
     it('frees the identifier for a new prompt, explicit or derived', async () => {
       const { api } = await inNewProject(ctx.api);
       const first = await createPrompt(api, { name: 'Reused Name', identifier: 'reused-name' });
       await del(api, first.id);
-      const explicit = await api.post(PROMPTS, aPrompt({ identifier: 'reused-name' }));
+      const explicit = await api.post<Answer<'createPrompt', 201>>(PROMPTS, aPrompt({ identifier: 'reused-name' }));
       expect(explicit.status).toBe(201);
       await del(api, explicit.body.id);
       expect((await createPrompt(api, { name: 'Reused Name' })).identifier).toBe('reused-name');
@@ -249,10 +251,10 @@ describe('Prompts', () => {
       const prompt = await createPrompt(api);
       await put(api, prompt.id, { name: 'Renamed' });
       await del(api, prompt.id);
-      const versions = await api.get(`${PROMPTS}/${prompt.id}/versions`);
-      expect(versions.body.data.map((v: any) => v.version)).toEqual([2, 1]);
-      const activity = await api.get(`${PROMPTS}/${prompt.id}/activity`);
-      expect(activity.body.data.map((a: any) => a.action)).toEqual(['deleted', 'updated', 'created']);
+      const versions = await api.get<Answer<'listPromptVersions'>>(`${PROMPTS}/${prompt.id}/versions`);
+      expect(versions.body.data.map((v) => v.version)).toEqual([2, 1]);
+      const activity = await api.get<Answer<'listPromptActivity'>>(`${PROMPTS}/${prompt.id}/activity`);
+      expect(activity.body.data.map((a) => a.action)).toEqual(['deleted', 'updated', 'created']);
     });
   });
 
@@ -262,7 +264,7 @@ describe('Prompts', () => {
       const prompt = await createPrompt(api, { name: 'Before', labels: ['a'] });
       await put(api, prompt.id, { name: 'After', content: prompt.content });
       const deleted = await del(api, prompt.id);
-      const response = await api.get(`${PROMPTS}/${prompt.id}/activity`);
+      const response = await api.get<Answer<'listPromptActivity'>>(`${PROMPTS}/${prompt.id}/activity`);
       expect(response.status).toBe(200);
       const [del_, upd, cre] = response.body.data;
       const actor = { type: 'api_key', id: expect.any(String) };
@@ -293,10 +295,10 @@ describe('Prompts', () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api);
       for (let i = 0; i < 4; i++) await put(api, prompt.id, { content: `edit ${i}` });
-      const first = await api.get(`${PROMPTS}/${prompt.id}/activity`, { limit: 2 });
-      expect(first.body.data.map((a: any) => a.version)).toEqual([5, 4]);
-      const rest = await api.get(`${PROMPTS}/${prompt.id}/activity`, { limit: 200, cursor: first.body.nextCursor });
-      expect(rest.body.data.map((a: any) => a.version)).toEqual([3, 2, 1]);
+      const first = await api.get<Answer<'listPromptActivity'>>(`${PROMPTS}/${prompt.id}/activity`, { limit: 2 });
+      expect(first.body.data.map((a) => a.version)).toEqual([5, 4]);
+      const rest = await api.get<Answer<'listPromptActivity'>>(`${PROMPTS}/${prompt.id}/activity`, { limit: 200, cursor: first.body.nextCursor ?? undefined });
+      expect(rest.body.data.map((a) => a.version)).toEqual([3, 2, 1]);
       expect(rest.body.nextCursor).toBeNull();
     });
   });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Stack, startRedis, startStack, TestRedis } from '@cinetrace/testing';
 import { allTasks, benchmarkOn, captionItems, runEnds, startOk, summaryWhen } from './support/benchmarks';
 import { ModelEndpoints } from './support/model-endpoints';
@@ -7,9 +8,9 @@ import { eventually } from './support/traces';
 
 jest.setTimeout(120_000);
 
-async function probe(url: string): Promise<{ status: number; body: any }> {
+async function probe(url: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as unknown };
 }
 
 /** Polls until `url` answers `status`, and gives its body. */

@@ -1,7 +1,8 @@
+import { expect } from '@jest/globals';
 import { e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
-import { BENCHMARKS, allTasks, benchmarkOn, runEnds, startOk } from './support/benchmarks';
+import { BENCHMARKS, allTasks, benchmarkOn, runEnds, startOk, type RunView, type TaskView } from './support/benchmarks';
 import { createDataset, Json } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -43,7 +44,7 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
   const ctx = useStack();
 
   /** Runs a benchmark of ITEMS items (even ones: the evil output) with `scorers`, sampling the health port meanwhile. */
-  async function runWhileSampling(scorers: Json[]): Promise<{ latencies: number[]; run: Json; tasks: Json[] }> {
+  async function runWhileSampling(scorers: Json[]): Promise<{ latencies: number[]; run: RunView; tasks: TaskView[] }> {
     const { api } = await inNewProject(ctx.api);
     const items = Array.from({ length: ITEMS }, (_, i) => ({
       input: { prompt: `shot ${i}` },

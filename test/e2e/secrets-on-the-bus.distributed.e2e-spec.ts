@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Broker, Stack, startBroker, startStack, testKafka, unique } from '@cinetrace/testing';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -5,6 +6,7 @@ import { allTasks, benchmarkOn, captionItems, runEnds, startOk } from './support
 import { ModelEndpoints } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { STACK_HOOK_TIMEOUT_MS } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 jest.setTimeout(120_000);
 
@@ -30,7 +32,7 @@ describe('Secret values on the bus (distributed)', () => {
     const { api } = await inNewProject(stack.api());
     const first = `sk-on-the-bus-${randomBytes(12).toString('hex')}`;
     const second = `sk-rotated-on-the-bus-${randomBytes(12).toString('hex')}`;
-    const created = await api.post('/api/v1/secrets', { name: unique('BUS_KEY').replace(/[^A-Za-z0-9_.-]/g, '_'), value: first });
+    const created = await api.post<Answer<'createSecret', 201>>('/api/v1/secrets', { name: unique('BUS_KEY').replace(/[^A-Za-z0-9_.-]/g, '_'), value: first });
     expect(created.status).toBe(201);
     expect((await api.request('PUT', `/api/v1/secrets/${created.body.id}`, { json: { value: second } })).status).toBe(200);
     const { benchmarkId } = await benchmarkOn(api, captionItems(2), {

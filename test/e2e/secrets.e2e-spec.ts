@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -5,12 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
-import { BENCHMARKS, allTasks, benchmarkOn, benchmarkPath, captionItems, runEnds, startOk } from './support/benchmarks';
+import { BENCHMARKS, allTasks, benchmarkOn, benchmarkPath, captionItems, runEnds, startOk, type BenchmarkView } from './support/benchmarks';
 import { createDataset } from './support/datasets';
 import { ModelEndpoints } from './support/model-endpoints';
 import { addOrganization } from './support/organizations';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
+import { Answer, Schema } from './support/api-types';
+import { OpenApiDocument } from './support/openapi-document';
 
 jest.setTimeout(120_000);
 
@@ -29,8 +32,8 @@ afterAll(() => rmSync(operatorKeyDir, { recursive: true, force: true }));
 /** Set in the apps' environment but not offered: nothing may ever send it. */
 const CANARY = aValue('canary');
 
-async function createSecret(api: Api, body: Record<string, unknown>): Promise<Record<string, any>> {
-  const created = await api.post(SECRETS, body);
+async function createSecret(api: Api, body: Record<string, unknown>): Promise<Schema<'SecretView'>> {
+  const created = await api.post<Schema<'SecretView'>>(SECRETS, body);
   if (created.status !== 201) throw new Error(`secret create answered ${created.status}: ${created.text}`);
   return created.body;
 }
@@ -40,7 +43,7 @@ function recorder() {
   const seen: ApiResponse[] = [];
   return {
     seen,
-    keep: async (response: Promise<ApiResponse>) => {
+    keep: async <T>(response: Promise<ApiResponse<T>>): Promise<ApiResponse<T>> => {
       const answer = await response;
       seen.push(answer);
       return answer;
@@ -84,7 +87,7 @@ describe('Secrets', () => {
         scorers: [{ type: 'exact_match' }],
       });
       expectProblem(target, 400, 'validation_failed', ['target.apiKeyEnv']);
-      expect(target.body.errors.find((e: { path: string }) => e.path === 'target.apiKeyEnv').message).toMatch(/environment variable/);
+      expect(target.body.errors?.find((e) => e.path === 'target.apiKeyEnv')?.message).toMatch(/environment variable/);
       const judge = await api.post(BENCHMARKS, {
         name: unique('Exfiltrate'),
         datasetId: dataset.id,
@@ -114,7 +117,7 @@ describe('Secrets', () => {
         scorers: [{ type: 'exact_match' }],
       });
       expectProblem(unlisted, 400, 'validation_failed', ['target.apiKey']);
-      expect(unlisted.body.errors[0].message).toMatch(/names no secret of this organization/);
+      expect(unlisted.body.errors?.[0].message).toMatch(/names no secret of this organization/);
     });
   });
 
@@ -124,7 +127,7 @@ describe('Secrets', () => {
       const api = ctx.api;
       const value = aValue('crud');
       const name = unique('MODEL_KEY').replace(/[^A-Za-z0-9_.-]/g, '_');
-      const created = await answers.keep(api.post(SECRETS, { name, value, allowedHosts: ['API.Example.com', '*.models.example.com'] }));
+      const created = await answers.keep(api.post<Answer<'createSecret', 201>>(SECRETS, { name, value, allowedHosts: ['API.Example.com', '*.models.example.com'] }));
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
         id: expect.stringMatching(/^sec_/),
@@ -142,13 +145,13 @@ describe('Secrets', () => {
       expectProblem(await answers.keep(api.post(SECRETS, { name: unique('E'), value: 'x'.repeat(16 * 1024 + 1) })), 400, 'validation_failed', ['value']);
       expectProblem(await answers.keep(api.post(SECRETS, { name: unique('E'), value, allowedHosts: ['https://x.example.com/'] })), 400, 'validation_failed');
 
-      const listed = await answers.keep(api.get(SECRETS, { name }));
+      const listed = await answers.keep(api.get<Answer<'listSecrets'>>(SECRETS, { name }));
       expect(listed.status).toBe(200);
       expect(listed.body).toEqual({ data: [created.body], nextCursor: null });
 
       await sleep(5);
       const rotatedValue = aValue('rotated');
-      const rotated = await answers.keep(api.request('PUT', secretPath(id), { json: { value: rotatedValue } }));
+      const rotated = await answers.keep(api.request<Answer<'rotateSecret'>>('PUT', secretPath(id), { json: { value: rotatedValue } }));
       expect(rotated.status).toBe(200);
       expect(rotated.body).toMatchObject({ id, name, allowedHosts: created.body.allowedHosts, createdAt: created.body.createdAt });
       expect(Date.parse(rotated.body.updatedAt)).toBeGreaterThan(Date.parse(created.body.updatedAt));
@@ -158,9 +161,9 @@ describe('Secrets', () => {
       expectProblem(byId, 405, 'method_not_allowed');
       expect(byId.headers.get('allow')).toMatch(/PUT.*DELETE|DELETE.*PUT/);
 
-      const activity = await answers.keep(api.get(`${secretPath(id)}/activity`));
+      const activity = await answers.keep(api.get<Answer<'listSecretActivity'>>(`${secretPath(id)}/activity`));
       expect(activity.status).toBe(200);
-      expect(activity.body.data.map((a: { action: string }) => a.action)).toEqual(['rotated', 'created']);
+      expect(activity.body.data.map((a) => a.action)).toEqual(['rotated', 'created']);
       for (const row of activity.body.data) {
         expect(row).toEqual({
           id: expect.stringMatching(/^act_/),
@@ -176,7 +179,7 @@ describe('Secrets', () => {
       const deleted = await answers.keep(api.request('DELETE', secretPath(id)));
       expect(deleted.status).toBe(204);
       expectProblem(await answers.keep(api.request('DELETE', secretPath(id))), 404, 'not_found');
-      expect((await answers.keep(api.get(`${secretPath(id)}/activity`))).body.data.map((a: { action: string }) => a.action)).toEqual(['deleted', 'rotated', 'created']);
+      expect((await answers.keep(api.get<Answer<'listSecretActivity'>>(`${secretPath(id)}/activity`))).body.data.map((a) => a.action)).toEqual(['deleted', 'rotated', 'created']);
 
       expect(answers.texts()).not.toContain(value);
       expect(answers.texts()).not.toContain(rotatedValue);
@@ -185,7 +188,7 @@ describe('Secrets', () => {
     });
 
     it('is in the OpenAPI document', async () => {
-      const doc = (await ctx.api.get('/api/v1/openapi.json')).body;
+      const doc = (await ctx.api.get<OpenApiDocument>('/api/v1/openapi.json')).body;
       expect(Object.keys(doc.paths[SECRETS])).toEqual(expect.arrayContaining(['get', 'post']));
       expect(Object.keys(doc.paths[`${SECRETS}/{id}`])).toEqual(expect.arrayContaining(['put', 'delete']));
       expect(doc.paths[`${SECRETS}/{id}/activity`].get).toBeDefined();
@@ -213,7 +216,7 @@ describe('Secrets', () => {
           { name: 'judge', type: 'llm_judge', config: { baseUrl: `${endpoints.baseUrl}/judge`, model: 'j', rubric: 'r', apiKey: { secret: targetSecret.name } } },
         ],
       });
-      const benchmark = await answers.keep(api.get(benchmarkPath(benchmarkId)));
+      const benchmark = await answers.keep(api.get<BenchmarkView>(benchmarkPath(benchmarkId)));
       expect(benchmark.body.target.apiKey).toEqual({ secret: targetSecret.name });
       expect(benchmark.body.scorers[0].config.headers).toEqual({ Authorization: { secret: scorerSecret.name } });
 
@@ -224,8 +227,8 @@ describe('Secrets', () => {
       expect(endpoints.sentTo('/judge/chat/completions').at(-1)!.headers.authorization).toBe(`Bearer ${first}`);
       const [task] = await allTasks(api, benchmarkId, run.id);
       // The endpoint echoed the key: the stored output shows it redacted.
-      expect(task.output.heard).toBe('Bearer [redacted]');
-      answers.seen.push(await traceOf(api, task.traceId));
+      expect((task.output as { heard: unknown }).heard).toBe('Bearer [redacted]');
+      answers.seen.push(await traceOf(api, task.traceId!));
 
       const rotated = await api.request('PUT', secretPath(targetSecret.id), { json: { value: second } });
       expect(rotated.status).toBe(200);
@@ -233,7 +236,7 @@ describe('Secrets', () => {
       expect(next.status).toBe('completed');
       expect(endpoints.sentTo('/target/echo').at(-1)!.headers.authorization).toBe(`Bearer ${second}`);
       const [nextTask] = await allTasks(api, benchmarkId, next.id);
-      answers.seen.push(await traceOf(api, nextTask.traceId));
+      answers.seen.push(await traceOf(api, nextTask.traceId!));
       await answers.keep(api.get(`${benchmarkPath(benchmarkId)}/tasks`, { runId: next.id }));
       await answers.keep(api.get(`${benchmarkPath(benchmarkId)}/tasks`, { runId: run.id }));
       await answers.keep(api.get(BENCHMARKS));
@@ -256,7 +259,7 @@ describe('Secrets', () => {
         scorers: [{ type: 'exact_match' }],
       });
       expectProblem(refused, 400, 'validation_failed', ['target.apiKey']);
-      expect(refused.body.errors[0].message).toMatch(/may not be sent to 127\.0\.0\.1/);
+      expect(refused.body.errors?.[0].message).toMatch(/may not be sent to 127\.0\.0\.1/);
 
       // Allowed when created; the allow-list then changes under the benchmark.
       await api.request('PUT', secretPath(secret.id), { json: { value, allowedHosts: ['localhost'] } });
@@ -312,9 +315,9 @@ describe('Secrets', () => {
       const ours = await createSecret(ctx.api, { name: unique('OURS').replace(/[^A-Za-z0-9_.-]/g, '_'), value });
       const other = await addOrganization(ctx.stack);
 
-      const listed = await other.api.get(SECRETS);
+      const listed = await other.api.get<Answer<'listSecrets'>>(SECRETS);
       expect(listed.status).toBe(200);
-      expect(listed.body.data.map((s: { id: string }) => s.id)).not.toContain(ours.id);
+      expect(listed.body.data.map((s) => s.id)).not.toContain(ours.id);
       expectProblem(await other.api.request('PUT', secretPath(ours.id), { json: { value: 'stolen' } }), 404, 'not_found');
       expectProblem(await other.api.request('DELETE', secretPath(ours.id)), 404, 'not_found');
       expectProblem(await other.api.get(`${secretPath(ours.id)}/activity`), 404, 'not_found');
@@ -336,7 +339,7 @@ describe('Secrets', () => {
       const sent = endpoints.received.slice(calls).map((r) => r.headers.authorization);
       expect(sent).toHaveLength(1);
       expect(sent[0]).not.toContain(value);
-      expect((await ctx.api.get(SECRETS, { name: ours.name })).body.data).toEqual([ours]);
+      expect((await ctx.api.get<Answer<'listSecrets'>>(SECRETS, { name: ours.name })).body.data).toEqual([ours]);
     });
   });
 });

@@ -1,7 +1,8 @@
 import { aProject, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RawConnection } from './support/raw-http';
+import { problemIn, RawConnection } from './support/raw-http';
 import { useStack } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +32,7 @@ describe('Time limits on slow clients', () => {
     }
   }
 
-  const countNamed = async (name: string) => (await ctx.api.get(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
+  const countNamed = async (name: string) => (await ctx.api.get<Answer<'listProjects'>>(PROJECTS, { args: JSON.stringify({ name }) })).body.data.length;
 
   it('cuts off a client trickling its body with 408 after HTTP_REQUEST_TIMEOUT_MS, serving other clients meanwhile', async () => {
     const name = unique('Trickled');
@@ -53,10 +54,10 @@ describe('Time limits on slow clients', () => {
 
     const answer = await connection.response();
     const cutAfter = (connection.closedTime ?? Date.now()) - started;
-    expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 408, code: 'request_timeout' });
+    expect({ status: answer.status, code: problemIn(answer)?.code }).toEqual({ status: 408, code: 'request_timeout' });
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json\b/);
     expect(answer.headers['x-request-id']).toBe(requestId);
-    expect(answer.body.requestId).toBe(requestId);
+    expect(problemIn(answer)?.requestId).toBe(requestId);
     expect(connection.isClosed).toBe(true);
     expect(cutAfter).toBeGreaterThanOrEqual(REQUEST_MS - 100);
     expect(cutAfter).toBeLessThan(REQUEST_MS + SLACK_MS);
@@ -74,8 +75,8 @@ describe('Time limits on slow clients', () => {
     const trickling = trickle(trickler, `GET ${PROJECTS} HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(100)}\r\n\r\n`, 50);
     for (const connection of [trickler, silent]) {
       const answer = await connection.response(HEADERS_MS + SLACK_MS + 1000);
-      expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 408, code: 'request_timeout' });
-      expect(answer.headers['x-request-id']).toBe(answer.body.requestId);
+      expect({ status: answer.status, code: problemIn(answer)?.code }).toEqual({ status: 408, code: 'request_timeout' });
+      expect(answer.headers['x-request-id']).toBe(problemIn(answer)?.requestId);
       await connection.closed;
       expect((connection.closedTime ?? 0) - started).toBeLessThan(HEADERS_MS + SLACK_MS);
     }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
 import { inNewProject } from './support/prompts';
 import { useStackOnOwnBroker } from './support/stack-hooks';
-import { BATCH, Json, TRACES, aTrace, at, getTrace, ingest, readEventually } from './support/traces';
+import { BATCH, SentTrace, TRACES, aTrace, at, getTrace, ingest, readEventually } from './support/traces';
 
 /** About twenty of the test's traces: the bound is in bytes, each record a trace as sent plus a small envelope. */
 const TRACES_BEHIND = 20;
@@ -23,7 +23,7 @@ describe('Trace ingest backpressure (distributed)', () => {
     await sleep(1500);
 
     await own.stack.killApp('trace-ingest');
-    const accepted: Json[] = [first];
+    const accepted: SentTrace[] = [first];
     let refused: ApiResponse | undefined;
     for (let i = 1; i <= 10 * TRACES_BEHIND && !refused; i += 1) {
       const trace = aTrace({ startTime: at(i * 1000) });

@@ -2,6 +2,7 @@ import { Broker, Stack, aProject, startBroker, startStack, testKafka, unique } f
 import type { Kafka } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STACK_HOOK_TIMEOUT_MS } from './support/stack-hooks';
+import { Answer } from './support/api-types';
 
 const TRACES = '/api/v1/traces';
 
@@ -24,7 +25,7 @@ describe('Trace stream poison records (distributed)', () => {
   }, STACK_HOOK_TIMEOUT_MS);
 
   it('sets a record it cannot store aside on the dead-letter topic and goes on with its partition', async () => {
-    const project = (await stack.api().post('/api/v1/projects', aProject())).body;
+    const project = (await stack.api().post<Answer<'createProject', 201>>('/api/v1/projects', aProject())).body;
     const api = stack.api().withProjectKey(project.key);
     const traceId = unique('poisoned').replace(/[^A-Za-z0-9._:-]/g, '-');
     const key = `${project.id}/${traceId}`;
@@ -39,10 +40,10 @@ describe('Trace stream poison records (distributed)', () => {
     const sent = await api.post(TRACES, { id: traceId, spans: [{ id: 's', name: 'render', startTime: Date.now() }] });
     expect(sent.status).toBe(202);
     const deadline = Date.now() + 60_000;
-    let read = await api.get(`${TRACES}/${traceId}`);
+    let read = await api.get<Answer<'getTrace'>>(`${TRACES}/${traceId}`);
     while (read.status !== 200 && Date.now() < deadline) {
       await sleep(250);
-      read = await api.get(`${TRACES}/${traceId}`);
+      read = await api.get<Answer<'getTrace'>>(`${TRACES}/${traceId}`);
     }
     expect(read.status).toBe(200);
     expect(read.body.spanCount).toBe(1);

@@ -3,7 +3,8 @@ import { expectProblem } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
-import { BATCH, T0, TRACES, TRACE_TEST_TIMEOUT_MS, WAIT, aSpan, aTrace, anId, args, at, eventually, ingest, ingestAll, listIds, readNow, summaryOf } from './support/traces';
+import { BATCH, T0, TRACES, TRACE_TEST_TIMEOUT_MS, WAIT, aSpan, aTrace, anId, args, at, eventually, ingest, ingestAll, listIds, readNow, summaryOf, toMs } from './support/traces';
+import { Answer, Item } from './support/api-types';
 
 /** The cursor with one alphanumeric character near its middle replaced by another. */
 function flipOneCharacter(cursor: string): string {
@@ -46,7 +47,7 @@ describe('Traces: lists, paging and isolation', () => {
       const newest = aTrace({ startTime: at(120_000), spans: [aSpan({ startTime: at(120_000), usage: { images: 2 }, costUsd: 0.25, status: 'error' })] });
       await ingestAll(api, [tie1, newest, older, tie2]);
 
-      const response = await api.get(TRACES);
+      const response = await api.get<Answer<'listTraces'>>(TRACES);
       expect(response.status).toBe(200);
       expect(Object.keys(response.body).sort()).toEqual(['data', 'nextCursor']);
       expect(response.body.nextCursor).toBeNull();
@@ -74,7 +75,7 @@ describe('Traces: lists, paging and isolation', () => {
       expect(await listIds(api, { tags: 'draft,final' })).toEqual([trace.id]);
       expect(await listIds(api, { name: 'final cut' })).toEqual([trace.id]);
       expect(await listIds(api, { name: trace.name })).toEqual([]);
-      const [summary] = (await api.get(TRACES)).body.data;
+      const [summary] = (await api.get<Answer<'listTraces'>>(TRACES)).body.data;
       expect(summary).toMatchObject({ status: 'ok', name: 'final cut', tags: ['draft', 'final'], endTime: at(1000), durationMs: 1000 });
     });
   });
@@ -204,13 +205,13 @@ describe('Traces: lists, paging and isolation', () => {
     it('gives 50 summaries by default, with a cursor to the rest', async () => {
       const { api } = await inNewProject(ctx.api);
       const traces = Array.from({ length: 52 }, (_, i) => aTrace({ startTime: at(i * 10), spans: [] }));
-      const batch = await api.post(BATCH, { traces }, { headers: WAIT });
+      const batch = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces }, { headers: WAIT });
       expect(batch.status).toBe(207);
       expect(batch.body).toMatchObject({ accepted: 52, rejected: 0 });
-      const first = await api.get(TRACES);
+      const first = await api.get<Answer<'listTraces'>>(TRACES);
       expect(first.body.data).toHaveLength(50);
       expect(typeof first.body.nextCursor).toBe('string');
-      const rest = await api.get(TRACES, { cursor: first.body.nextCursor });
+      const rest = await api.get<Answer<'listTraces'>>(TRACES, { cursor: first.body.nextCursor ?? undefined });
       expect(ids(rest.body.data)).toEqual([traces[1].id, traces[0].id]);
       expect(rest.body.nextCursor).toBeNull();
     });
@@ -222,9 +223,9 @@ describe('Traces: lists, paging and isolation', () => {
       const offsets = [0, 1000, 2000, 2000, 2000, 3000, 4000];
       const traces = offsets.map((offset, i) => aTrace({ id: `${base}-${i}`, startTime: at(offset) }));
       await ingestAll(api, traces);
-      const expected = [...traces].sort((x, y) => Date.parse(y.startTime) - Date.parse(x.startTime) || (x.id < y.id ? 1 : -1)).map((t) => t.id);
+      const expected = [...traces].sort((x, y) => toMs(y.startTime) - toMs(x.startTime) || (x.id < y.id ? 1 : -1)).map((t) => t.id);
       let added = 0;
-      const { items, pages } = await pageThrough(api, TRACES, { limit: 3 }, async () => {
+      const { items, pages } = await pageThrough<Item<'listTraces'>>(api, TRACES, { limit: 3 }, async () => {
         added += 1;
         await ingest(api, aTrace({ startTime: at(10_000 + added) }), { wait: true });
       });
@@ -242,9 +243,9 @@ describe('Traces: lists, paging and isolation', () => {
         .filter((t) => t.status === 'error')
         .map((t) => t.id)
         .reverse();
-      const { items } = await pageThrough(api, TRACES, { limit: 2, status: 'error' });
+      const { items } = await pageThrough<Item<'listTraces'>>(api, TRACES, { limit: 2, status: 'error' });
       expect(ids(items)).toEqual(failed);
-      const viaArgs = await pageThrough(api, TRACES, { limit: 3, ...args({ status: 'error' }) });
+      const viaArgs = await pageThrough<Item<'listTraces'>>(api, TRACES, { limit: 3, ...args({ status: 'error' }) });
       expect(ids(viaArgs.items)).toEqual(failed);
     });
 
@@ -259,7 +260,7 @@ describe('Traces: lists, paging and isolation', () => {
         api,
         [0, 1, 2].map((i) => aTrace({ startTime: at(i * 1000) })),
       );
-      const cursor = (await api.get(TRACES, { limit: 1 })).body.nextCursor;
+      const cursor = (await api.get<Answer<'listTraces'>>(TRACES, { limit: 1 })).body.nextCursor!;
       expect(typeof cursor).toBe('string');
       expect((await api.get(TRACES, { limit: 1, cursor })).status).toBe(200);
       const tampered = tamper(cursor);

@@ -1,16 +1,18 @@
+import { expect } from '@jest/globals';
 import { Api, ApiResponse, e2eMode } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expectProblem } from './support/expectations';
 import { inNewProject } from './support/prompts';
 import { STACK_HOOK_TIMEOUT_MS, useStack, useStackOnOwnBroker } from './support/stack-hooks';
-import { BATCH, Json, TRACES, WAIT, aSpan, aTrace, at, ingest, readEventually } from './support/traces';
+import { BATCH, SentTrace, TRACES, WAIT, aSpan, aTrace, at, ingest, readEventually } from './support/traces';
+import { Answer } from './support/api-types';
 
 /** Every trace answered 202 must come back whole: each span it was sent with, under its id. */
-async function expectAllStored(api: Api, accepted: Json[], timeoutMs: number): Promise<void> {
+async function expectAllStored(api: Api, accepted: SentTrace[], timeoutMs: number): Promise<void> {
   for (const trace of accepted) {
-    const sent = trace.spans.map((s: Json) => s.id).sort();
+    const sent = trace.spans.map((s) => s.id).sort();
     const stored = await readEventually(api, trace.id, (t) => t.spanCount === sent.length, timeoutMs);
-    expect({ id: trace.id, spans: stored.spans.map((s: Json) => s.id).sort() }).toEqual({ id: trace.id, spans: sent });
+    expect({ id: trace.id, spans: stored.spans.map((s) => s.id).sort() }).toEqual({ id: trace.id, spans: sent });
     expect(stored.name).toBe(trace.name);
   }
 }
@@ -23,7 +25,7 @@ if (e2eMode() === 'distributed') {
 
     it('answers 503 unavailable with Retry-After, never 202, while the broker is down; every 202 is stored', async () => {
       const { api } = await inNewProject(own.stack.api());
-      const accepted: Json[] = [];
+      const accepted: SentTrace[] = [];
       for (let i = 0; i < 5; i += 1) {
         const trace = aTrace({ startTime: at(i * 1000) });
         await ingest(api, trace);
@@ -83,14 +85,14 @@ if (e2eMode() === 'distributed') {
       'keeps every trace answered 202 when the process is killed with SIGKILL right after',
       async () => {
         const { api } = await inNewProject(ctx.api);
-        const accepted: Json[] = [];
+        const accepted: SentTrace[] = [];
         for (let i = 0; i < 10; i += 1) {
           const trace = aTrace({ startTime: at(i * 1000) });
           await ingest(api, trace);
           accepted.push(trace);
         }
         const batched = [aTrace(), aTrace({ spans: [aSpan(), aSpan()] })];
-        const batch = await api.post(BATCH, { traces: batched });
+        const batch = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces: batched });
         expect(batch.status).toBe(207);
         expect(batch.body).toMatchObject({ accepted: 2, rejected: 0 });
         accepted.push(...batched);

@@ -3,7 +3,25 @@ import { expectProblem } from './support/expectations';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { runInTraceStore } from './support/trace-store';
-import { BATCH, T0, TRACES, TRACE_TEST_TIMEOUT_MS, WAIT, aSpan, aTrace, args, at, getTrace, ingest, listIds, readEventually, readNow, summaryOf } from './support/traces';
+import {
+  BATCH,
+  T0,
+  TRACES,
+  TRACE_TEST_TIMEOUT_MS,
+  WAIT,
+  aSpan,
+  aTrace,
+  args,
+  at,
+  getTrace,
+  ingest,
+  listIds,
+  readEventually,
+  readNow,
+  summaryOf,
+  type SentTrace,
+} from './support/traces';
+import { Answer } from './support/api-types';
 
 /** A safe integer of milliseconds past what a Date can hold (8.64e15). */
 const FAR = 8_700_000_000_000_000;
@@ -25,12 +43,12 @@ describe('Traces: times, values and limits that hold over merges', () => {
 
   describe('times within 1970..9999', () => {
     it.each([
-      ['a trace start past the Date range', 'startTime', (t: any) => (t.startTime = FAR)],
-      ['a trace end past 9999', 'endTime', (t: any) => (t.endTime = '9999-12-31T23:59:59-05:00')],
-      ['a span start past the Date range', 'spans[2].startTime', (t: any) => (t.spans[2].startTime = FAR)],
-      ['a span end past the Date range', 'spans[0].endTime', (t: any) => (t.spans[0].endTime = FAR)],
-      ['an event time past the Date range', 'spans[1].events[0].time', (t: any) => (t.spans[1].events = [{ name: 'e', time: FAR }])],
-      ['a date that does not exist', 'startTime', (t: any) => (t.startTime = '2026-02-30T10:00:00Z')],
+      ['a trace start past the Date range', 'startTime', (t: SentTrace) => (t.startTime = FAR)],
+      ['a trace end past 9999', 'endTime', (t: SentTrace) => (t.endTime = '9999-12-31T23:59:59-05:00')],
+      ['a span start past the Date range', 'spans[2].startTime', (t: SentTrace) => (t.spans[2].startTime = FAR)],
+      ['a span end past the Date range', 'spans[0].endTime', (t: SentTrace) => (t.spans[0].endTime = FAR)],
+      ['an event time past the Date range', 'spans[1].events[0].time', (t: SentTrace) => (t.spans[1].events = [{ name: 'e', time: FAR }])],
+      ['a date that does not exist', 'startTime', (t: SentTrace) => (t.startTime = '2026-02-30T10:00:00Z')],
     ])('refuses %s: 400 naming %s, and stores nothing', async (_label, path, spoil) => {
       const { api } = await inNewProject(ctx.api);
       const trace = aTrace();
@@ -67,16 +85,16 @@ describe('Traces: times, values and limits that hold over merges', () => {
       await runInTraceStore(ctx.stack, 'UPDATE traces SET start_time = ?, end_time = ? WHERE project_id = ? AND id = ?', [FAR, FAR, projectId, bad.id]);
       await runInTraceStore(ctx.stack, 'UPDATE spans SET start_time = ? WHERE project_id = ? AND trace_id = ? AND id = ?', [FAR, projectId, bad.id, bad.spans[1].id]);
 
-      const list = await api.get(TRACES);
+      const list = await api.get<Answer<'listTraces'>>(TRACES);
       expect(list.status).toBe(200);
-      expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([bad.id, good.id]);
+      expect(list.body.data.map((t) => t.id)).toEqual([bad.id, good.id]);
       expect(list.body.data[0]).toMatchObject({ startTime: LAST_MS_ISO, endTime: LAST_MS_ISO, durationMs: 0 });
       // Paging steps past it with the cursor of the stored value.
-      const first = await api.get(TRACES, { limit: 1 });
-      const next = await api.get(TRACES, { limit: 1, cursor: first.body.nextCursor });
-      expect(next.body.data.map((t: { id: string }) => t.id)).toEqual([good.id]);
+      const first = await api.get<Answer<'listTraces'>>(TRACES, { limit: 1 });
+      const next = await api.get<Answer<'listTraces'>>(TRACES, { limit: 1, cursor: first.body.nextCursor ?? undefined });
+      expect(next.body.data.map((t) => t.id)).toEqual([good.id]);
       const read = await readNow(api, bad.id);
-      expect(read.spans.find((s: { id: string }) => s.id === bad.spans[1].id).startTime).toBe(LAST_MS_ISO);
+      expect(read.spans.find((s) => s.id === bad.spans[1].id)!.startTime).toBe(LAST_MS_ISO);
 
       // Sending the trace again with valid times repairs the row.
       await ingest(api, { id: bad.id, startTime: at(1000), endTime: at(2000), spans: [bad.spans[1]] }, { wait: true });
@@ -124,9 +142,9 @@ describe('Traces: times, values and limits that hold over merges', () => {
       expect(response.status).toBe(201);
       const expected = { toString: 2, valueOf: 4, hasOwnProperty: 6, constructor: 8 };
       const read = await api.get(`${TRACES}/usage-keys`);
-      expect(JSON.parse(read.text).usage).toEqual(expected);
+      expect((JSON.parse(read.text) as Answer<'getTrace'>).usage).toEqual(expected);
       const list = await api.get(TRACES);
-      expect(JSON.parse(list.text).data[0].usage).toEqual(expected);
+      expect((JSON.parse(list.text) as Answer<'listTraces'>).data[0].usage).toEqual(expected);
     });
 
     it('filters on nested metadata whatever the order of its keys', async () => {
@@ -158,7 +176,7 @@ describe('Traces: times, values and limits that hold over merges', () => {
       const trace = await readNow(api, id);
       expect(trace.tags).toEqual(tagRange(0, 50));
       expect(trace.dropped).toEqual({ tags: [...tagRange(50, 50), ...tagRange(100, 50)], metadataKeys: [], spanIds: [] });
-      const list = await api.get(TRACES);
+      const list = await api.get<Answer<'listTraces'>>(TRACES);
       expect(list.body.data[0]).toEqual(summaryOf(trace));
     });
 
@@ -170,10 +188,10 @@ describe('Traces: times, values and limits that hold over merges', () => {
 
       const trace = await readNow(api, id);
       expect(trace.tags).toHaveLength(50);
-      expect([...trace.tags, ...trace.dropped.tags].sort()).toEqual(sent.flat().sort());
+      expect([...trace.tags, ...trace.dropped!.tags].sort()).toEqual(sent.flat().sort());
       // Each POST was told exactly what of it was left out.
       const toldDropped = answers.flatMap((a) => a.dropped?.tags ?? []);
-      expect(toldDropped.sort()).toEqual([...trace.dropped.tags].sort());
+      expect(toldDropped.sort()).toEqual([...trace.dropped!.tags].sort());
     });
 
     it('keeps metadata within 64 KiB over three POSTs, keeping the keys stored first', async () => {
@@ -189,7 +207,7 @@ describe('Traces: times, values and limits that hold over merges', () => {
       const trace = await readNow(api, id);
       expect(trace.metadata).toEqual({ first: blob, small: 1 });
       expect(Buffer.byteLength(JSON.stringify(trace.metadata))).toBeLessThanOrEqual(64 * 1024);
-      expect(trace.dropped.metadataKeys).toEqual(['second', 'third']);
+      expect(trace.dropped!.metadataKeys).toEqual(['second', 'third']);
     });
 
     it(`stores at most ${MAX_SPANS} spans and ${MAX_SPAN_BYTES} bytes of spans, however many POSTs bring them`, async () => {
@@ -204,9 +222,9 @@ describe('Traces: times, values and limits that hold over merges', () => {
       expect(second).toMatchObject({ spanCount: MAX_SPANS, dropped: { tags: [], metadataKeys: [], spanIds: ['s6', 's7'] } });
       expect(third).toMatchObject({ spanCount: MAX_SPANS, dropped: { spanIds: ['s1'] } });
       const trace = await readNow(api, id);
-      expect(trace.spans.map((s: { id: string }) => s.id)).toEqual(['s1', 's2', 's3', 's4', 's5']);
+      expect(trace.spans.map((s) => s.id)).toEqual(['s1', 's2', 's3', 's4', 's5']);
       expect(trace.spans[0].output).toBeNull();
-      expect(trace.dropped.spanIds).toEqual(['s6', 's7', 's1']);
+      expect(trace.dropped!.spanIds).toEqual(['s6', 's7', 's1']);
     });
 
     it('records what a plain 202 lost, and a batch with Prefer: wait tells each item', async () => {
@@ -218,7 +236,7 @@ describe('Traces: times, values and limits that hold over merges', () => {
       expect(trace.dropped).toEqual({ tags: ['one-too-many'], metadataKeys: [], spanIds: [] });
       expect(trace.tags).toHaveLength(50);
 
-      const batch = await api.post(BATCH, { traces: [{ id, tags: ['again'] }, aTrace()] }, { headers: WAIT });
+      const batch = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces: [{ id, tags: ['again'] }, aTrace()] }, { headers: WAIT });
       expect(batch.status).toBe(207);
       expect(batch.body.items[0]).toEqual({ index: 0, id, result: 'accepted', dropped: { tags: ['again'], metadataKeys: [], spanIds: [] } });
       expect(batch.body.items[1]).not.toHaveProperty('dropped');

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { ApiResponse, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ISO_MILLIS_UTC, expectProblem } from './support/expectations';
@@ -21,6 +22,7 @@ import {
   readEventually,
   readNow,
 } from './support/traces';
+import { Answer } from './support/api-types';
 
 /** A 400 validation_failed whose errors name each of `paths` (a RegExp when the exact index may vary). */
 function expectInvalid(response: ApiResponse, ...paths: Array<string | RegExp>): void {
@@ -41,13 +43,13 @@ describe('Traces', () => {
     it('answers 202 with { id, status, spanCount } and a Location, then the trace becomes readable', async () => {
       const { api } = await inNewProject(ctx.api);
       const trace = aTrace();
-      const response = await api.post(TRACES, trace);
+      const response = await api.post<Answer<'ingestTrace', 201>>(TRACES, trace);
       expect(response.status).toBe(202);
       expect(response.body).toEqual({ id: trace.id, status: 'running', spanCount: 3 });
       expect(response.headers.get('location')).toBe(`${TRACES}/${trace.id}`);
       expect(response.headers.get('preference-applied')).toBeNull();
       const stored = await readEventually(api, trace.id, (t) => t.spanCount === 3);
-      expect(stored.spans.map((s: any) => s.id)).toEqual(trace.spans.map((s: any) => s.id));
+      expect(stored.spans.map((s) => s.id)).toEqual(trace.spans.map((s) => s.id));
     });
 
     it('describes the payload in the 202: status ok when it has an endTime, else the status sent', async () => {
@@ -63,7 +65,7 @@ describe('Traces', () => {
     it('with Prefer: wait answers 201 with the stored trace, readable at once', async () => {
       const { api } = await inNewProject(ctx.api);
       const trace = aTrace();
-      const first = await api.post(TRACES, trace, { headers: WAIT });
+      const first = await api.post<Answer<'ingestTrace', 201>>(TRACES, trace, { headers: WAIT });
       expect(first.status).toBe(201);
       expect(first.headers.get('preference-applied')).toBe('wait');
       expect(first.headers.get('location')).toBe(`${TRACES}/${trace.id}`);
@@ -72,12 +74,12 @@ describe('Traces', () => {
 
       // One new span onto the stored three: the 201 counts the stored trace, not the payload.
       const more = { id: trace.id, spans: [aSpan({ parentId: `${trace.id}.root`, startTime: at(850) })] };
-      const second = await api.post(TRACES, more, { headers: WAIT });
+      const second = await api.post<Answer<'ingestTrace', 201>>(TRACES, more, { headers: WAIT });
       expect(second.status).toBe(201);
       expect(second.body).toEqual({ id: trace.id, status: 'running', spanCount: 4 });
       const stored = await readNow(api, trace.id);
       expect(stored.spanCount).toBe(4);
-      expect(stored.spans.map((s: any) => s.id)).toContain(more.spans[0].id);
+      expect(stored.spans.map((s) => s.id)).toContain(more.spans[0].id);
     });
 
     it('generates time-sortable tr_ and sp_ ids when the client sends none', async () => {
@@ -89,7 +91,7 @@ describe('Traces', () => {
           { name: 'two', startTime: at(5) },
         ],
       };
-      const first = await api.post(TRACES, body, { headers: WAIT });
+      const first = await api.post<Answer<'ingestTrace', 201>>(TRACES, body, { headers: WAIT });
       expect(first.status).toBe(201);
       expect(first.body.id).toMatch(/^tr_[A-Za-z0-9._:-]+$/);
       expect(first.headers.get('location')).toBe(`${TRACES}/${first.body.id}`);
@@ -280,7 +282,7 @@ describe('Traces', () => {
         expect.objectContaining({ id: 'zoned', startTime: at(250), endTime: at(750), durationMs: 500, events: [{ name: 'tick', time: at(500), attributes: {} }] }),
         expect.objectContaining({ id: 'seconds', startTime: at(1000), endTime: at(2000), durationMs: 1000 }),
       ]);
-      for (const time of [stored.startTime, stored.endTime, stored.createdAt, stored.updatedAt, ...stored.spans.map((s: any) => s.startTime)]) {
+      for (const time of [stored.startTime, stored.endTime, stored.createdAt, stored.updatedAt, ...stored.spans.map((s) => s.startTime)]) {
         expect(time).toMatch(ISO_MILLIS_UTC);
       }
     });
@@ -297,7 +299,7 @@ describe('Traces', () => {
 
   describe('validation', () => {
     const threeSpans = () => [aSpan({ id: 's0' }), aSpan({ id: 's1' }), aSpan({ id: 's2' })];
-    const cases: Array<[string, string | RegExp, (t: Record<string, any>) => void]> = [
+    const cases: Array<[string, string | RegExp, (t: Record<string, unknown>) => void]> = [
       ['a bad span start', 'spans[2].startTime', (t) => (t.spans = threeSpans().map((s, i) => (i === 2 ? { ...s, startTime: 'yesterday' } : s)))],
       ['a missing span start', 'spans[1].startTime', (t) => (t.spans = [aSpan(), { id: 'x', name: 'no start' }])],
       ['a missing span name', 'spans[0].name', (t) => (t.spans = [{ id: 'x', startTime: at(0) }])],
@@ -379,7 +381,7 @@ describe('Traces', () => {
       const grandchild = aSpan({ id: 'grandchild', parentId: 'child', startTime: at(20) });
       await ingest(api, { id, spans: [grandchild] });
       const stored = await readEventually(api, id, (t) => t.spanCount === 3);
-      expect(stored.spans.map((s: any) => [s.id, s.parentId, s.depth])).toEqual([
+      expect(stored.spans.map((s) => [s.id, s.parentId, s.depth])).toEqual([
         ['root', null, 0],
         ['child', 'root', 1],
         ['grandchild', 'child', 2],
@@ -497,7 +499,7 @@ describe('Traces', () => {
       const badTime = aTrace({ spans: [aSpan({ startTime: 'soon' })] });
       const numericId = { id: 42, name: 'numbered' };
       const anonymous = { name: unique('anonymous'), spans: [aSpan()] };
-      const response = await api.post(BATCH, { traces: [good, badTime, numericId, anonymous, 'not a trace'] }, { headers: WAIT });
+      const response = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces: [good, badTime, numericId, anonymous, 'not a trace'] }, { headers: WAIT });
       expect(response.status).toBe(207);
       expect(response.headers.get('preference-applied')).toBe('wait');
       expect(response.body).toEqual({
@@ -517,7 +519,7 @@ describe('Traces', () => {
         ],
       });
       expect(await readNow(api, good.id)).toMatchObject({ name: good.name, spanCount: 3 });
-      expect(await readNow(api, response.body.items[3].id)).toMatchObject({ name: anonymous.name, spanCount: 1 });
+      expect(await readNow(api, response.body.items[3].id!)).toMatchObject({ name: anonymous.name, spanCount: 1 });
       expectProblem(await getTrace(api, badTime.id), 404, 'not_found');
       expect(await listIds(api)).toHaveLength(2);
     });
@@ -525,7 +527,7 @@ describe('Traces', () => {
     it('stores accepted items without Prefer: wait too, readable shortly after', async () => {
       const { api } = await inNewProject(ctx.api);
       const traces = [aTrace(), aTrace({ spans: [aSpan()] })];
-      const response = await api.post(BATCH, { traces });
+      const response = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces });
       expect(response.status).toBe(207);
       expect(response.body).toMatchObject({ accepted: 2, rejected: 0 });
       expect(response.headers.get('preference-applied')).toBeNull();
@@ -534,7 +536,7 @@ describe('Traces', () => {
 
     it('answers 207 with nothing to do for an empty list', async () => {
       const { api } = await inNewProject(ctx.api);
-      const response = await api.post(BATCH, { traces: [] });
+      const response = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces: [] });
       expect(response.status).toBe(207);
       expect(response.body).toEqual({ accepted: 0, rejected: 0, items: [] });
     });
@@ -560,7 +562,7 @@ describe('Traces', () => {
       for (const trace of traces) await ingest(api, trace);
       for (const trace of traces) {
         const stored = await readEventually(api, trace.id, (t) => t.spanCount === 3);
-        expect(stored.spans.map((s: any) => s.id)).toEqual(trace.spans.map((s: any) => s.id));
+        expect(stored.spans.map((s) => s.id)).toEqual(trace.spans.map((s) => s.id));
       }
       expect(Date.now() - started).toBeLessThan(15_000);
     });

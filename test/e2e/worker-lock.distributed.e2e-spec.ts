@@ -1,5 +1,5 @@
 import { allTasks, benchmarkOn, runEnds, startOk } from './support/benchmarks';
-import { ModelEndpoints } from './support/model-endpoints';
+import { ModelEndpoints, type TargetCall } from './support/model-endpoints';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { readEventually } from './support/traces';
@@ -32,17 +32,17 @@ describe('Tasks that outlast the worker lock (distributed)', () => {
 
     expect(run).toMatchObject({ status: 'completed', counts: { total: ITEMS, completed: ITEMS, failed: 0, running: 0, pending: 0 } });
     const calls = endpoints
-      .sentTo('/target/slow-evil')
+      .sentTo<TargetCall>('/target/slow-evil')
       .map((r) => String(r.body.input.prompt))
       .filter((prompt) => prompt.startsWith(tag));
     expect(calls.sort()).toEqual(items.map((item) => item.input.prompt).sort());
     const tasks = await allTasks(api, benchmarkId, runId);
     for (const task of tasks) {
       expect(task).toMatchObject({ status: 'completed', attempts: 1, error: null });
-      expect(task.scores.map((s: { score: number }) => s.score)).toEqual([0, 0, 0]);
+      expect(task.scores.map((s) => s.score)).toEqual([0, 0, 0]);
     }
     for (const task of tasks) {
-      const trace = await readEventually(api, task.traceId, (t) => t.spans.some((s: { kind: string }) => s.kind === 'scorer'));
+      const trace = await readEventually(api, task.traceId!, (t) => t.spans.some((s) => s.kind === 'scorer'));
       expect(trace.spans.filter((s: { name: string }) => s.name.startsWith('attempt ')).map((s: { name: string }) => s.name)).toEqual(['attempt 1']);
     }
   });

@@ -1,4 +1,5 @@
-import { createApiClient } from './index';
+// By the package's name: a relative import of this ES module needs its `.js`, which jest cannot resolve.
+import { createApiClient } from '@cinetrace/api-client';
 
 /** A fetch that answers `body` and keeps the request it got. */
 function recordingFetch(body: unknown, status = 200) {

@@ -1,18 +1,21 @@
+import { expect } from '@jest/globals';
 import { withBus, withHealthPort, withLog, Env } from '@cinetrace/config';
 import { SHUTDOWN_DEADLINE_MS } from '@cinetrace/health';
 import { freePort, waitFor } from '@cinetrace/testing';
 import { Logger } from '@nestjs/common';
-import { runServiceProcess, type RunningProcess } from './run-service-process';
+import { runServiceProcess, type RunningProcess, type ServiceProcess } from './run-service-process';
 
 class TestEnv extends withHealthPort(withLog(withBus(Env))) {}
 
 describe('runServiceProcess', () => {
   const saved = { ...process.env };
-  let exit: jest.SpyInstance;
-  let printed: jest.SpyInstance;
+  let exit: jest.SpyInstance<never, Parameters<typeof process.exit>>;
+  let printed: jest.SpyInstance<void, Parameters<typeof console.error>>;
 
   // The shutdown's log lines are not what these tests read.
-  beforeAll(() => Logger.overrideLogger(false));
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
   beforeEach(() => {
     exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -51,13 +54,16 @@ describe('runServiceProcess', () => {
     const port = await freePort();
     Object.assign(process.env, { KAFKA_BROKERS: '127.0.0.1:1, 127.0.0.2:2', HEALTH_PORT: String(port), LOG_LEVEL: 'silent' });
     let closed = false;
-    const start = jest.fn(async (): Promise<RunningProcess> => ({ checks: { store: async () => true, bus: async () => false }, close: async () => void (closed = true) }));
+    const start = jest.fn<Promise<RunningProcess>, Parameters<ServiceProcess<TestEnv>['start']>>(async () => ({
+      checks: { store: async () => true, bus: async () => false },
+      close: async () => void (closed = true),
+    }));
     runServiceProcess({ name: 'test-service', env: TestEnv, requires: ['KAFKA_BROKERS'], start });
 
     let readiness: { status: number; body: unknown } | undefined;
     for (let tries = 0; !readiness && tries < 100; tries++) {
       readiness = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        async (res) => ({ status: res.status, body: await res.json() }),
+        async (res) => ({ status: res.status, body: (await res.json()) as unknown }),
         () => undefined,
       );
       if (!readiness) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -72,6 +78,6 @@ describe('runServiceProcess', () => {
     expect(closed).toBe(true);
     expect(exit).toHaveBeenCalledWith(0);
     // process.exit is mocked, so the process lives on: its shutdown deadline must not fire later, in another spec.
-    timers.mock.calls.forEach(([, ms], i) => ms === SHUTDOWN_DEADLINE_MS && clearTimeout(timers.mock.results[i].value));
+    timers.mock.calls.forEach(([, ms], i) => ms === SHUTDOWN_DEADLINE_MS && clearTimeout(timers.mock.results[i].value as NodeJS.Timeout));
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { DomainError } from '@cinetrace/contracts';
 import { TimeoutError } from 'rxjs';
 import { toDomainError } from './to-domain-error';

@@ -59,8 +59,9 @@ describe('postgresConnection: sslmode as libpq reads it', () => {
   });
 
   it('node-postgres keeps our TLS settings for the URL we give it', () => {
+    // node-postgres's own reading of connection settings, which ships no typings.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ConnectionParameters = require('pg/lib/connection-parameters');
+    const ConnectionParameters = require('pg/lib/connection-parameters') as new (config: { connectionString: string; ssl: unknown }) => { ssl: unknown };
     for (const query of ['?sslmode=require', '?sslmode=verify-ca', '?sslmode=disable']) {
       const settings = connect(query, query.includes('disable') ? undefined : '/ca.pem');
       const params = new ConnectionParameters({ connectionString: settings.url, ssl: settings.ssl });

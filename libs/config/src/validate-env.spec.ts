@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { ToInt } from './env-types';
 import { EnvironmentError, requireVariables, validateEnv } from './validate-env';

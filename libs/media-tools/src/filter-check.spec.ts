@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { assessFilters, checkFilters, describeFilterReport, FILTER_NEEDS, parseFilterList } from './filter-check';
 import { resolveMediaTool } from './media-tool-paths';
 

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { lavfi, makeClip } from '@cinetrace/testing';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 import { Patterns } from '@cinetrace/contracts';
 import {
   AUTH_CACHE_RESULTS,
+  collectProcessMetrics,
   BUS_OUTCOMES,
   countAuthCacheLookup,
   countRunsEntered,
@@ -10,6 +11,8 @@ import {
   observeBusRequest,
   observeOutboundCall,
   OUTBOUND_TARGET_TYPES,
+  reportIngestLagFrom,
+  metricsText,
   oneOf,
   RUN_STATUSES,
   startAuthCacheSeries,
@@ -27,6 +30,9 @@ async function labelValues(metric: string, label: string): Promise<Set<string>> 
   return new Set(found.values.map((v) => String((v.labels as Record<string, unknown>)[label])).filter((v) => v !== 'undefined'));
 }
 
+/** prom-client declares `type` a numeric enum, but getMetricsAsJSON() gives its name ('counter'). */
+const isCounter = (metric: { type: unknown }): boolean => metric.type === 'counter';
+
 describe('the metrics of the work', () => {
   it('are named per Prometheus conventions: cinetrace_ prefix, counters in _total, base units', async () => {
     const metrics = await metricsRegistry.getMetricsAsJSON();
@@ -34,7 +40,7 @@ describe('the metrics of the work', () => {
     expect(ours.length).toBeGreaterThan(10);
     for (const metric of ours) {
       expect(metric.name).toMatch(/^cinetrace_[a-z_]+$/);
-      if (metric.type === 'counter') expect(metric.name).toMatch(/_total$/);
+      if (isCounter(metric)) expect(metric.name).toMatch(/_total$/);
       else expect(metric.name).not.toMatch(/_total$/);
       expect(metric.name).not.toMatch(/_(ms|milliseconds|kb|mb)(_|$)/);
     }
@@ -99,17 +105,15 @@ describe('the metrics of the work', () => {
 
 describe('the process metrics', () => {
   it("keep no gauge named like a counter (promtool refuses prom-client's nodejs_active_*_total)", async () => {
-    const { collectProcessMetrics } = await import('./registry');
     collectProcessMetrics('test-app');
     const metrics = await metricsRegistry.getMetricsAsJSON();
     expect(metrics.map((m) => m.name)).toContain('cinetrace_test_app_nodejs_active_handles');
-    for (const metric of metrics) if (metric.type !== 'counter') expect(metric.name).not.toMatch(/_total$/);
+    for (const metric of metrics) if (!isCounter(metric)) expect(metric.name).not.toMatch(/_total$/);
   });
 });
 
 describe('a gauge whose value is unknown', () => {
   it('has no sample (not a misleading 0), and one once the value is known', async () => {
-    const { reportIngestLagFrom, metricsText } = await import('./index');
     let bytes: number | undefined;
     reportIngestLagFrom({ records: () => 4, bytes: () => bytes });
     let text = await metricsText();

@@ -104,7 +104,7 @@ describe('OutboundClient, private addresses allowed', () => {
         contentType: req.headers['content-type'],
         userAgent: req.headers['user-agent'],
         auth: req.headers.authorization,
-        received: JSON.parse(body),
+        received: JSON.parse(body) as unknown,
       }),
     );
     const answer = await outbound().postJson(`${server.url}/judge?x=1`, { prompt: 'rate this', n: [1, 2] }, { headers: { Authorization: 'Bearer tok' }, timeoutMs: 2000 });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { aggregateScores } from './aggregate-scores';
 import { ScoreResult } from './scorer.types';
 

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { inThisThread, runScorer } from './run-scorer';
 import { ScorerError } from './scorer-error';
 import { ScoreInput, ScoreResult, ScorerDeps, ScorerSpec } from './scorer.types';
@@ -12,8 +13,10 @@ function spec(raw: { name?: string; type: string; config?: Record<string, unknow
 
 const item = (over: Partial<ScoreInput> = {}): ScoreInput => ({ input: { prompt: 'a cat' }, expected: null, output: null, metadata: {}, ...over });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON a scorer posted, read freely by the assertions
-type Call = { url: string; body: any; options: { headers?: Record<string, string>; timeoutMs: number } };
+/** `body` is the JSON a scorer posted: an assertion that reads into it says what it expects there. */
+type Call = { url: string; body: unknown; options: { headers?: Record<string, string>; timeoutMs: number } };
+/** What an OpenAI-style chat endpoint is sent. */
+type ChatBody = { messages: { role: string; content: string }[] };
 
 /**
  * A ScorerDeps whose postJson records each call and answers from `answer` (or throws it), and
@@ -209,12 +212,12 @@ describe('runScorer: llm_judge', () => {
     expect(asked).toEqual([{ name: 'JUDGE_KEY', url: 'https://llm.example.com/v1/chat/completions' }]);
     expect(call.options).toEqual({ headers: { Authorization: `Bearer ${secret}` }, timeoutMs: 5000 });
     expect(call.body).toMatchObject({ model: 'judge-1', temperature: 0 });
-    const [system, user] = call.body.messages;
+    const [system, user] = (call.body as ChatBody).messages;
     expect(system.role).toBe('system');
     expect(system.content).toContain('Is the caption vivid?');
     expect(system.content).toMatch(/between 0 and 1.*"score"/s);
     expect(user.role).toBe('user');
-    expect(JSON.parse(user.content)).toEqual({ input: { prompt: 'a cat' }, expected: 'a cat at dusk', output: 'A cat leaps at dusk' });
+    expect(JSON.parse(user.content) as unknown).toEqual({ input: { prompt: 'a cat' }, expected: 'a cat at dusk', output: 'A cat leaps at dusk' });
   });
 
   it('asks for the key at call time, sends nothing when it cannot be had, and no Authorization without apiKey', async () => {
@@ -308,7 +311,7 @@ describe('runScorer: http', () => {
   it('sends only the field of the output when config.field is set', async () => {
     const { deps, calls } = answering({ score: 1 });
     await scored({ ...remote, config: { ...remote.config, field: 'caption' } }, { output: { caption: 'c', video: {} } }, deps);
-    expect(calls[0].body.output).toBe('c');
+    expect((calls[0].body as { output: unknown }).output).toBe('c');
   });
 
   it.each([

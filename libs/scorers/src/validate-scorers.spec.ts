@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { validateScorers } from './validate-scorers';
 
 function errorsOf(raw: unknown, path?: string) {

@@ -20,3 +20,4 @@ export * from './keyset-pages';
 export * from './schema-drift';
 export * from './s3-server';
 export * from './media-clips';
+export * from './rejections';

@@ -74,7 +74,7 @@ describe('mergeTrace', () => {
 
 describe('mergeTrace, any key name', () => {
   it('sums usage keys named like Object.prototype members, __proto__ included', () => {
-    const usage = JSON.parse('{"toString":2,"valueOf":3,"hasOwnProperty":4,"constructor":5,"__proto__":6}');
+    const usage = JSON.parse('{"toString":2,"valueOf":3,"hasOwnProperty":4,"constructor":5,"__proto__":6}') as Record<string, number>;
     const { trace } = applyAll([{ id: 't', spans: [span('a', { usage }), span('b', { usage })] }]);
     expect(JSON.parse(JSON.stringify(trace.usage))).toEqual(JSON.parse('{"toString":4,"valueOf":6,"hasOwnProperty":8,"constructor":10,"__proto__":12}'));
   });
@@ -82,7 +82,7 @@ describe('mergeTrace, any key name', () => {
   it('merges a metadata key named __proto__ as data, not as a prototype', () => {
     const { trace } = applyAll([
       { id: 't', metadata: { a: 1 }, spans: [] },
-      { id: 't', metadata: JSON.parse('{"__proto__":{"polluted":true},"toString":"x"}'), spans: [] },
+      { id: 't', metadata: JSON.parse('{"__proto__":{"polluted":true},"toString":"x"}') as Record<string, unknown>, spans: [] },
     ]);
     expect(JSON.stringify(trace.metadata)).toBe('{"a":1,"__proto__":{"polluted":true},"toString":"x"}');
     expect(Object.getPrototypeOf(trace.metadata)).toBe(Object.prototype);

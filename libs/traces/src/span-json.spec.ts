@@ -4,24 +4,29 @@ import type { StoredSpan } from './stored-trace';
 
 describe('storedSpanJson', () => {
   it('is JSON.stringify of the span, for spans as a merge builds them, and keeps each JSON field text', () => {
-    const { changedSpans } = mergeTrace('p1', undefined, {
-      id: 't1',
-      spans: [
-        {
-          id: 's1',
-          name: 'root',
-          startTime: 1000,
-          endTime: 2000,
-          input: { prompt: 'a "quoted" cat\n' },
-          output: 'text',
-          usage: { inputTokens: 3 },
-          attributes: { 'gen.cfg': 7.5, nested: [1, { a: null }] },
-          events: [{ name: 'e', time: 1500 }],
-        },
-        { id: 's2', parentId: 's1', name: 'bare', startTime: 1100 },
-        { id: 's3', parentId: 's1', name: 'ünïcode 😀', kind: 'llm', status: 'error', statusMessage: 'x', startTime: 1200, model: 'm', costUsd: 0.0012 },
-      ],
-    });
+    const { changedSpans } = mergeTrace(
+      'p1',
+      undefined,
+      {
+        id: 't1',
+        spans: [
+          {
+            id: 's1',
+            name: 'root',
+            startTime: 1000,
+            endTime: 2000,
+            input: { prompt: 'a "quoted" cat\n' },
+            output: 'text',
+            usage: { inputTokens: 3 },
+            attributes: { 'gen.cfg': 7.5, nested: [1, { a: null }] },
+            events: [{ name: 'e', time: 1500 }],
+          },
+          { id: 's2', parentId: 's1', name: 'bare', startTime: 1100 },
+          { id: 's3', parentId: 's1', name: 'ünïcode 😀', kind: 'llm', status: 'error', statusMessage: 'x', startTime: 1200, model: 'm', costUsd: 0.0012 },
+        ],
+      },
+      3000,
+    );
     expect(changedSpans).toHaveLength(3);
     for (const span of changedSpans) {
       expect(storedSpanJson(span)).toBe(JSON.stringify(span));

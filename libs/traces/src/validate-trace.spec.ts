@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { LATEST_TIME_MS } from './times';
 import { checkSpanParents, foreignParentIds, validateTrace } from './validate-trace';
 

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { AddDatasetItemsInput, CreateApiKeyInput, CreateBenchmarkInput, CreateDatasetInput, CreatePromptInput, CreateProjectInput, StartRunInput } from '@cinetrace/contracts';
 import { checkInput } from './check-input';
 
@@ -39,11 +40,11 @@ describe('checkInput', () => {
   });
 
   it('names a constructor or __proto__ key where the input declares its fields, instead of dropping it', async () => {
-    const raw = JSON.parse('{"name":"n","content":"c","type":"text-to-text","constructor":1,"__proto__":{"x":1},"metadata":{"constructor":1}}');
+    const raw: unknown = JSON.parse('{"name":"n","content":"c","type":"text-to-text","constructor":1,"__proto__":{"x":1},"metadata":{"constructor":1}}');
     expect(paths((await checkInput(CreatePromptInput, raw)).errors)).toEqual(['__proto__', 'constructor']);
     const runner = { constructor: { prototype: 1 }, concurrency: 2 };
     expect(paths((await checkInput(CreateBenchmarkInput, benchmark({ runner }))).errors)).toEqual(['runner.constructor']);
-    const items = [{ input: 1 }, { input: 2, constructor: 'x' }];
+    const items: Record<string, unknown>[] = [{ input: 1 }, { input: 2, constructor: 'x' }];
     expect(paths((await checkInput(AddDatasetItemsInput, { items })).errors)).toEqual(['items[1].constructor']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });

@@ -1,6 +1,7 @@
 import { repoRoot } from '@cinetrace/testing';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AxeResults, ElementContext } from 'axe-core';
 import { Browser, Page, chromium } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); playwright-core never downloads a browser. */
@@ -42,9 +43,10 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations: AxeViolation[] = await page.evaluate(async () => {
-    const page = globalThis as any;
+    // Runs in the page, where the axe evaluated above is a global beside the document.
+    const page = globalThis as unknown as { axe: { run(context: ElementContext, options: object): Promise<AxeResults> }; document: ElementContext };
     const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n: any) => String(n.target)) }));
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -53,4 +55,26 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
   expect(await seriousA11yViolations(page)).toEqual([]);
+}
+
+/**
+ * What the suites read of the page inside page.evaluate() and the like, which run in the
+ * browser: the e2e program has no DOM lib (its fetch and Buffer are Node's), so playwright
+ * types those callbacks' elements `any`. A callback names these instead; being types only,
+ * they are erased from the function playwright sends to the page.
+ */
+export interface PageElement {
+  getAttribute(name: string): string | null;
+  className: string;
+  dataset: Record<string, string | undefined>;
+  style: { left: string; width: string };
+  scrollTop: number;
+  scrollHeight: number;
+}
+
+/** The page's globals, as `globalThis as unknown as PageGlobals` inside such a callback. */
+export interface PageGlobals {
+  document: { querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): Iterable<PageElement> };
+  sessionStorage: { getItem(key: string): string | null };
+  getComputedStyle(element: PageElement): { paddingLeft: string };
 }

@@ -1,16 +1,11 @@
 import fc from 'fast-check';
+import { OpenApiDocument, Schema } from './openapi-document';
 
 /**
  * Request parts for the fuzz suite, generated from the OpenAPI document the service
  * serves (itself generated from the DTOs the service validates with), plus shapes the
  * document leaves untyped (traces, scorers, targets) and the odd values attackers try.
  */
-
-export type Schema = Record<string, any>;
-export interface OpenApiDocument {
-  paths: Record<string, Record<string, Schema>>;
-  components?: { schemas?: Record<string, Schema> };
-}
 
 /** Keys that have broken object handling somewhere before: prototype names, empties, dots. */
 const ODD_KEYS = ['constructor', '__proto__', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '', ' ', 'a.b', '$where'];
@@ -175,7 +170,7 @@ export function fromSchema(doc: OpenApiDocument, schema: Schema | undefined, ids
 
 function shapedBy(doc: OpenApiDocument, schema: Schema, ids: fc.Arbitrary<string>, depth: number): fc.Arbitrary<unknown> {
   if (schema.allOf?.length) return fromSchema(doc, schema.allOf[0], ids, depth);
-  if (schema.oneOf?.length) return fc.oneof(...schema.oneOf.map((option: Schema) => fromSchema(doc, option, ids, depth + 1)));
+  if (schema.oneOf?.length) return fc.oneof(...schema.oneOf.map((option) => fromSchema(doc, option, ids, depth + 1)));
   if ('const' in schema) return fc.oneof({ weight: 4, arbitrary: fc.constant(schema.const) }, { weight: 1, arbitrary: oddString });
   if (schema.enum?.length) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: oddString });
   switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {

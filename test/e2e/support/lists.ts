@@ -1,12 +1,13 @@
-import { Api, ApiResponse, Query } from '@cinetrace/testing';
+import { Api, Query } from '@cinetrace/testing';
+import { ListPage } from './api-types';
 
 /** Follows nextCursor from the first page to the last, failing on any non-200 page. */
-export async function pageThrough<T = any>(api: Api, path: string, query: Query = {}, betweenPages?: () => Promise<unknown>): Promise<{ items: T[]; pages: number }> {
+export async function pageThrough<T>(api: Api, path: string, query: Query = {}, betweenPages?: () => Promise<unknown>): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page: ApiResponse = await api.get(path, { ...query, cursor });
+    const page = await api.get<ListPage<T>>(path, { ...query, cursor });
     expect(page.status).toBe(200);
     items.push(...page.body.data);
     pages += 1;

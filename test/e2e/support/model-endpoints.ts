@@ -5,11 +5,29 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** How deep /target/deep nests its output. */
 export const DEEP_ANSWER_LEVELS = 10_000;
 
-/** What one endpoint was sent. */
-export interface Received {
+/** What one endpoint was sent: `Body` is what the reader expects the JSON to be (a claim, not checked). */
+export interface Received<Body = unknown> {
   path: string;
   headers: IncomingMessage['headers'];
-  body: any;
+  body: Body;
+}
+
+/** What a benchmark's http target is sent, as far as these endpoints and the tests read it (the suite's items have an object input). */
+export interface TargetCall {
+  input: { prompt?: string; [field: string]: unknown };
+  item: { id: string; input: { prompt?: string; [field: string]: unknown }; [field: string]: unknown };
+  prompt?: string | null;
+}
+
+/** What an http scorer is sent, as far as /scorer reads it. */
+export interface ScorerCall {
+  output?: { caption?: unknown } | null;
+  expected?: { caption?: unknown } | null;
+}
+
+/** What an OpenAI-compatible chat endpoint is sent, as far as /chat reads it. */
+export interface ChatCall {
+  messages: Array<{ role: string; content: string }>;
 }
 
 /**
@@ -37,8 +55,8 @@ export class ModelEndpoints {
     return `http://localhost:${port}`;
   }
 
-  sentTo(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
+  sentTo<Body = unknown>(path: string): Received<Body>[] {
+    return this.received.filter((r) => r.path === path) as Received<Body>[];
   }
 
   async start(): Promise<void> {
@@ -46,7 +64,7 @@ export class ModelEndpoints {
       let text = '';
       req.on('data', (chunk) => (text += chunk));
       req.on('end', () => {
-        const body = text ? JSON.parse(text) : undefined;
+        const body: unknown = text ? JSON.parse(text) : undefined;
         const path = req.url ?? '/';
         this.received.push({ path, headers: req.headers, body });
         void this.answer(path, body).then(({ status, json, raw, headers }) => {
@@ -68,48 +86,49 @@ export class ModelEndpoints {
     return typeof header === 'string' ? header : undefined;
   }
 
-  private async answer(path: string, body: any): Promise<{ status: number; json?: unknown; raw?: string; headers?: Record<string, string> }> {
+  private async answer(path: string, body: unknown): Promise<{ status: number; json?: unknown; raw?: string; headers?: Record<string, string> }> {
+    const target = body as TargetCall; // read on the /target routes only
     switch (path) {
       case '/target/caption':
         // A video model's answer: a caption made from the prompt (or the input) and a duration.
         return {
           status: 200,
           json: {
-            output: { caption: body.prompt ?? body.input.prompt, durationSeconds: 4 },
+            output: { caption: target.prompt ?? target.input.prompt, durationSeconds: 4 },
             usage: { frames: 96 },
             costUsd: 0.25,
           },
         };
       case '/target/echo':
         // A careless (or hostile) endpoint that repeats the credential it was sent in its output.
-        return { status: 200, json: { output: { caption: body.input.prompt, heard: this.lastAuthorization() } } };
+        return { status: 200, json: { output: { caption: target.input.prompt, heard: this.lastAuthorization() } } };
       case '/target/fail':
         return { status: 500, json: { error: 'the model crashed' } };
       case '/target/flaky': {
-        const seen = this.flakyFailures.get(body.item.id) ?? 0;
-        this.flakyFailures.set(body.item.id, seen + 1);
-        return seen === 0 ? { status: 503, json: { error: 'warming up' } } : { status: 200, json: { output: { caption: body.input.prompt } } };
+        const seen = this.flakyFailures.get(target.item.id) ?? 0;
+        this.flakyFailures.set(target.item.id, seen + 1);
+        return seen === 0 ? { status: 503, json: { error: 'warming up' } } : { status: 200, json: { output: { caption: target.input.prompt } } };
       }
       case '/target/steady':
         // Long enough for a test to kill something mid-run.
         await sleep(400);
-        return { status: 200, json: { output: { caption: body.input.prompt } } };
+        return { status: 200, json: { output: { caption: target.input.prompt } } };
       case '/target/counted':
         // Counts the calls it is answering at once: a run may not make more than its concurrency.
         this.countedMost = Math.max(this.countedMost, ++this.countedNow);
         await sleep(100);
         this.countedNow--;
-        return { status: 200, json: { output: { caption: body.input.prompt } } };
+        return { status: 200, json: { output: { caption: target.input.prompt } } };
       case '/target/hang':
         // Answers only when the test is over: whatever calls it is killed first.
         await sleep(120_000, undefined, { ref: false });
         return { status: 200, json: { output: { caption: 'never seen' } } };
       case '/target/hang-once': {
         // The first call for an item hangs (its caller is stopped meanwhile); the next ones answer.
-        const first = !this.hungOnce.has(body.item.id);
-        this.hungOnce.add(body.item.id);
+        const first = !this.hungOnce.has(target.item.id);
+        this.hungOnce.add(target.item.id);
         if (first) await sleep(120_000, undefined, { ref: false });
-        return { status: 200, json: { output: { caption: body.input.prompt } } };
+        return { status: 200, json: { output: { caption: target.input.prompt } } };
       }
       case '/target/slow-evil':
         // Slower than a short task lock, and an output that backtracking regexes choke on.
@@ -124,14 +143,14 @@ export class ModelEndpoints {
       case '/target/redirect':
         return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
       case '/scorer':
-        return { status: 200, json: { score: body.output?.caption === body.expected?.caption ? 1 : 0.2, details: { checked: 'caption' } } };
+        return { status: 200, json: { score: (body as ScorerCall).output?.caption === (body as ScorerCall).expected?.caption ? 1 : 0.2, details: { checked: 'caption' } } };
       case '/judge/chat/completions':
         return { status: 200, json: { choices: [{ message: { role: 'assistant', content: 'Score: 0.75 — the motion matches.' } }], usage: { total_tokens: 12 } } };
       case '/chat/chat/completions':
         return {
           status: 200,
           json: {
-            choices: [{ message: { role: 'assistant', content: `caption for ${body.messages[0].content}` } }],
+            choices: [{ message: { role: 'assistant', content: `caption for ${(body as ChatCall).messages[0].content}` } }],
             usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
           },
         };

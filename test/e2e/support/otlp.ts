@@ -26,20 +26,23 @@ export interface ExporterOptions {
   path?: string;
 }
 
+/** The exporters' compression setting (an enum of otlp-exporter-base's, which this suite does not import). */
+type Compression = NonNullable<NonNullable<ConstructorParameters<typeof JsonExporter>[0]>['compression']>;
+
 /** A real OpenTelemetry SDK OTLP exporter pointed at the stack, authenticated as a user would configure it. */
 export function otlpExporter(stack: Stack, options: ExporterOptions): SpanExporter {
   if (options.encoding === 'grpc') {
     return new GrpcExporter({
       url: `http://${stack.otlpGrpcAddress}`,
       metadata: grpcMetadata(options.apiKey, options.projectKey),
-      compression: (options.gzip ? 'gzip' : 'none') as any,
+      compression: (options.gzip ? 'gzip' : 'none') as Compression,
       timeoutMillis: 20_000,
     });
   }
   const config = {
     url: `${stack.baseUrl}${options.path ?? OTLP_TRACES}`,
     headers: { authorization: `Bearer ${options.apiKey}`, 'x-project-key': options.projectKey },
-    compression: (options.gzip ? 'gzip' : 'none') as any,
+    compression: (options.gzip ? 'gzip' : 'none') as Compression,
     timeoutMillis: 20_000,
   };
   return options.encoding === 'json' ? new JsonExporter(config) : new ProtobufExporter(config);
@@ -80,20 +83,21 @@ export function recordSpans(
 export const hrMs = ([seconds, nanos]: [number, number]): number => seconds * 1000 + Math.floor(nanos / 1e6);
 export const hrIso = (time: [number, number]): string => new Date(hrMs(time)).toISOString();
 
-export interface OtlpAnswer {
+/** An OTLP answer; `Json` is what the caller expects its JSON to be (a claim, not checked). */
+export interface OtlpAnswer<Json = unknown> {
   status: number;
   headers: Headers;
   bytes: Buffer;
   /** The body as JSON when the answer is JSON. */
-  json: any;
+  json: Json;
 }
 
 /** POSTs a body to an OTLP route as-is (bytes kept: a protobuf answer is not text). */
-export async function postOtlp(stack: Stack, body: string | Buffer, headers: Record<string, string>, path = OTLP_TRACES): Promise<OtlpAnswer> {
+export async function postOtlp<Json = unknown>(stack: Stack, body: string | Buffer, headers: Record<string, string>, path = OTLP_TRACES): Promise<OtlpAnswer<Json>> {
   const response = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
   const bytes = Buffer.from(await response.arrayBuffer());
-  const json = (response.headers.get('content-type') ?? '').startsWith('application/json') && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
-  return { status: response.status, headers: response.headers, bytes, json };
+  const json: unknown = (response.headers.get('content-type') ?? '').startsWith('application/json') && bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
+  return { status: response.status, headers: response.headers, bytes, json: json as Json };
 }
 
 /** The two auth headers of a project, as OTEL_EXPORTER_OTLP_HEADERS would send them. */

@@ -1,10 +1,11 @@
 import { Api, ApiResponse, aProject, unique } from '@cinetrace/testing';
+import { Answer, Schema } from './api-types';
 
 export const PROMPTS = '/api/v1/prompts';
 
 /** Creates a fresh project and returns a client scoped to it (X-Project-Key), with its id. */
 export async function inNewProject(api: Api): Promise<{ api: Api; projectId: string; key: string }> {
-  const created = await api.post('/api/v1/projects', aProject());
+  const created = await api.post<Schema<'ProjectView'>>('/api/v1/projects', aProject());
   if (created.status !== 201) throw new Error(`project create answered ${created.status}: ${created.text}`);
   return { api: api.withProjectKey(created.body.key), projectId: created.body.id, key: created.body.key };
 }
@@ -20,12 +21,16 @@ export function aPrompt(overrides: Record<string, unknown> = {}): Record<string,
 }
 
 /** Creates a prompt and fails loudly when that does not answer 201. */
-export async function createPrompt(api: Api, overrides: Record<string, unknown> = {}): Promise<any> {
-  const response = await api.post(PROMPTS, aPrompt(overrides));
+export async function createPrompt(api: Api, overrides: Record<string, unknown> = {}): Promise<Schema<'PromptView'>> {
+  const response = await api.post<Schema<'PromptView'>>(PROMPTS, aPrompt(overrides));
   if (response.status !== 201) throw new Error(`prompt create answered ${response.status}: ${response.text}`);
   return response.body;
 }
 
-export const put = (api: Api, id: string, json: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => api.request('PUT', `${PROMPTS}/${id}`, { json, headers });
+/** PUT /api/v1/prompts/{id}; `T` is what the caller expects back (the updated prompt unless it says otherwise). */
+export const put = <T = Answer<'updatePrompt'>>(api: Api, id: string, json: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> =>
+  api.request<T>('PUT', `${PROMPTS}/${id}`, { json, headers });
 
-export const del = (api: Api, id: string, headers: Record<string, string> = {}): Promise<ApiResponse> => api.request('DELETE', `${PROMPTS}/${id}`, { headers });
+/** DELETE /api/v1/prompts/{id}; `T` as for put. */
+export const del = <T = Answer<'deletePrompt'>>(api: Api, id: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> =>
+  api.request<T>('DELETE', `${PROMPTS}/${id}`, { headers });

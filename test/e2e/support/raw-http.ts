@@ -1,4 +1,5 @@
 import { connect, Socket } from 'node:net';
+import { Problem } from './api-types';
 
 /** An HTTP answer read off a raw socket. */
 export interface RawResponse {
@@ -7,10 +8,13 @@ export interface RawResponse {
   headers: Record<string, string>;
   text: string;
   /** The body parsed as JSON when it is JSON, else undefined. */
-  body: any;
+  body: unknown;
   /** How many bytes the answer took on the wire, head and body. */
   size: number;
 }
+
+/** The body read as the problem details it should be (a claim: the caller's assertions check it). */
+export const problemIn = (response: RawResponse): Partial<Problem> | undefined => response.body as Partial<Problem> | undefined;
 
 /**
  * A TCP connection to the stack for requests no HTTP client would send (bytes that are

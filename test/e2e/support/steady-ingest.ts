@@ -1,11 +1,11 @@
 import { Api, Stack } from '@cinetrace/testing';
 import { Client } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Json, TRACES, aTrace, at } from './traces';
+import { SentTrace, TRACES, aTrace, at } from './traces';
 
 /** One trace POST of a steady ingest: what came back, and how long it took (status 0: no answer in time). */
 export interface IngestAttempt {
-  trace: Json;
+  trace: SentTrace;
   status: number;
   retryAfter: string | null;
   ms: number;
@@ -38,7 +38,7 @@ export class SteadyIngest {
     return this.attempts;
   }
 
-  get accepted(): Json[] {
+  get accepted(): SentTrace[] {
     return this.attempts.filter((a) => a.status === 202).map((a) => a.trace);
   }
 
@@ -71,7 +71,7 @@ export async function storedOf(stack: Stack, projectId: string, traceIds: string
   const client = new Client({ connectionString: stack.databaseUrl! });
   await client.connect();
   try {
-    const { rows } = await client.query(
+    const { rows } = await client.query<{ spans: number; traces: number }>(
       'SELECT count(*)::int AS spans, count(DISTINCT trace_id)::int AS traces FROM trace_ingest.spans WHERE project_id = $1 AND trace_id = ANY($2)',
       [projectId, traceIds],
     );
@@ -82,8 +82,8 @@ export async function storedOf(stack: Stack, projectId: string, traceIds: string
 }
 
 /** Waits until every accepted trace is stored with its three spans, each once; fails with what is stored otherwise. */
-export async function expectAcceptedStored(stack: Stack, projectId: string, accepted: Json[], timeoutMs = 90_000): Promise<void> {
-  const ids = accepted.map((t) => t.id as string);
+export async function expectAcceptedStored(stack: Stack, projectId: string, accepted: SentTrace[], timeoutMs = 90_000): Promise<void> {
+  const ids = accepted.map((t) => t.id);
   const expected = { spans: accepted.reduce((n, t) => n + t.spans.length, 0), traces: ids.length };
   const deadline = Date.now() + timeoutMs;
   let seen = await storedOf(stack, projectId, ids);

@@ -1,5 +1,6 @@
 import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ListPage, Problem, Schema } from './api-types';
 
 export const TRACES = '/api/v1/traces';
 export const BATCH = '/api/v1/traces/batch';
@@ -26,10 +27,35 @@ export const at = (offsetMs = 0): string => new Date(T0 + offsetMs).toISOString(
 /** Client-chosen trace or span id: unique, and only of the allowed characters. */
 export const anId = (prefix = 'tr'): string => unique(prefix).replace(/[^A-Za-z0-9._:-]/g, '-');
 
-export type Json = Record<string, any>;
+/** A JSON object as the tests build them (what the API answers is read through ./api-types). */
+export type Json = Record<string, unknown>;
+
+/** A time as a client may send it: ISO-8601, or epoch milliseconds. */
+export type TimeInput = string | number;
+
+/** A span as the tests send it: what the builders fill in, and whatever a test adds. */
+export interface SentSpan {
+  id: string;
+  name: string;
+  startTime: TimeInput;
+  endTime?: TimeInput | null;
+  events?: Array<{ time: TimeInput; [field: string]: unknown }>;
+  [field: string]: unknown;
+}
+
+/** A trace as the tests send it (aTrace). */
+export interface SentTrace {
+  id: string;
+  name?: string;
+  startTime: TimeInput;
+  spans: SentSpan[];
+  [field: string]: unknown;
+}
+
+export type TraceView = Schema<'TraceView'>;
 
 /** A valid span with a name and a start time; fields can be overridden or added. */
-export function aSpan(overrides: Json = {}): Json {
+export function aSpan(overrides: Json = {}): SentSpan {
   return { id: anId('sp'), name: unique('span'), startTime: at(0), ...overrides };
 }
 
@@ -44,9 +70,9 @@ export const toIso = (time: string | number): string => new Date(toMs(time)).toI
  * root and two children, ids `<trace id>.root`, `.a`, `.b`); fields can be overridden or
  * added (`spans` replaces them all).
  */
-export function aTrace(overrides: Json = {}): Json {
+export function aTrace(overrides: Json = {}): SentTrace {
   const id = typeof overrides.id === 'string' ? overrides.id : anId('tr');
-  const base = overrides.startTime === undefined ? T0 : toMs(overrides.startTime);
+  const base = overrides.startTime === undefined ? T0 : toMs(overrides.startTime as TimeInput);
   const t = (offset: number) => new Date(base + offset).toISOString();
   const root = `${id}.root`;
   return {
@@ -63,7 +89,7 @@ export function aTrace(overrides: Json = {}): Json {
 }
 
 /** A span as GET must show it, from what was sent: defaults and nulls filled, times as ISO. */
-export function expectedSpan(sent: Json, depth: number): Json {
+export function expectedSpan(sent: SentSpan, depth: number): Json {
   const end = sent.endTime ?? null;
   return {
     id: sent.id,
@@ -82,7 +108,7 @@ export function expectedSpan(sent: Json, depth: number): Json {
     usage: sent.usage ?? null,
     costUsd: sent.costUsd ?? null,
     attributes: sent.attributes ?? null,
-    events: sent.events ? sent.events.map((e: Json) => ({ ...e, time: toIso(e.time) })) : null,
+    events: sent.events ? sent.events.map((e) => ({ ...e, time: toIso(e.time) })) : null,
   };
 }
 
@@ -96,9 +122,9 @@ export interface IngestOptions {
  * POSTs one trace and fails loudly unless it is accepted: 202, or 201 with `wait`.
  * Returns the answer's body `{ id, status, spanCount }`.
  */
-export async function ingest(api: Api, trace: unknown, options: IngestOptions = {}): Promise<Json> {
+export async function ingest(api: Api, trace: unknown, options: IngestOptions = {}): Promise<Schema<'TraceAcceptedView'>> {
   const headers = { ...(options.wait ? WAIT : {}), ...options.headers };
-  const response = await api.post(TRACES, trace, { headers });
+  const response = await api.post<Schema<'TraceAcceptedView'>>(TRACES, trace, { headers });
   const expected = options.wait ? 201 : 202;
   if (response.status !== expected) {
     throw new Error(`trace ingest answered ${response.status} (expected ${expected}): ${response.text}`);
@@ -133,13 +159,13 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 }
 
 /** GET /api/v1/traces/{id}. */
-export const getTrace = (api: Api, id: string): Promise<ApiResponse> => api.get(`${TRACES}/${encodeURIComponent(id)}`);
+export const getTrace = (api: Api, id: string): Promise<ApiResponse<TraceView>> => api.get<TraceView>(`${TRACES}/${encodeURIComponent(id)}`);
 
 /**
  * Polls GET until the trace answers 200 and `ready` holds for it (default: it exists),
  * then returns it. For reads after a 202 without `Prefer: wait`.
  */
-export async function readEventually(api: Api, id: string, ready: (trace: Json) => boolean = () => true, timeoutMs = VISIBLE_WITHIN_MS): Promise<Json> {
+export async function readEventually(api: Api, id: string, ready: (trace: TraceView) => boolean = () => true, timeoutMs = VISIBLE_WITHIN_MS): Promise<TraceView> {
   return eventually(
     `trace ${id} readable`,
     async () => {
@@ -154,27 +180,30 @@ export async function readEventually(api: Api, id: string, ready: (trace: Json) 
 }
 
 /** GET the trace now (after `Prefer: wait`), failing loudly unless it answers 200. */
-export async function readNow(api: Api, id: string): Promise<Json> {
+export async function readNow(api: Api, id: string): Promise<TraceView> {
   const response = await getTrace(api, id);
   if (response.status !== 200) throw new Error(`GET trace ${id} answered ${response.status}: ${response.text}`);
   return response.body;
 }
 
 /** What a list item must be: the trace as GET shows it, without input, output and spans. */
-export function summaryOf(trace: Json): Json {
+export function summaryOf(trace: TraceView): Omit<TraceView, 'input' | 'output' | 'spans'> {
   const { input: _input, output: _output, spans: _spans, ...summary } = trace;
   return summary;
 }
 
 /** GET /api/v1/traces with `query`, failing loudly unless it answers 200; gives the ids in order. */
 export async function listIds(api: Api, query: Record<string, string | number | boolean | undefined> = {}): Promise<string[]> {
-  const response = await api.get(TRACES, query);
+  const response = await api.get<ListPage<Schema<'TraceSummaryView'>>>(TRACES, query);
   if (response.status !== 200) throw new Error(`GET ${TRACES} ${JSON.stringify(query)} answered ${response.status}: ${response.text}`);
-  return response.body.data.map((item: { id: string }) => item.id);
+  return response.body.data.map((item) => item.id);
 }
 
 /** `{ args: '<json>' }` for a list query. */
 export const args = (filters: Json): { args: string } => ({ args: JSON.stringify(filters) });
 
 /** The error paths of a problem answer (empty when it names none). */
-export const errorPaths = (response: ApiResponse): string[] => (Array.isArray(response.body?.errors) ? response.body.errors.map((e: { path: string }) => e.path) : []);
+export const errorPaths = (response: ApiResponse): string[] => {
+  const errors = (response.body as Partial<Problem> | undefined)?.errors;
+  return Array.isArray(errors) ? errors.map((e) => e.path) : [];
+};

@@ -1,5 +1,6 @@
-import { ErrorCode, Patterns, type FieldError, type ProjectContext, type SecretUsesCheckRequest } from '@cinetrace/contracts';
-import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { expect } from '@jest/globals';
+import { ErrorCode, Patterns, type FieldError, type ProjectContext, type PageRequest, type SecretUsesCheckRequest } from '@cinetrace/contracts';
+import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
@@ -49,10 +50,10 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
       scorers: [{ type: 'exact_match' }, { type: 'psychic' }],
       runner: { concurrency: 0 },
     });
-    const refusal = await benchmarks.create(ctx, invalid).catch((err) => err);
+    const refusal = await domainErrorOf(benchmarks.create(ctx, invalid));
 
     expect(refusal).toMatchObject({ code: ErrorCode.ValidationFailed, detail: 'The benchmark is not valid' });
-    expect(refusal.errors.map((e: FieldError) => e.path).sort()).toEqual(['datasetId', 'runner.concurrency', 'scorers[1].type', 'target.url']);
+    expect(refusal.errors?.map((e) => e.path).sort()).toEqual(['datasetId', 'runner.concurrency', 'scorers[1].type', 'target.url']);
     expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);
   });
 
@@ -90,7 +91,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
       const gone = await benchmarks.create(ctx, aBenchmarkInput(datasetId, { name: 'Deleted' }));
       await benchmarks.delete(ctx, gone.id);
 
-      const pages = await allPages((page) => benchmarks.list(ctx, {}, page), 2);
+      const pages = await allPages((page: PageRequest<string>) => benchmarks.list(ctx, {}, page), 2);
       expect(pages.flat().map((b) => b.name)).toEqual(['B4', 'B3', 'B2', 'B1', 'B0']);
       expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
       expect((await benchmarks.list(ctx, { status: 'running' }, { limit: 10 })).items).toEqual([]);

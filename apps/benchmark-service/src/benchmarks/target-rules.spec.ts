@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { validateTarget } from './target-rules';
 
 const paths = (raw: Record<string, unknown>, allowPrivate = false) => {

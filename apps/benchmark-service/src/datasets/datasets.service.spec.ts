@@ -1,4 +1,4 @@
-import { ErrorCode, type ProjectContext } from '@cinetrace/contracts';
+import { ErrorCode, type DatasetView, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import { benchmarkServiceStore } from '../benchmark-service.module';
@@ -39,7 +39,7 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
     const appends = await Promise.all(Array.from({ length: 5 }, (_, a) => datasets.addItems(ctx, id, { items: captionItems(3, a * 3) })));
 
     expect(appends.map((a) => a.version).sort()).toEqual([2, 3, 4, 5, 6]);
-    const items = (await allPages((page) => datasets.items(ctx, id, page), 4)).flat();
+    const items = (await allPages((page: PageRequest<number>) => datasets.items(ctx, id, page), 4)).flat();
     expect(items.map((item) => item.index)).toEqual(Array.from({ length: 15 }, (_, i) => i));
     // Each append's items stay together, in the order they were sent.
     const prompts = items.map((item) => (item.input as { prompt: string }).prompt);
@@ -63,15 +63,15 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
   });
 
   it('pages items by index and datasets newest first, each once', async () => {
-    const made = [];
+    const made: DatasetView[] = [];
     for (let i = 0; i < 5; i++) made.push(await datasets.create(ctx, aDatasetInput({ name: `D${i}`, items: captionItems(i) })));
     await datasets.create(aProjectContext('prj_elsewhere'), aDatasetInput({ name: 'Elsewhere' }));
 
-    const pages = await allPages((page) => datasets.list(ctx, {}, page), 2);
+    const pages = await allPages((page: PageRequest<string>) => datasets.list(ctx, {}, page), 2);
     expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
     expect(pages.flat().map((d) => d.name)).toEqual(['D4', 'D3', 'D2', 'D1', 'D0']);
 
-    const itemPages = await allPages((page) => datasets.items(ctx, made[4].id, page), 3);
+    const itemPages = await allPages((page: PageRequest<number>) => datasets.items(ctx, made[4].id, page), 3);
     expect(itemPages.map((page) => page.map((item) => item.index))).toEqual([[0, 1, 2], [3]]);
   });
 

@@ -1,6 +1,7 @@
+import { expect } from '@jest/globals';
 import type { StreamRecord } from '@cinetrace/bus';
-import { DomainError, ErrorCode, Patterns, type ProjectContext, type TaskEvent, type TaskView } from '@cinetrace/contracts';
-import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
+import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
@@ -104,7 +105,7 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
 
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-      expect(refusals.map((o) => o.reason.code)).toEqual([ErrorCode.RunInProgress, ErrorCode.RunInProgress, ErrorCode.RunInProgress]);
+      expect(refusals.map((o) => (o.reason as DomainError).code)).toEqual([ErrorCode.RunInProgress, ErrorCode.RunInProgress, ErrorCode.RunInProgress]);
       expect((await runs.listRuns(ctx, benchmark.id, { limit: 10 })).items).toHaveLength(1);
     });
 
@@ -157,7 +158,7 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
         await runs.start(ctx, benchmark.id, {});
         await benchmarks.delete(ctx, benchmark.id); // cancels the run: it no longer holds an active slot
       }
-      const refusal = await runs.start(ctx, (await aBenchmark()).id, {}).catch((err) => err);
+      const refusal = await domainErrorOf(runs.start(ctx, (await aBenchmark()).id, {}));
       expect(refusal).toMatchObject({ code: ErrorCode.QuotaExceeded, detail: 'QUOTA_STARTS_PER_HOUR: the project started 2 runs in the last hour (limit 2)' });
       expect(refusal.retryAfter).toBeGreaterThan(3590);
       expect(refusal.retryAfter).toBeLessThanOrEqual(3600);
@@ -240,11 +241,11 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
         for (const task of await tasksOf(benchmark.id)) await report(finished(task, ctx.projectId));
       }
 
-      const taskPages = await allPages((page) => runs.listTasks(ctx, benchmark.id, {}, page), 2);
+      const taskPages = await allPages((page: PageRequest<number>) => runs.listTasks(ctx, benchmark.id, {}, page), 2);
       expect(taskPages.map((page) => page.map((t) => t.itemIndex))).toEqual([[0, 1], [2, 3], [4]]);
       expect(new Set(taskPages.flat().map((t) => t.runId))).toEqual(new Set([made[2].id]));
 
-      const runPages = await allPages((page) => runs.listRuns(ctx, benchmark.id, page), 2);
+      const runPages = await allPages((page: PageRequest<string>) => runs.listRuns(ctx, benchmark.id, page), 2);
       expect(runPages.flat().map((r) => r.id)).toEqual(made.map((r) => r.id).reverse());
       expect(runPages.map((page) => page.length)).toEqual([2, 1]);
     });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { hashApiKey } from '@cinetrace/auth';
 import type { BusClient } from '@cinetrace/bus';
 import { ApiKeyScope, AuthResolveReply, AuthResolveRequest, DomainError, ErrorCode } from '@cinetrace/contracts';
@@ -70,7 +71,8 @@ describe('AuthGuard', () => {
 
   it('answers unauthenticated without a Bearer key, or with a wrong one', async () => {
     const { guard } = setup();
-    for (const headers of [{}, { authorization: `Basic ${KEY}` }, { authorization: 'Bearer wrong' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: `Basic ${KEY}` }, { authorization: 'Bearer wrong' }];
+    for (const headers of attempts) {
       await expect(guard.canActivate(contextFor([OrganizationScoped()], headers).context)).rejects.toMatchObject({ code: 'unauthenticated' });
     }
   });

@@ -13,7 +13,7 @@ const parserError = (code: string, rawPacket?: string) =>
 
 const answered = (written: string[]) => {
   const [head, body] = written.join('').split('\r\n\r\n');
-  return { statusLine: head.split('\r\n')[0], head, body: JSON.parse(body) };
+  return { statusLine: head.split('\r\n')[0], head, body: JSON.parse(body) as { requestId: string } };
 };
 
 describe('answerClientError', () => {

@@ -1,5 +1,6 @@
 import { BusClient } from '@cinetrace/bus';
 import { DomainError, ServicePings } from '@cinetrace/contracts';
+import { domainErrorOf, rejectionOf } from '@cinetrace/testing';
 import { DataSource } from 'typeorm';
 import { OperationsController } from './operations.controller';
 
@@ -29,24 +30,18 @@ describe('OperationsController /readyz', () => {
   });
 
   it('names the queue, and benchmark-service whose check failed, when the task queue is down', async () => {
-    const error = await controller({ queueUp: false })
-      .ready()
-      .catch((e) => e);
+    const error = await rejectionOf(controller({ queueUp: false }).ready());
     expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: queue, benchmark-service unreachable' });
   });
 
   it('names a service that does not answer its ping', async () => {
-    const error = await controller({ silent: [ServicePings['trace-ingest']] })
-      .ready()
-      .catch((e) => e);
+    const error = await rejectionOf(controller({ silent: [ServicePings['trace-ingest']] }).ready());
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'unavailable', detail: 'Not ready: trace-ingest unreachable' });
   });
 
   it('names the store and the bus, then the services, when all are down', async () => {
-    const error = await controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) })
-      .ready()
-      .catch((e) => e);
+    const error = await domainErrorOf(controller({ storeUp: false, busUp: false, silent: Object.values(ServicePings) }).ready());
     expect(error.detail).toBe('Not ready: store, bus, queue, project-service, prompt-service, trace-ingest, benchmark-service, media-service unreachable');
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { BusClient, StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ProjectContext, TraceIngestMessage } from '@cinetrace/contracts';
 import { TraceIngestor } from '../traces/trace-ingestor';

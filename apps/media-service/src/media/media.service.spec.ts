@@ -1,5 +1,6 @@
+import { expect } from '@jest/globals';
 import { FsBlobStore } from '@cinetrace/blob-store';
-import { ErrorCode, type ProjectContext } from '@cinetrace/contracts';
+import { ErrorCode, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
 import { resolveMediaTool } from '@cinetrace/media-tools';
 import { aProjectContext, allPages, lavfi, makeClip, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -103,7 +104,7 @@ describe.each(TEST_STORES)('MediaService on %s', (kind) => {
     expect((await media.list(aProjectContext('prj_other'), {}, { limit: 10 })).items).toEqual([]);
 
     expect(await media.blob(ctx, video.id)).toEqual({ key: `${ctx.projectId}/${video.sha256}`, contentType: 'video/mp4', bytes: video.bytes });
-    const all = (await allPages((page) => media.list(ctx, {}, page), 1)).flat();
+    const all = (await allPages((page: PageRequest<string>) => media.list(ctx, {}, page), 1)).flat();
     expect(all.map((m) => m.id)).toEqual([audio.id, video.id]);
     expect((await media.list(ctx, { status: 'failed' }, { limit: 10 })).items.map((m) => m.id)).toEqual([audio.id]);
     expect((await media.list(ctx, { contentType: 'video/mp4' }, { limit: 10 })).items.map((m) => m.id)).toEqual([video.id]);

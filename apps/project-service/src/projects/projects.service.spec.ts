@@ -1,4 +1,4 @@
-import { ErrorCode, type OrgContext } from '@cinetrace/contracts';
+import { ErrorCode, type OrgContext, type PageRequest } from '@cinetrace/contracts';
 import { allPages, anOrgContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { Organization } from '../store/organization.entity';
 import { projectServiceStore } from '../project-service.module';
@@ -59,7 +59,7 @@ describe.each(TEST_STORES)('ProjectsService on %s', (kind) => {
       for (let i = 0; i < 7; i++) made.push(await projects.create(ctx, { name: `P${i}` }));
       await projects.create(await newOrganization(), { name: 'Elsewhere' });
 
-      const pages = await allPages((page) => projects.list(ctx, {}, page), 3);
+      const pages = await allPages((page: PageRequest<string>) => projects.list(ctx, {}, page), 3);
 
       expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
       expect(pages.flat().map((p) => p.name)).toEqual(['P6', 'P5', 'P4', 'P3', 'P2', 'P1', 'P0']);
@@ -67,7 +67,7 @@ describe.each(TEST_STORES)('ProjectsService on %s', (kind) => {
 
     it('ends with no next key when the last page is exactly full', async () => {
       for (let i = 0; i < 4; i++) await projects.create(ctx, { name: `Q${i}` });
-      const pages = await allPages((page) => projects.list(ctx, {}, page), 2);
+      const pages = await allPages((page: PageRequest<string>) => projects.list(ctx, {}, page), 2);
       expect(pages.map((page) => page.length)).toEqual([2, 2]);
     });
 

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { DomainError, ErrorCode, type OrgContext, type SecretResolveRequest, sealedSecretContext, secretIntakeContext } from '@cinetrace/contracts';
 import { openServiceDataSource } from '@cinetrace/persistence';
 import { AtRestCipher, ReplyKeyPair, sealFor } from '@cinetrace/secret-crypto';
@@ -71,7 +72,7 @@ describe('SecretsService and SecretReleaseService', () => {
   it('stores only ciphertext, and releases the value to a project of the organization for an allowed host', async () => {
     const value = 'sk-live-stored-0123456789';
     const created = await secrets.create(ours, { name: 'MODEL', allowedHosts: ['api.example.com'], sealedValue: sealedForIntake(ours.orgId, value) });
-    const rows = await store.query('SELECT * FROM secrets');
+    const rows = await store.query<Record<string, unknown>[]>('SELECT * FROM secrets');
     expect(JSON.stringify(rows)).not.toContain(value);
     expect(rows[0]).toMatchObject({ key_id: new AtRestCipher(key).keyId, org_id: 'org_ours', name: 'MODEL' });
     expect(created).toEqual({ id: expect.stringMatching(/^sec_/), name: 'MODEL', allowedHosts: ['api.example.com'], createdAt: expect.any(String), updatedAt: expect.any(String) });

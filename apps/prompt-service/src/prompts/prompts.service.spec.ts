@@ -1,4 +1,4 @@
-import { ErrorCode, type CreatePromptInput, type ProjectContext } from '@cinetrace/contracts';
+import { ErrorCode, type CreatePromptInput, type DomainError, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
 import { PromptReadsService } from './prompt-reads.service';
@@ -100,7 +100,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(won).toHaveLength(1);
-      expect(lost.map((o) => o.reason.code)).toEqual([ErrorCode.PreconditionFailed]);
+      expect(lost.map((o) => (o.reason as DomainError).code)).toEqual([ErrorCode.PreconditionFailed]);
       const history = await reads.versionsOf(ctx, id, { limit: 10 });
       expect(history.items.map((v) => v.version)).toEqual([2, 1]);
     });

@@ -1,4 +1,14 @@
-import { ErrorCode, type ProjectContext, type TraceIngestMessage, type TraceInput, type TraceListFilters, type TraceView } from '@cinetrace/contracts';
+import { expect } from '@jest/globals';
+import {
+  ErrorCode,
+  type ProjectContext,
+  type PageRequest,
+  type TraceIngestMessage,
+  type TraceInput,
+  type TraceListFilters,
+  type TraceListKey,
+  type TraceView,
+} from '@cinetrace/contracts';
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { TraceWriter } from '../store/trace-writer';
 import { traceIngestStore } from '../trace-ingest.module';
@@ -17,7 +27,8 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
   let projects = 0;
   let ctx: ProjectContext;
 
-  const ids = async (filters: TraceListFilters, limit = 100) => (await allPages((page) => reads.list({ ctx, filters, page }), limit)).flat().map((t) => t.id);
+  const ids = async (filters: TraceListFilters, limit = 100) =>
+    (await allPages((page: PageRequest<TraceListKey>) => reads.list({ ctx, filters, page }), limit)).flat().map((t) => t.id);
 
   beforeAll(async () => {
     store = await openTestStore(kind, traceIngestStore);
@@ -38,7 +49,7 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
       const newestFirst = [...traces].sort((a, b) => b.startTime! - a.startTime! || (a.id < b.id ? 1 : -1)).map((t) => t.id);
 
       for (const limit of [1, 3, 4, 5, 17, 50]) {
-        const pages = await allPages((page) => reads.list({ ctx, filters: {}, page }), limit);
+        const pages = await allPages((page: PageRequest<TraceListKey>) => reads.list({ ctx, filters: {}, page }), limit);
         expect(pages.flat().map((t) => t.id)).toEqual(newestFirst);
         expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
       }

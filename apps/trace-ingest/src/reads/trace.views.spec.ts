@@ -43,7 +43,7 @@ describe('traceViewJson', () => {
       id: 'root',
       parentId: null,
       name: 'pipeline',
-      kind: 'chain',
+      kind: 'agent',
       status: 'ok',
       statusMessage: null,
       startTime: T0,
@@ -101,7 +101,7 @@ describe('traceViewJson', () => {
           id: 'root',
           parentId: null,
           name: 'pipeline',
-          kind: 'chain',
+          kind: 'agent',
           status: 'ok',
           statusMessage: null,
           startTime: '2026-11-26T08:00:00.000Z',
@@ -140,6 +140,6 @@ describe('traceViewJson', () => {
   });
 
   it('answers a trace without spans with an empty list', () => {
-    expect(JSON.parse(traceViewJson(trace, { input: null, output: null }, [])).spans).toEqual([]);
+    expect((JSON.parse(traceViewJson(trace, { input: null, output: null }, [])) as { spans: unknown }).spans).toEqual([]);
   });
 });

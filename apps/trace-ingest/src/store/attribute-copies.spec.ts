@@ -11,7 +11,7 @@ describe('attribute copies', () => {
     expect(copies).toEqual({ 'input.value': 'input', 'output.value': 'output' });
     expect(kept).toEqual({ 'input.value': 0, 'output.value': 0, shard: 1 });
     expect(attributes['input.value']).toBe(prompt); // the span's own object is not changed
-    const restored = withCopies(JSON.parse(JSON.stringify(kept)), copies!, { input: JSON.stringify(prompt), output: JSON.stringify(output) });
+    const restored = withCopies(JSON.parse(JSON.stringify(kept)) as Record<string, unknown>, copies!, { input: JSON.stringify(prompt), output: JSON.stringify(output) });
     expect(Object.entries(restored)).toEqual(Object.entries(attributes));
   });
 

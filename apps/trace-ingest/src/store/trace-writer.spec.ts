@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { ProjectContext, TraceGetRequest, TraceIngestMessage, TraceInput, TraceView } from '@cinetrace/contracts';
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { EntityManager, type DataSource } from 'typeorm';
@@ -129,10 +130,10 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     };
     const span = { id: 'copy', name: 'generate', startTime: T0, input: prompt, output, attributes };
     await writer.store([message({ id: 'copies_1', spans: [span] })]);
-    const [row] = await dataSource.query(`SELECT attributes, attribute_copies FROM spans WHERE trace_id = 'copies_1'`);
-    expect(JSON.parse(row.attribute_copies)).toEqual({ 'input.value': 'input', 'output.value': 'output' });
+    const [row] = await dataSource.query<{ attributes: string; attribute_copies: string }[]>(`SELECT attributes, attribute_copies FROM spans WHERE trace_id = 'copies_1'`);
+    expect(JSON.parse(row.attribute_copies) as unknown).toEqual({ 'input.value': 'input', 'output.value': 'output' });
     expect(row.attributes).not.toContain('neon rain, say');
-    expect(Object.keys(JSON.parse(row.attributes))).toEqual(Object.keys(attributes));
+    expect(Object.keys(JSON.parse(row.attributes) as object)).toEqual(Object.keys(attributes));
 
     const stored = await getTrace({ ctx, id: 'copies_1' });
     expect(stored.spans[0].attributes).toEqual(attributes);
@@ -240,7 +241,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       await writer.store([
         message({ id: 'nested', metadata: { cfg: { a: 1, b: { c: [1, { d: 'x', e: null }] } }, n: 2 }, spans: [] }, meta.projectId),
         message({ id: 'other', metadata: { cfg: { a: 1, b: { c: [{ e: null, d: 'x' }, 1] } }, n: 2.5 }, spans: [] }, meta.projectId),
-        message({ id: 'proto', metadata: JSON.parse('{"__proto__":{"p":true},"flag":false}'), spans: [] }, meta.projectId),
+        message({ id: 'proto', metadata: JSON.parse('{"__proto__":{"p":true},"flag":false}') as Record<string, unknown>, spans: [] }, meta.projectId),
       ]);
     });
 
@@ -257,7 +258,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       expect(await listed({ n: '2' })).toEqual([]);
       expect(await listed({ flag: false })).toEqual(['proto']);
       expect(await listed({ flag: 0 })).toEqual([]);
-      expect(await listed(JSON.parse('{"__proto__":{"p":true}}'))).toEqual(['proto']);
+      expect(await listed(JSON.parse('{"__proto__":{"p":true}}') as Record<string, unknown>)).toEqual(['proto']);
     });
 
     it('still filters a project holding metadata stored before U+0000 and lone surrogates were refused', async () => {
@@ -313,7 +314,10 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     const spans = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `s${i}`, startTime: T0 + i, input: { prompt: 'x'.repeat(500 * i) } }));
     await writer.store([message({ id: 'before', spans }, old.projectId)]);
     const p = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
-    const spanBytes = async () => Number((await dataSource.query(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes);
+    const spanBytes = async () =>
+      Number(
+        (await dataSource.query<{ span_bytes: number | string }[]>(`SELECT span_bytes FROM traces WHERE project_id = ${p(1)} AND id = 'before'`, [old.projectId]))[0].span_bytes,
+      );
     const counted = await spanBytes();
 
     await dataSource.undoLastMigration({ transaction: 'each' });

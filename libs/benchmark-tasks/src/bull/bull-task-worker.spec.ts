@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, TASK_QUEUE, TaskEvent, TaskFinishedEvent, TaskJob, TaskTopics } from '@cinetrace/contracts';
 import { aTaskJob, dropRedisPrefix, waitFor } from '@cinetrace/testing';

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { TaskJob } from '@cinetrace/contracts';
 import { AttemptSecrets } from './attempt-secrets';
 import type { SecretSource } from './secret-source';

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { DomainError, ErrorCode, Patterns, sealedSecretContext, type SecretResolveRequest } from '@cinetrace/contracts';
 import { sealFor } from '@cinetrace/secret-crypto';
 import { BusSecretSource, hostOf } from './secret-source';

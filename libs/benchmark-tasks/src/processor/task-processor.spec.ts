@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { inThisThread } from '@cinetrace/scorers';
 import type { StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { Topics, type TaskJob, type TraceIngestMessage } from '@cinetrace/contracts';
@@ -13,8 +14,13 @@ import { TaskProcessor, type AttemptOutcome } from './task-processor';
 interface SeenRequest {
   path: string;
   headers: IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON the assertions read freely
-  body: any;
+  /** Parsed JSON; an assertion that reads into it says what it expects there. */
+  body: unknown;
+}
+
+/** What an OpenAI-style chat endpoint is sent. */
+interface ChatBody {
+  messages: { role: string; content: string }[];
 }
 interface TestServer {
   url: string;
@@ -40,7 +46,7 @@ async function serve(handler: Handler): Promise<TestServer> {
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
-      const seen = { path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      const seen = { path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
       requests.push(seen);
       handler(seen, res);
     });
@@ -189,7 +195,7 @@ describe('TaskProcessor, http target', () => {
     const target = await serve(answering(200, { output: 'ok' }));
     const { tasks } = processor();
     await tasks.attempt(job({ target: { type: 'http', url: target.url }, scorers: [] }), 1);
-    expect(target.requests[0].body.prompt).toBeNull();
+    expect((target.requests[0].body as { prompt: unknown }).prompt).toBeNull();
     expect(target.requests[0].headers.authorization).toBeUndefined();
   });
 
@@ -298,7 +304,7 @@ describe('TaskProcessor, openai_chat target', () => {
     const target = { type: 'openai_chat', baseUrl: llm.url, model: 'gpt-test' };
     await tasks.attempt(job({ target, item: { ...job().item, input: 'Say hi' }, scorers: [] }), 1);
     await tasks.attempt(job({ target, scorers: [] }), 1);
-    expect(llm.requests.map((r) => r.body.messages[0].content)).toEqual(['Say hi', JSON.stringify(job().item.input)]);
+    expect(llm.requests.map((r) => (r.body as ChatBody).messages[0].content)).toEqual(['Say hi', JSON.stringify(job().item.input)]);
   });
 
   it('fails for good on an answer without a message, and retries an overloaded endpoint', async () => {
@@ -570,7 +576,7 @@ describe('TaskProcessor, trace', () => {
   });
 
   it('takes an answer nested as deep as allowed', async () => {
-    const nested = JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`);
+    const nested: unknown = JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`);
     const { tasks, traces } = processor();
     const outcome = await tasks.attempt(job({ item: withOutput(nested), scorers: [] }), 1);
     expect(outcome.output).toEqual(nested);

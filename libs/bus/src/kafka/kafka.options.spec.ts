@@ -10,7 +10,7 @@ describe('Kafka consumer commits', () => {
   });
 
   it('a caller commits its replies once a second: a reply read again finds nobody waiting', () => {
-    const run = kafkaClientOptions('gateway', connection).run as Record<string, unknown>;
+    const run = kafkaClientOptions('gateway', connection)?.run as Record<string, unknown>;
     expect(run.autoCommitInterval).toBe(1000);
   });
 });

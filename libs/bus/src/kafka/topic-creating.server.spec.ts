@@ -99,7 +99,7 @@ describe('TopicCreatingServerKafka', () => {
       maxWaitTimeInMs: 500,
     });
     Object.assign(server, { producer: { send: async () => Promise.reject(new Error('This server is not the leader for that topic-partition')) } });
-    const sent = server.sendMessage({ response: { ok: true } }, 'gateway.reply', '0', 'c-1', {} as KafkaContext);
+    const sent = server.sendMessage({ id: 'c-1', response: { ok: true } }, 'gateway.reply', '0', 'c-1', {} as KafkaContext);
     await expect(sent).resolves.toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ describe('InProcessStreams', () => {
     });
     const results = await Promise.allSettled(['a', 'bad', 'c'].map((key) => streams.publish('t', [record(key)])));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const reason = (results[1] as PromiseRejectedResult).reason;
+    const reason = (results[1] as PromiseRejectedResult).reason as DomainError;
     expect(reason).toBeInstanceOf(DomainError);
     expect(reason.code).toBe(ErrorCode.Unavailable);
     expect(stored.sort()).toEqual(['a', 'c']);

@@ -10,9 +10,12 @@ const tooLarge = () =>
     message: 'The request included a message larger than the max message size the server will accept',
   } as never);
 
+/** kafkajs builds it with a cause (as its retrier does), which its typings leave out. */
+const NonRetriableWithCause = KafkaJSNonRetriableError as new (e: Error, options: { cause: Error }) => KafkaJSNonRetriableError;
+
 describe('publishError', () => {
   it('answers 413 for a record the broker refuses as too large, as kafkajs surfaces it after its retrier', () => {
-    const surfaced = new KafkaJSNonRetriableError(tooLarge(), { cause: tooLarge() });
+    const surfaced = new NonRetriableWithCause(tooLarge(), { cause: tooLarge() });
     const err = publishError(surfaced);
     expect(err.code).toBe(ErrorCode.PayloadTooLarge);
     expect(err.retryAfter).toBeUndefined();

@@ -3,6 +3,10 @@ import { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
 import { readExportTraceRequest } from './otlp-protobuf-reader';
 import { otlpToTraces } from './otlp-to-traces';
 
+/** protobufjs types util.Long as a bare constructor; it is long.js's Long, with its factories. */
+type LongValue = protobuf.Long & { toBytesLE(): number[] };
+const Long = protobuf.util.Long as unknown as { fromString(value: string, unsigned?: boolean): LongValue; fromNumber(value: number, unsigned?: boolean): LongValue };
+
 const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR);
 const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 
@@ -27,8 +31,8 @@ function richRequest(): object {
                 spanId: ROOT,
                 name: 'generate',
                 kind: 2,
-                startTimeUnixNano: protobuf.util.Long.fromString('1764000000123456789', true),
-                endTimeUnixNano: protobuf.util.Long.fromString('1764000001999999999', true),
+                startTimeUnixNano: Long.fromString('1764000000123456789', true),
+                endTimeUnixNano: Long.fromString('1764000001999999999', true),
                 status: { code: 1 },
                 traceState: 'vendor=1',
                 flags: 257,
@@ -39,13 +43,13 @@ function richRequest(): object {
                 parentSpanId: ROOT,
                 name: 'render ✓ ünïcode',
                 kind: 3,
-                startTimeUnixNano: protobuf.util.Long.fromString('1764000000500000000', true),
-                endTimeUnixNano: protobuf.util.Long.fromNumber(0, true),
+                startTimeUnixNano: Long.fromString('1764000000500000000', true),
+                endTimeUnixNano: Long.fromNumber(0, true),
                 attributes: [
                   kv('s', { stringValue: '' }),
                   kv('b', { boolValue: false }),
-                  kv('i', { intValue: protobuf.util.Long.fromNumber(-42) }),
-                  kv('big', { intValue: protobuf.util.Long.fromString('9007199254740993') }),
+                  kv('i', { intValue: Long.fromNumber(-42) }),
+                  kv('big', { intValue: Long.fromString('9007199254740993') }),
                   kv('d', { doubleValue: 0.25 }),
                   kv('bytes', { bytesValue: Buffer.from([0, 1, 2, 250]) }),
                   kv('list', { arrayValue: { values: [{ stringValue: 'a' }, { intValue: 7 }, { kvlistValue: { values: [kv('k', { doubleValue: 1.5 })] } }] } }),
@@ -55,7 +59,7 @@ function richRequest(): object {
                   kv('input.value', { stringValue: '{"prompt":"a cat"}' }),
                 ],
                 droppedAttributesCount: 3,
-                events: [{ timeUnixNano: protobuf.util.Long.fromString('1764000000600000001', true), name: 'frames', attributes: [kv('n', { intValue: 24 })] }],
+                events: [{ timeUnixNano: Long.fromString('1764000000600000001', true), name: 'frames', attributes: [kv('n', { intValue: 24 })] }],
                 links: [{ traceId: TRACE, spanId: ROOT, traceState: 'a=b', attributes: [kv('why', { stringValue: 'retry' })], flags: 1 }],
                 status: { code: 2, message: 'nsfw filter' },
               },
@@ -136,7 +140,7 @@ describe('readExportTraceRequest', () => {
       let value: Uint8Array = field(0x0a, Buffer.from('x')); // AnyValue { string_value: "x" }
       for (let i = 0; i < levels; i++) value = field(0x2a, field(0x0a, value)); // AnyValue { array_value { values: [value] } }
       const keyValue = join(field(0x0a, Buffer.from('deep')), field(0x12, value));
-      const start = join(Buffer.from([0x39]), Buffer.from(protobuf.util.Long.fromString('1764000000000000000', true).toBytesLE()));
+      const start = join(Buffer.from([0x39]), Buffer.from(Long.fromString('1764000000000000000', true).toBytesLE()));
       const span = join(field(0x0a, TRACE), field(0x12, ROOT), field(0x2a, Buffer.from('n')), start, field(0x4a, keyValue));
       return field(0x0a, field(0x12, field(0x12, span))); // request { resource_spans { scope_spans { spans } } }
     };

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { otlpToTraces } from './otlp-to-traces';
 
 const TRACE = '5b8efff798038103d269b633813fc60c';
