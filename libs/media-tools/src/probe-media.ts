@@ -1,18 +1,10 @@
+import type { MediaProbeView } from '@cinetrace/contracts';
 import type { Readable } from 'node:stream';
 import type { MediaTool } from './media-tool-paths';
 import { MediaToolRunError, runMediaTool } from './run-media-tool';
 
 /** What the contract's media `probe` holds (docs/api-reference.md, Media): nulls where they do not apply. */
-export interface MediaProbe {
-  durationMs: number | null;
-  width: number | null;
-  height: number | null;
-  fps: number | null;
-  videoCodec: string | null;
-  audioCodec: string | null;
-  hasAudio: boolean;
-  bitRate: number | null;
-}
+export type MediaProbe = MediaProbeView;
 
 /** A probe either reads the media or says in words why it could not: never a throw for bad input. */
 export type ProbeOutcome = { ok: true; probe: MediaProbe } | { ok: false; reason: string };
