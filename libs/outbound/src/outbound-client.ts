@@ -74,38 +74,24 @@ export class OutboundClient {
     const check = checkOutboundUrl(url, { allowPrivate: this.allowPrivate });
     if (!check.ok) return Promise.reject(new OutboundError('refused_address', `url ${check.message}`));
     const host = check.url.host;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs);
-    const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': this.userAgent };
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-    // What the consumer throws is its own (a size cap, a storage error), unless the time cap cut its source off.
-    let consuming = false;
-    const exchange = async (): Promise<T> => {
-      const response = await request(check.url, { method: 'GET', headers, dispatcher: this.agent, signal: controller.signal });
-      const { statusCode } = response;
-      if (statusCode < 200 || statusCode >= 300) {
-        discard(response.body);
-        if (statusCode >= 300 && statusCode < 400) throw new OutboundError('redirect', `redirects are not followed (${host} answered ${statusCode})`, statusCode);
-        throw new OutboundError('http_status', `${host} answered with status ${statusCode}`, statusCode);
-      }
-      const type = response.headers['content-type'];
-      consuming = true;
-      return await consume(response.body, { status: statusCode, contentType: typeof type === 'string' ? type : undefined });
-    };
+    const headers = this.headers({}, options);
     return this.timed(options.targetType, async () => {
+      const deadline = new Deadline(options.timeoutMs);
+      // What the consumer throws is its own (a size cap, a storage error), unless the time cap cut its source off.
+      let consuming = false;
       try {
-        return { status: 200, body: await exchange() };
+        const response = await request(check.url, { method: 'GET', headers, dispatcher: this.agent, signal: deadline.signal });
+        refuseUnsuccessful(response, host);
+        const type = response.headers['content-type'];
+        consuming = true;
+        return await consume(response.body, { status: response.statusCode, contentType: typeof type === 'string' ? type : undefined });
       } catch (error) {
-        if (consuming && !timedOut) throw error;
-        throw this.toOutboundError(error, timedOut, host, options.timeoutMs);
+        if (consuming && !deadline.passed) throw error;
+        throw this.toOutboundError(error, deadline.passed, host, options.timeoutMs);
       } finally {
-        clearTimeout(timer);
+        deadline.clear();
       }
-    }).then((response) => response.body as T);
+    });
   }
 
   /** Closes pooled connections (shutdown, end of tests). */
@@ -113,7 +99,7 @@ export class OutboundClient {
     return this.agent.close();
   }
 
-  private async timed(targetType: string | undefined, call: () => Promise<OutboundResponse>): Promise<OutboundResponse> {
+  private async timed<T>(targetType: string | undefined, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
     try {
       const response = await call();
@@ -131,37 +117,32 @@ export class OutboundClient {
     if (!check.ok) throw new OutboundError('refused_address', `url ${check.message}`);
     const { url } = check;
 
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    const headers = this.headers(body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' }, options);
 
     if (options.signal?.aborted) throw abortedError(url.host);
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs);
-    const onCallerAbort = (): void => controller.abort();
+    const deadline = new Deadline(options.timeoutMs);
+    const onCallerAbort = (): void => deadline.abort();
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       // undici's request() follows no redirects (that takes the redirect interceptor): a 3xx comes back as is.
-      const response = await request(url, { method, headers, body, dispatcher: this.agent, signal: controller.signal });
-      const { statusCode } = response;
-      if (statusCode < 200 || statusCode >= 300) {
-        discard(response.body);
-        if (statusCode >= 300 && statusCode < 400) throw new OutboundError('redirect', `redirects are not followed (${url.host} answered ${statusCode})`, statusCode);
-        throw new OutboundError('http_status', `${url.host} answered with status ${statusCode}`, statusCode);
-      }
+      const response = await request(url, { method, headers, body, dispatcher: this.agent, signal: deadline.signal });
+      refuseUnsuccessful(response, url.host);
       const text = await this.readBounded(response.body, response.headers['content-length'], url.host);
-      return { status: statusCode, body: statusCode === 204 ? null : parseJson(text, url.host) };
+      return { status: response.statusCode, body: response.statusCode === 204 ? null : parseJson(text, url.host) };
     } catch (error) {
-      if (options.signal?.aborted && !timedOut) throw abortedError(url.host);
-      throw this.toOutboundError(error, timedOut, url.host, options.timeoutMs);
+      if (options.signal?.aborted && !deadline.passed) throw abortedError(url.host);
+      throw this.toOutboundError(error, deadline.passed, url.host, options.timeoutMs);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
+  }
+
+  /** A call's headers: `own` (what the call sends), then the caller's, lower-cased, which may replace them. */
+  private headers(own: Record<string, string>, options: OutboundRequestOptions): Record<string, string> {
+    const headers: Record<string, string> = { ...own, 'accept-encoding': 'identity', 'user-agent': this.userAgent };
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    return headers;
   }
 
   private async readBounded(body: Readable, contentLength: string | string[] | undefined, host: string): Promise<string> {
@@ -195,6 +176,41 @@ export class OutboundClient {
 
 function abortedError(host: string): OutboundError {
   return new OutboundError('aborted', `the call to ${host} was abandoned`);
+}
+
+/** A call's time cap: its signal aborts the exchange once `timeoutMs` passed (or on abort()). */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  passed = false;
+
+  constructor(timeoutMs: number) {
+    this.timer = setTimeout(() => {
+      this.passed = true;
+      this.controller.abort();
+    }, timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.controller.abort();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** A non-2xx answer as its error (its body dropped): redirects are not followed, other statuses are the call's failure. */
+function refuseUnsuccessful(response: { statusCode: number; body: Readable }, host: string): void {
+  const { statusCode } = response;
+  if (statusCode >= 200 && statusCode < 300) return;
+  discard(response.body);
+  if (statusCode >= 300 && statusCode < 400) throw new OutboundError('redirect', `redirects are not followed (${host} answered ${statusCode})`, statusCode);
+  throw new OutboundError('http_status', `${host} answered with status ${statusCode}`, statusCode);
 }
 
 /** Drops an unread body with its connection; undici reports that as an error nobody needs. */
