@@ -46,7 +46,7 @@ export async function decodeOtlpExport({ encoding, bytes, maxJsonDepth }: OtlpEx
         traces.push(alone.trace);
         continue;
       }
-      const checked = await refuseInvalidSpans(trace, checkOtlpPayloadAlone);
+      const checked = await refuseInvalidSpans(trace, checkOtlpPayloadAlone, alone);
       rejectedSpans += checked.rejected;
       refusals.push(...checked.messages);
       if (checked.trace) traces.push(checked.trace);

@@ -34,8 +34,9 @@ export class OtlpIngest {
     let refusedTraces = decoded.refusedTraces;
     // Most exports name no parent outside themselves: then nothing is asked of the store.
     const valid: TraceInput[] = [];
-    const checked = decoded.traces.some((trace) => foreignParentIds(trace).length)
-      ? await Promise.all(decoded.traces.map((trace) => this.checkStoredParents(ctx, trace)))
+    const foreign = decoded.traces.map(foreignParentIds);
+    const checked = foreign.some((ids) => ids.length)
+      ? await Promise.all(decoded.traces.map((trace, i) => this.checkStoredParents(ctx, trace, foreign[i])))
       : decoded.traces.map((trace): CheckedOtlpTrace => ({ trace, rejected: 0, messages: [] }));
     for (const result of checked) {
       rejectedSpans += result.rejected;
@@ -51,11 +52,11 @@ export class OtlpIngest {
   }
 
   /**
-   * A validated trace whose spans name parents outside the export: a cycle through the stored
-   * spans refuses the spans in it, and the rest is checked again (asking the store each round).
+   * A validated trace whose spans name parents outside the export (`foreign`, its
+   * foreignParentIds): a cycle through the stored spans refuses the spans in it, and the rest
+   * is checked again (asking the store each round).
    */
-  private async checkStoredParents(ctx: ProjectContext, trace: TraceInput): Promise<CheckedOtlpTrace> {
-    const foreign = foreignParentIds(trace);
+  private async checkStoredParents(ctx: ProjectContext, trace: TraceInput, foreign: string[]): Promise<CheckedOtlpTrace> {
     if (!foreign.length) return { trace, rejected: 0, messages: [] };
     const request: SpanParentsRequest = { ctx, traceId: trace.id, spanIds: foreign };
     const stored = new Map(Object.entries(await this.bus.request(Patterns.SpanParents, request)));

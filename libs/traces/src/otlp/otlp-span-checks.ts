@@ -31,14 +31,19 @@ export function checkOtlpPayloadAlone(payload: unknown): OtlpCheck {
 /**
  * Checks a payload with `check`; the spans its errors name are refused and the rest checked
  * again (a refused span may have been the parent others named, so this repeats, a few times
- * at most). An error of a trace field taken from the root span sends the trace without them.
+ * at most). `firstCheck`: check(raw)'s result, when the caller has it already. An error of a trace field taken from the root span sends the trace without them.
  */
-export async function refuseInvalidSpans(raw: OtlpTracePayload['trace'], check: (payload: OtlpTracePayload['trace']) => OtlpCheck | Promise<OtlpCheck>): Promise<CheckedOtlpTrace> {
+export async function refuseInvalidSpans(
+  raw: OtlpTracePayload['trace'],
+  check: (payload: OtlpTracePayload['trace']) => OtlpCheck | Promise<OtlpCheck>,
+  firstCheck?: OtlpCheck,
+): Promise<CheckedOtlpTrace> {
   const messages: string[] = [];
   let rejected = 0;
   let payload = raw;
   for (let round = 0; round < MAX_ROUNDS && payload.spans.length; round++) {
-    const checked = await check(payload);
+    // The first round's result, when the caller already checked the payload as it came.
+    const checked = round === 0 && firstCheck ? firstCheck : await check(payload);
     if (checked.ok) return { trace: checked.trace, rejected, messages };
     const refused = spansNamed(checked.errors);
     if (refused.size === 0) {
