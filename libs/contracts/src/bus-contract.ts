@@ -15,7 +15,7 @@ import type {
   DatasetRequest,
 } from './datasets/dataset.messages';
 import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView } from './datasets/dataset.views';
-import type { Page } from './lists/page';
+import type { Page, TextPage } from './lists/page';
 import type { MediaListKey, MediaListRequest, MediaRegisterRequest, MediaRequest } from './media/media.messages';
 import type { MediaBlobView, MediaRegisteredView, MediaView } from './media/media.views';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';
@@ -53,7 +53,7 @@ import type {
 } from './secrets/secret.messages';
 import type { SecretActivityView, SecretView } from './secrets/secret.views';
 import type { IngestReceiptsReply, IngestReceiptsRequest, SpanParentsReply, SpanParentsRequest, TraceGetRequest, TraceListKey, TraceListRequest } from './traces/trace.messages';
-import type { TraceSummaryView, TraceView } from './traces/trace.views';
+import type { TraceView } from './traces/trace.views';
 import type { Pattern } from './patterns';
 import { Patterns } from './wire-names';
 
@@ -110,7 +110,7 @@ export interface BusContract {
   [Patterns.PromptReleaseRemove]: { request: PromptReleaseRemoveRequest; reply: ReleaseRemovedReply };
   [Patterns.PromptDiff]: { request: PromptDiffRequest; reply: PromptDiffView };
   [Patterns.PromptRender]: { request: PromptRenderRequest; reply: RenderedPromptView };
-  [Patterns.TraceList]: { request: TraceListRequest; reply: Page<TraceSummaryView, TraceListKey> };
+  [Patterns.TraceList]: { request: TraceListRequest; reply: TextPage<TraceListKey> };
   [Patterns.TraceGet]: { request: TraceGetRequest; reply: TraceView };
   [Patterns.SpanParents]: { request: SpanParentsRequest; reply: SpanParentsReply };
   [Patterns.IngestReceipts]: { request: IngestReceiptsRequest; reply: IngestReceiptsReply };

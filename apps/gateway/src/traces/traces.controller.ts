@@ -127,8 +127,9 @@ export class TracesController {
     summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)',
   })
   @ApiListResponse(TraceSummaryView, LIST_FILTERS)
-  list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView>> {
-    return this.lists.respond('traces', ctx, query, LIST_FILTERS, (filters, page: TraceListRequest['page']) => this.bus.request(Patterns.TraceList, { ctx, filters, page }));
+  list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView> | JsonText> {
+    // As trace-ingest wrote the items (summaryViewJson): not parsed and serialized again here.
+    return this.lists.respondText('traces', ctx, query, LIST_FILTERS, (filters, page: TraceListRequest['page']) => this.bus.request(Patterns.TraceList, { ctx, filters, page }));
   }
 
   @Get(':id')

@@ -12,6 +12,7 @@ import {
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { TraceWriter } from '../store/trace-writer';
 import { traceIngestStore } from '../trace-ingest.module';
+import { listTraces } from './trace-list.fixtures';
 import { TraceReadsService } from './trace-reads.service';
 
 const T0 = Date.UTC(2030, 0, 1);
@@ -28,7 +29,7 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
   let ctx: ProjectContext;
 
   const ids = async (filters: TraceListFilters, limit = 100) =>
-    (await allPages((page: PageRequest<TraceListKey>) => reads.list({ ctx, filters, page }), limit)).flat().map((t) => t.id);
+    (await allPages((page: PageRequest<TraceListKey>) => listTraces(reads, { ctx, filters, page }), limit)).flat().map((t) => t.id);
 
   beforeAll(async () => {
     store = await openTestStore(kind, traceIngestStore);
@@ -49,7 +50,7 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
       const newestFirst = [...traces].sort((a, b) => b.startTime! - a.startTime! || (a.id < b.id ? 1 : -1)).map((t) => t.id);
 
       for (const limit of [1, 3, 4, 5, 17, 50]) {
-        const pages = await allPages((page: PageRequest<TraceListKey>) => reads.list({ ctx, filters: {}, page }), limit);
+        const pages = await allPages((page: PageRequest<TraceListKey>) => listTraces(reads, { ctx, filters: {}, page }), limit);
         expect(pages.flat().map((t) => t.id)).toEqual(newestFirst);
         expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
       }
@@ -57,9 +58,9 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
 
     it('keeps its place when traces arrive between pages: nothing already listed again, nothing older skipped', async () => {
       await writer.store(Array.from({ length: 6 }, (_, i) => ingest(ctx, { id: `old_${i}`, startTime: T0 + i, spans: [] })));
-      const first = await reads.list({ ctx, filters: {}, page: { limit: 3 } });
+      const first = await listTraces(reads, { ctx, filters: {}, page: { limit: 3 } });
       await writer.store([ingest(ctx, { id: 'newer', startTime: T0 + 100, spans: [] })]);
-      const rest = await reads.list({ ctx, filters: {}, page: { limit: 10, after: first.nextKey! } });
+      const rest = await listTraces(reads, { ctx, filters: {}, page: { limit: 10, after: first.nextKey! } });
 
       expect(first.items.map((t) => t.id)).toEqual(['old_5', 'old_4', 'old_3']);
       expect(rest).toMatchObject({ nextKey: null });
@@ -84,12 +85,12 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
     });
 
     it('refuses another projectId with project_mismatch and an unknown status with validation_failed', async () => {
-      await expect(reads.list({ ctx, filters: { projectId: 'prj_someone_else' }, page: { limit: 10 } })).rejects.toMatchObject({ code: ErrorCode.ProjectMismatch });
-      await expect(reads.list({ ctx, filters: { status: 'sideways' }, page: { limit: 10 } })).rejects.toMatchObject({
+      await expect(listTraces(reads, { ctx, filters: { projectId: 'prj_someone_else' }, page: { limit: 10 } })).rejects.toMatchObject({ code: ErrorCode.ProjectMismatch });
+      await expect(listTraces(reads, { ctx, filters: { status: 'sideways' }, page: { limit: 10 } })).rejects.toMatchObject({
         code: ErrorCode.ValidationFailed,
         errors: [{ path: 'status', message: expect.stringContaining('must be one of:') }],
       });
-      expect(await reads.list({ ctx, filters: { projectId: ctx.projectId }, page: { limit: 10 } })).toEqual({ items: [], nextKey: null });
+      expect(await listTraces(reads, { ctx, filters: { projectId: ctx.projectId }, page: { limit: 10 } })).toEqual({ items: [], nextKey: null });
     });
   });
 

@@ -2,7 +2,6 @@ import {
   DomainError,
   ErrorCode,
   IngestReceiptsReply,
-  Page,
   ProjectContext,
   rowsForPage,
   SpanParentsReply,
@@ -12,7 +11,7 @@ import {
   TraceGetRequest,
   TraceListKey,
   TraceListRequest,
-  TraceSummaryView,
+  TextPage,
   TraceView,
 } from '@cinetrace/contracts';
 import { JsonText } from '@cinetrace/bus';
@@ -22,7 +21,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { selectReceipts, selectSpanParents, selectSpans, selectTrace, selectTraceSummaries } from '../store/trace-reads';
 import { spanTextFromRow, traceFromRow } from '../store/trace-rows';
-import { toSummaryView, traceViewJson } from './trace.views';
+import { summaryViewJson, traceViewJson } from './trace.views';
 
 /** Reads of traces; every query is scoped by the caller's project (the statements are in store/trace-reads.ts). */
 @Injectable()
@@ -38,7 +37,8 @@ export class TraceReadsService {
     return new JsonText(traceViewJson(traceFromRow(row, false), payload, toTimeline(spans.map(spanTextFromRow))));
   }
 
-  async list({ ctx, filters, page }: TraceListRequest): Promise<Page<TraceSummaryView, TraceListKey>> {
+  /** A page of trace summaries, written as JSON text (summaryViewJson) for the gateway to send on. */
+  async list({ ctx, filters, page }: TraceListRequest): Promise<TextPage<TraceListKey>> {
     const { projectId, ...filter } = filters;
     if (projectId !== undefined && projectId !== ctx.projectId) {
       throw new DomainError(ErrorCode.ProjectMismatch, `projectId '${projectId}' is not the project of this X-Project-Key`);
@@ -47,9 +47,8 @@ export class TraceReadsService {
       throw DomainError.validation([{ path: 'status', message: `must be one of: ${TRACE_STATUSES.join(', ')}` }]);
     }
     const rows = await selectTraceSummaries(this.dataSource.manager, ctx.projectId, filter, page.after || undefined, rowsForPage(page));
-    const traces = rows.map((row) => traceFromRow(row, false));
-    const { items, nextKey } = toPage(traces, page.limit, (trace): TraceListKey => [trace.startTime, trace.id]);
-    return { items: items.map(toSummaryView), nextKey };
+    const { items, nextKey } = toPage(rows, page.limit, (row): TraceListKey => [Number(row.start_time), row.id as string]);
+    return { itemsJson: `[${items.map(summaryViewJson).join(',')}]`, nextKey };
   }
 
   /** For each named span and each of its stored ancestors: its stored parent. */

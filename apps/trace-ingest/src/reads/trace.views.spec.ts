@@ -1,7 +1,7 @@
 import type { StoredTrace } from '@cinetrace/traces';
 import { toTimeline } from '@cinetrace/traces';
-import { spanTextFromRow, spanToRow, SPAN_TABLE } from '../store/trace-rows';
-import { traceViewJson } from './trace.views';
+import { spanTextFromRow, spanToRow, SPAN_TABLE, TRACE_TABLE, traceFromRow, traceToRow } from '../store/trace-rows';
+import { summaryViewJson, toSummaryView, traceViewJson } from './trace.views';
 
 const T0 = Date.UTC(2026, 10, 26, 8, 0, 0);
 
@@ -141,5 +141,40 @@ describe('traceViewJson', () => {
 
   it('answers a trace without spans with an empty list', () => {
     expect((JSON.parse(traceViewJson(trace, { input: null, output: null }, [])) as { spans: unknown }).spans).toEqual([]);
+  });
+});
+
+describe('summaryViewJson', () => {
+  /** The trace's row as the store hands it back (PostgreSQL answers int8 columns as text). */
+  function traceRow(t: StoredTrace, int8AsText = false): Record<string, unknown> {
+    const values = traceToRow(t);
+    return Object.fromEntries(TRACE_TABLE.columns.map(([column, type], i) => [column, int8AsText && type === 'int8' && values[i] !== null ? String(values[i]) : values[i]]));
+  }
+
+  const cases: Array<[string, StoredTrace, boolean]> = [
+    ['a finished trace with metadata, tags, usage and cost', trace, false],
+    ['the same as PostgreSQL answers it', trace, true],
+    [
+      'a running trace without name, cost or user, with parts dropped and awkward metadata',
+      {
+        ...trace,
+        name: null,
+        status: 'running',
+        endTime: null,
+        userId: null,
+        costUsd: null,
+        usage: {},
+        tags: [],
+        metadata: { '2': 'n', z: '"q" \u2028', nested: { a: [1.5e-7, -0] } },
+        dropped: { spanIds: ['s9'], tags: [], metadataKeys: [] },
+      },
+      true,
+    ],
+  ];
+  it.each(cases)('writes toSummaryView of %s', (_name, t, int8AsText) => {
+    const row = traceRow(t, int8AsText);
+    const text = summaryViewJson(row);
+    expect(text).toBe(JSON.stringify(toSummaryView(traceFromRow(row, false))));
+    expect(JSON.parse(text)).toMatchObject({ id: t.id, startTime: new Date(t.startTime).toISOString(), metadata: JSON.parse(JSON.stringify(t.metadata)) as unknown });
   });
 });

@@ -1,5 +1,6 @@
 import type { TraceSummaryView } from '@cinetrace/contracts';
 import type { StoredTrace, TimelineSpan } from '@cinetrace/traces';
+import type { Row } from '../store/trace-reads';
 import type { StoredSpanText } from '../store/trace-rows';
 import { durationMs, isoTime } from './readable-time';
 
@@ -28,6 +29,28 @@ export function toSummaryView(t: StoredTrace): TraceSummaryView {
     updatedAt: iso(t.updatedAt),
   };
 }
+
+/**
+ * A list item (TraceSummaryView) as JSON text, written from its row: the stored JSON columns
+ * (tags, metadata, usage, dropped) are spliced in as the text JSON.stringify wrote, not
+ * parsed here and serialized again by the gateway. A spec holds it to toSummaryView's JSON.
+ */
+export function summaryViewJson(row: Row): string {
+  const startTime = Number(row.start_time);
+  const endTime = row.end_time === null || row.end_time === undefined ? null : Number(row.end_time);
+  const costUsd = row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd);
+  return (
+    `{"id":${JSON.stringify(row.id)},"projectId":${JSON.stringify(row.project_id)},"name":${JSON.stringify(row.name ?? null)},` +
+    `"status":${JSON.stringify(row.status)},"startTime":"${iso(startTime)}","endTime":${JSON.stringify(isoOrNull(endTime))},` +
+    `"durationMs":${JSON.stringify(durationMs(startTime, endTime))},"spanCount":${Number(row.span_count)},"errorCount":${Number(row.error_count)},` +
+    `"tags":${columnText(row.tags, '[]')},"metadata":${columnText(row.metadata, '{}')},"userId":${JSON.stringify(row.user_id ?? null)},` +
+    `"sessionId":${JSON.stringify(row.session_id ?? null)},"usage":${columnText(row.usage, '{}')},"costUsd":${JSON.stringify(costUsd)},` +
+    `"dropped":${columnText(row.dropped, 'null')},"createdAt":"${iso(Number(row.created_at))}","updatedAt":"${iso(Number(row.updated_at))}"}`
+  );
+}
+
+/** A stored JSON column's text, or what an absent value reads as. */
+const columnText = (value: unknown, absent: string) => (value === null || value === undefined ? absent : String(value));
 
 /**
  * A trace's GET answer (TraceView) as JSON text, written from what is stored: the JSON

@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import type { ProjectContext, TraceGetRequest, TraceIngestMessage, TraceInput, TraceView } from '@cinetrace/contracts';
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { EntityManager, type DataSource } from 'typeorm';
+import { listTraces } from '../reads/trace-list.fixtures';
 import { TraceReadsService } from '../reads/trace-reads.service';
 import { traceIngestStore } from '../trace-ingest.module';
 import { TraceWriter } from './trace-writer';
@@ -209,12 +210,12 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     });
 
     it('is listed, with the time at the end of the range, and the rest of the list with it', async () => {
-      const page = await reads.list({ ctx: bad, filters: {}, page: { limit: 10 } });
+      const page = await listTraces(reads, { ctx: bad, filters: {}, page: { limit: 10 } });
       expect(page.items.map((t) => t.id)).toEqual(['bad', 'good']);
       expect(page.items[0]).toMatchObject({ startTime: '9999-12-31T23:59:59.999Z', endTime: '9999-12-31T23:59:59.999Z', durationMs: 0 });
-      const second = await reads.list({ ctx: bad, filters: {}, page: { limit: 1 } });
+      const second = await listTraces(reads, { ctx: bad, filters: {}, page: { limit: 1 } });
       expect(second.nextKey).toEqual([FAR, 'bad']);
-      const after = await reads.list({ ctx: bad, filters: {}, page: { limit: 1, after: second.nextKey! } });
+      const after = await listTraces(reads, { ctx: bad, filters: {}, page: { limit: 1, after: second.nextKey! } });
       expect(after.items.map((t) => t.id)).toEqual(['good']);
     });
 
@@ -235,7 +236,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
 
   describe('the metadata filter', () => {
     const meta = { ...ctx, projectId: 'proj_metadata' };
-    const listed = async (metadata: Record<string, unknown>) => (await reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).items.map((t) => t.id).sort();
+    const listed = async (metadata: Record<string, unknown>) => (await listTraces(reads, { ctx: meta, filters: { metadata }, page: { limit: 10 } })).items.map((t) => t.id).sort();
 
     beforeAll(async () => {
       await writer.store([
@@ -268,7 +269,8 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       // As JSON.stringify wrote them: jsonb refuses both escapes.
       const text = JSON.stringify({ env: 'prod', nul: 'a\u0000b', lone: '\ud800', pair: '🎬', slash: '\\u0000' });
       await dataSource.query(`UPDATE traces SET metadata = ${p(1)} WHERE project_id = ${p(2)} AND id = 'legacy'`, [text, legacy.projectId]);
-      const list = (metadata: Record<string, unknown>) => reads.list({ ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
+      const list = (metadata: Record<string, unknown>) =>
+        listTraces(reads, { ctx: legacy, filters: { metadata }, page: { limit: 10 } }).then((page) => page.items.map((t) => t.id));
 
       expect(await list({ env: 'prod' })).toEqual(['legacy']);
       expect(await list({ pair: '🎬', slash: '\\u0000' })).toEqual(['legacy']);
@@ -279,7 +281,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       let deep: unknown = 1;
       for (let i = 0; i < 40; i++) deep = { k: deep };
       for (const metadata of [{ cfg: { 'a"b': 1 } }, { cfg: deep }]) {
-        await expect(reads.list({ ctx: meta, filters: { metadata }, page: { limit: 10 } })).rejects.toMatchObject({
+        await expect(listTraces(reads, { ctx: meta, filters: { metadata }, page: { limit: 10 } })).rejects.toMatchObject({
           errors: [expect.objectContaining({ path: 'args.metadata' })],
         });
       }
@@ -304,7 +306,7 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
       expect(receipts[first.ingestId]).not.toHaveProperty('dropped');
       expect(receipts[second.ingestId].dropped).toEqual({ tags: tags(50), metadataKeys: [], spanIds: [] });
       expect(receipts[third.ingestId].dropped!.tags).toEqual(tags(100));
-      const [summary] = (await reads.list({ ctx: lim, filters: { tags: ['t0'] }, page: { limit: 1 } })).items;
+      const [summary] = (await listTraces(reads, { ctx: lim, filters: { tags: ['t0'] }, page: { limit: 1 } })).items;
       expect(summary.dropped).toEqual(view.dropped);
     });
   });

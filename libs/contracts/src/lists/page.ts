@@ -13,6 +13,15 @@ export interface Page<TItem, TKey = unknown> {
   nextKey: TKey | null;
 }
 
+/**
+ * A page whose items the service already wrote as the text of one JSON array: the gateway
+ * puts that text into the envelope as it is, without parsing and serializing it again.
+ */
+export interface TextPage<TKey = unknown> {
+  itemsJson: string;
+  nextKey: TKey | null;
+}
+
 /** The public list envelope (API.md, "Lists"). */
 export interface ListEnvelope<TItem> {
   data: TItem[];
