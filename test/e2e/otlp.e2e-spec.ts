@@ -29,6 +29,8 @@ describe('OTLP/HTTP trace ingest', () => {
 
   it('stores GenAI spans sent by the SDK JSON exporter, mapped field by field', async () => {
     const project = await newProject();
+    const inputMessages = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Plan a fox video' }] }]);
+    const outputMessages = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Shot 1: a fox' }] }]);
     const spans = recordSpans(({ start }) => {
       const root = start('storyboard-pipeline', { 'user.tier': 'pro' }, undefined, SpanKind.SERVER);
       const llm = start(
@@ -40,8 +42,8 @@ describe('OTLP/HTTP trace ingest', () => {
           'gen_ai.response.model': 'gpt-4o-2024-08-06',
           'gen_ai.usage.input_tokens': 120,
           'gen_ai.usage.output_tokens': 30,
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Plan a fox video' }] }]),
-          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Shot 1: a fox' }] }]),
+          'gen_ai.input.messages': inputMessages,
+          'gen_ai.output.messages': outputMessages,
         },
         root,
         SpanKind.CLIENT,
@@ -91,6 +93,9 @@ describe('OTLP/HTTP trace ingest', () => {
     expect(storedLlm.endTime).toBe(hrIso(llm.endTime));
     expect(storedLlm.attributes?.['gen_ai.provider.name']).toBe('openai');
     expect(storedLlm.attributes?.['gen_ai.request.model']).toBe('gpt-4o');
+    // Kept as sent, though they travel and are stored once, as the span's input and output.
+    expect(storedLlm.attributes?.['gen_ai.input.messages']).toBe(inputMessages);
+    expect(storedLlm.attributes?.['gen_ai.output.messages']).toBe(outputMessages);
     expect(storedLlm.attributes?.['otel.span_kind']).toBe('CLIENT');
     expect(storedLlm.attributes?.['otel.resource']).toEqual({ 'service.name': 'video-pipeline', 'deployment.environment': 'e2e', ...sdkResource(storedLlm) });
     expect(storedLlm.attributes?.['otel.scope']).toEqual({ name: 'cinetrace-e2e', version: '1.0.0' });

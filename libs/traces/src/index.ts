@@ -4,6 +4,7 @@ export * from './validate-trace';
 export * from './stored-trace';
 export * from './merge-trace';
 export * from './span-json';
+export * from './attribute-copies';
 export * from './span-timeline';
 export * from './json-values';
 export * from './trace-limits';

@@ -13,7 +13,7 @@ import {
 } from '@cinetrace/contracts';
 import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
 import { newId } from '@cinetrace/ids';
-import { SpanParentRules, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
+import { SpanParentRules, StreamAttributeCopies, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -61,8 +61,11 @@ export class TraceIngestor {
     return errors.length ? { ok: false, errors, reason: 'unknown_parent' } : checked;
   }
 
-  /** Resolves once the stream holds every trace durably (or rejects: then none counts as accepted). */
-  async publish(ctx: ProjectContext, traces: TraceInput[]): Promise<Accepted[]> {
+  /**
+   * Resolves once the stream holds every trace durably (or rejects: then none counts as
+   * accepted). `copies`: per trace, the attributes takeAttributeCopies left out of it.
+   */
+  async publish(ctx: ProjectContext, traces: TraceInput[], copies?: ReadonlyMap<TraceInput, StreamAttributeCopies>): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
     const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
@@ -71,7 +74,7 @@ export class TraceIngestor {
         Topics.TraceIngest,
         accepted.map(({ ingestId, trace }) => ({
           key: `${ctx.projectId}/${trace.id}`,
-          value: { ingestId, projectId: ctx.projectId, receivedAt, trace },
+          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, copies?.get(trace)),
         })),
       );
     } catch (err) {
@@ -105,6 +108,8 @@ export class TraceIngestor {
     }
   }
 }
+
+const withCopies = (message: TraceIngestMessage, copies: StreamAttributeCopies | undefined): TraceIngestMessage => (copies ? { ...message, attributeCopies: copies } : message);
 
 /** Counts a trace refused at the check, its spans as far as the raw payload has a span list. */
 function countRejected(reason: TraceRejectReason, raw: unknown): void {

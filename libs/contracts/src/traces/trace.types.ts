@@ -58,4 +58,10 @@ export interface TraceIngestMessage {
   projectId: string;
   receivedAt: number;
   trace: TraceInput;
+  /**
+   * Span attributes the gateway left out because they repeat the span's input or output
+   * (an OTLP span's `input.value`): [span id, attribute key, the field it repeats]. The
+   * attribute holds 0 in their place; trace-ingest puts the value back before it merges.
+   */
+  attributeCopies?: Array<[spanId: string, key: string, column: 'input' | 'output']>;
 }

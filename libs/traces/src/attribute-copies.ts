@@ -1,0 +1,93 @@
+import type { TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
+
+/**
+ * Attributes that repeat a span's input or output. OTLP keeps every original attribute
+ * (API.md), so a span mapped from `input.value` or `gen_ai.input.messages` holds its payload
+ * twice: as `input` and as that attribute. Such a copy travels and is stored once: the
+ * attribute holds a placeholder (its key keeps its place) and a note names the field it repeats.
+ */
+
+/** Which span field an attribute repeats. */
+export type CopiedColumn = 'input' | 'output';
+
+/** What a copied attribute holds while its value is left out. */
+export const COPY_PLACEHOLDER = 0;
+
+/** Shorter values are not worth a second look. */
+const MIN_COPY_LENGTH = 64;
+
+/** A payload field: its value, and its JSON text (null when it has none). */
+export interface PayloadText {
+  value: unknown;
+  text: string | null;
+}
+
+/**
+ * The field an attribute repeats, if it does: a string equal to the payload as the original
+ * attribute gave it (the payload itself when that is a string, else its JSON text).
+ */
+export function copiedColumn(value: unknown, input: PayloadText, output: PayloadText): CopiedColumn | undefined {
+  if (typeof value !== 'string' || value.length < MIN_COPY_LENGTH) return undefined;
+  if (repeats(value, input)) return 'input';
+  if (repeats(value, output)) return 'output';
+  return undefined;
+}
+
+const repeats = (value: string, payload: PayloadText) => (typeof payload.value === 'string' ? value === payload.value : value === payload.text);
+
+/** The value a copied attribute had, from the payload's JSON text (a string payload was the attribute itself). */
+export function copiedValue(payloadText: string): string {
+  return payloadText.charCodeAt(0) === 0x22 ? (JSON.parse(payloadText) as string) : payloadText;
+}
+
+/** On the trace stream: [span id, attribute key, the field it repeats], for each attribute left out. */
+export type StreamAttributeCopies = NonNullable<TraceIngestMessage['attributeCopies']>;
+
+/**
+ * Takes the copies out of a validated trace's span attributes before it is published (each
+ * attributes object is replaced, never changed: the caller's may be shared), and says
+ * which; undefined when there are none. The JSON route's traces carry none to speak of;
+ * an OTLP trace's stream record shrinks by about a quarter.
+ */
+export function takeAttributeCopies(trace: TraceInput): StreamAttributeCopies | undefined {
+  let copies: StreamAttributeCopies | undefined;
+  for (const span of trace.spans) {
+    const attributes = span.attributes;
+    if (!attributes || (span.input === undefined && span.output === undefined)) continue;
+    let input: PayloadText | undefined;
+    let output: PayloadText | undefined;
+    let kept: Record<string, unknown> | undefined;
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (typeof value !== 'string' || value.length < MIN_COPY_LENGTH) continue;
+      input ??= payloadText(span.input);
+      output ??= payloadText(span.output);
+      const column = copiedColumn(value, input, output);
+      if (!column) continue;
+      kept ??= { ...attributes };
+      setOwn(kept, key, COPY_PLACEHOLDER);
+      (copies ??= []).push([span.id, key, column]);
+    }
+    if (kept) span.attributes = kept;
+  }
+  return copies;
+}
+
+/** Puts the copies back into a trace read from the stream, so that it is the trace the gateway validated. */
+export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttributeCopies): void {
+  const spans = new Map(trace.spans.map((span) => [span.id, span]));
+  for (const [spanId, key, column] of copies) {
+    const span = spans.get(spanId);
+    const attributes = span?.attributes;
+    if (!span || !attributes || !Object.hasOwn(attributes, key) || attributes[key] !== COPY_PLACEHOLDER) continue;
+    const text = JSON.stringify(span[column]);
+    if (text !== undefined) setOwn(attributes, key, copiedValue(text));
+  }
+}
+
+const payloadText = (value: unknown): PayloadText => ({ value, text: value === undefined || value === null ? null : JSON.stringify(value) });
+
+/** `object[key] = value` as a plain data property, whatever the key (`__proto__` included). */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
