@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { lavfi, makeClip } from '@cinetrace/testing';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -66,9 +66,9 @@ describe('extractFrame', () => {
     expect((await averageColour(last))[2]).toBeGreaterThan(200);
   });
 
-  it('says what ffmpeg could not read, for bytes that are not media', async () => {
-    const text = join(dir, 'notes.txt');
-    writeFileSync(text, 'not a video\n'.repeat(100));
-    await expect(extractFrame(ffmpeg, text, { atMs: 0, ...LIMITS })).rejects.toBeInstanceOf(MediaUnreadableError);
+  it('says ffmpeg could not read a video cut short (its index lost)', async () => {
+    const truncated = join(dir, 'truncated.mp4');
+    writeFileSync(truncated, readFileSync(clip).subarray(0, 2000));
+    await expect(extractFrame(ffmpeg, truncated, { atMs: 0, ...LIMITS })).rejects.toBeInstanceOf(MediaUnreadableError);
   });
 });
