@@ -60,8 +60,7 @@ export class MediaServiceModule {
         {
           provide: MediaFramesService,
           inject: [getDataSourceToken()],
-          useFactory: (dataSource: DataSource) =>
-            new MediaFramesService(dataSource, blobs, ffmpegTool, { concurrency: env.FRAME_CONCURRENCY, timeoutMs: env.FRAME_TIMEOUT_MS }),
+          useFactory: (dataSource: DataSource) => new MediaFramesService(dataSource, blobs, ffmpegTool, { concurrency: env.FRAME_CONCURRENCY, timeoutMs: env.FRAME_TIMEOUT_MS }),
         },
         StoryboardService,
         {

@@ -5,7 +5,18 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobMeter } from './blob-meter';
-import { blobKey, BlobNotFoundError, checkBlobKey, checkDerivedBlobKey, resolveRange, type BlobRead, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store';
+import {
+  blobKey,
+  BlobNotFoundError,
+  checkBlobKey,
+  checkDerivedBlobKey,
+  resolveRange,
+  type BlobRead,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store';
 
 /** Directory of the files being written, on the same filesystem as the blobs so that the final rename is atomic. */
 const INCOMING = '.incoming';

@@ -3,7 +3,18 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BlobMeter } from './blob-meter';
-import { blobKey, BlobNotFoundError, checkBlobKey, checkDerivedBlobKey, resolveRange, type BlobRead, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store';
+import {
+  blobKey,
+  BlobNotFoundError,
+  checkBlobKey,
+  checkDerivedBlobKey,
+  resolveRange,
+  type BlobRead,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store';
 
 export interface S3BlobStoreOptions {
   client: S3Client;

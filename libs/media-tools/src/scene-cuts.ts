@@ -23,10 +23,7 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 export async function detectSceneCuts(ffmpeg: MediaTool, path: string, options: SceneCutOptions): Promise<number[]> {
   const threshold = options.threshold ?? 0.3;
   const filters = `scale='min(${ANALYSIS_WIDTH},iw)':-2,select='gt(scene,${threshold})',metadata=print:file=-`;
-  const args = [
-    ...['-hide_banner', '-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${path}`],
-    ...['-map', '0:v:0', '-vf', filters, '-f', 'null', '-'],
-  ];
+  const args = [...['-hide_banner', '-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-i', `file:${path}`], ...['-map', '0:v:0', '-vf', filters, '-f', 'null', '-']];
   const run = await runMediaTool(ffmpeg.path, args, { timeoutMs: options.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
   if (run.exitCode !== 0) throw new MediaUnreadableError(run.stderr);
   return parseSceneCuts(run.stdout.toString('utf8'));

@@ -86,7 +86,10 @@ export class MediaReviewController {
   @Post(':id/annotations')
   @Idempotent()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createMediaAnnotation', summary: 'Mark a time range of a media with a label (and a score, a comment); the range must lie within the probed duration' })
+  @ApiOperation({
+    operationId: 'createMediaAnnotation',
+    summary: 'Mark a time range of a media with a label (and a score, a comment); the range must lie within the probed duration',
+  })
   @ApiResponse({ status: 201, type: MediaAnnotationView })
   createAnnotation(@Caller() ctx: ProjectContext, @Param('id') id: string, @Body() input: CreateMediaAnnotationInput): Promise<MediaAnnotationView> {
     return this.bus.request(Patterns.MediaAnnotationCreate, { ctx, mediaId: id, input });

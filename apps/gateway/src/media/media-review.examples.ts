@@ -22,5 +22,7 @@ export const MEDIA_REVIEW_EXAMPLES: ExampleTable = {
     request: { startMs: 1200, endMs: 1800, label: 'flicker', score: 0.25, comment: 'The sky flickers as the camera pans' } satisfies CreateMediaAnnotationInput,
     response: annotation,
   },
-  listMediaAnnotations: { response: listPage([annotation, { ...annotation, id: 'man_01jh8z7d3e5g7h9j1k3m5n7p9q', startMs: 4000, endMs: 4000, label: 'good', score: null, comment: null }]) },
+  listMediaAnnotations: {
+    response: listPage([annotation, { ...annotation, id: 'man_01jh8z7d3e5g7h9j1k3m5n7p9q', startMs: 4000, endMs: 4000, label: 'good', score: null, comment: null }]),
+  },
 };

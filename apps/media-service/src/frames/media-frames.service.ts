@@ -63,9 +63,7 @@ export class MediaFramesService {
     const deadline = Date.now() + this.limits.timeoutMs;
     let jpeg: Buffer | null;
     try {
-      jpeg = await withMediaFile(this.blobs, mediaKey, this.limits.timeoutMs, (path) =>
-        extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()) }),
-      );
+      jpeg = await withMediaFile(this.blobs, mediaKey, this.limits.timeoutMs, (path) => extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()) }));
     } catch (err) {
       if (err instanceof MediaUnreadableError) throw new DomainError(ErrorCode.MediaNotReady, `The media's picture could not be decoded (${err.message})`);
       // Too slow, ffmpeg missing or killed, the storage away: the machinery, not the media.

@@ -10,7 +10,13 @@ export function listMediaAnnotations(manager: EntityManager, projectId: string, 
   const ofMedia = { projectId, mediaId };
   return manager.find(MediaAnnotation, {
     // After [startMs, id]: a later start, or the same start and a later id.
-    where: after === undefined ? ofMedia : [{ ...ofMedia, startMs: MoreThan(after[0]) }, { ...ofMedia, startMs: after[0], id: MoreThan(after[1]) }],
+    where:
+      after === undefined
+        ? ofMedia
+        : [
+            { ...ofMedia, startMs: MoreThan(after[0]) },
+            { ...ofMedia, startMs: after[0], id: MoreThan(after[1]) },
+          ],
     order: { startMs: 'ASC', id: 'ASC' },
     take: rows,
   });
