@@ -64,7 +64,15 @@ async function main(): Promise<void> {
       },
     ),
     // Probes run in this process; media still pending at a restart is probed again by media-service's sweep.
-    await startMediaService(mediaEnv, { strategy: new InProcessServer(broker) }, new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY)),
+    await startMediaService(
+      mediaEnv,
+      { strategy: new InProcessServer(broker) },
+      {
+        probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY),
+        // A storyboard lost with the process is queued again by its next request.
+        storyboards: new InProcessProbeQueue(mediaEnv.STORYBOARD_CONCURRENCY, 1000, 'Storyboard'),
+      },
+    ),
   ];
   const gateway = await startGateway(gatewayEnv, { transport: 'in-process', broker, timeoutMs: gatewayEnv.BUS_TIMEOUT_MS }, streams);
 

@@ -61,6 +61,12 @@ export class GatewayEnv extends GatewayBaseEnv {
 
   /** How long fetching a media `{ url }` may take, the whole body included (past it: 400 naming `url`, nothing stored). */
   @ToInt() @IsInt() @Min(1000) @Max(3_600_000) MEDIA_FETCH_TIMEOUT_MS = 300_000;
+
+  /**
+   * How long `GET /api/v1/media/{id}/storyboard` waits for a storyboard being computed (media-service's
+   * storyboard queue) before it answers 503 with Retry-After; the computation goes on, and a later request finds it.
+   */
+  @ToInt() @IsInt() @Min(0) @Max(120_000) STORYBOARD_WAIT_MS = 20_000;
 }
 
 /** At least another variable of the same environment (Node requires headers ≤ request timeout). */

@@ -21,6 +21,7 @@ import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { MEDIA_BLOBS, MediaIntake } from './media/media-intake';
 import { MediaController } from './media/media.controller';
+import { MediaReviewController } from './media/media-review.controller';
 import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
@@ -62,6 +63,7 @@ export class GatewayModule {
         DatasetsController,
         BenchmarksController,
         MediaController,
+        MediaReviewController,
         OperationsController,
       ],
       providers: [

@@ -2,6 +2,7 @@ import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
 import { kafkaServerOptions } from '@cinetrace/bus';
 import { redisConnection } from '@cinetrace/config';
 import { reportMediaTools } from '@cinetrace/media-tools';
+import { STORYBOARD_QUEUE } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { BullProbeQueue } from './media/bull-probe-queue';
 import { MediaServiceEnv } from './media-service.env';
@@ -14,8 +15,11 @@ runServiceProcess({
   requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'],
   start: async (env, kafka) => {
     // Probes wait in Redis (BullMQ `media-jobs`): one accepted before a restart still runs after it.
-    const probes = new BullProbeQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
-    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), probes);
+    const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
+    const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
+    // Storyboards too: a scene detection runs for as long as the video, never inside a bus request.
+    const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, STORYBOARD_QUEUE, 'storyboard');
+    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards });
     // Which ffprobe the probes will run, and the filters its ffmpeg lacks (in the background: it runs ffmpeg twice).
     void reportMediaTools(new Logger('media'));
     return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });

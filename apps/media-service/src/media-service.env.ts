@@ -19,4 +19,19 @@ export class MediaServiceEnv extends withMediaStorage(ServiceEnv) {
 
   /** How long one probe may take, reading the bytes included; past it the media is `failed`. */
   @ToInt() @IsInt() @Min(1000) @Max(600_000) PROBE_TIMEOUT_MS = 60_000;
+
+  /**
+   * How long one frame's render may take (ffmpeg, and the copy of the bytes from an S3 storage);
+   * past it the request is a 503. It runs inside a bus request, so it stays below the gateway's BUS_TIMEOUT_MS.
+   */
+  @ToInt() @IsInt() @Min(500) @Max(60_000) FRAME_TIMEOUT_MS = 4000;
+
+  /** Frames (ffmpeg child processes) one media-service renders at once; more requests wait their turn. */
+  @ToInt() @IsInt() @Min(1) @Max(64) FRAME_CONCURRENCY = 2;
+
+  /** Storyboards (scene detection over a whole video, in the storyboard queue) one media-service computes at once. */
+  @ToInt() @IsInt() @Min(1) @Max(64) STORYBOARD_CONCURRENCY = 1;
+
+  /** How long one storyboard's scene detection may take; past it the storyboard is refused with that reason. */
+  @ToInt() @IsInt() @Min(1000) @Max(3_600_000) STORYBOARD_TIMEOUT_MS = 300_000;
 }

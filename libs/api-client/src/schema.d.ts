@@ -726,6 +726,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media/{id}/frames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The frame at atMs as a JPEG (at most 1280 wide); rendered at the first request, then served from storage
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["getMediaFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}/storyboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Keyframes at scene cuts, the first frame and at least one per 10 s, each with its frame URL; computed once (waits up to STORYBOARD_WAIT_MS, then 503 with Retry-After while it runs)
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["getMediaStoryboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A media's annotations by startMs (then id)
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listMediaAnnotations"];
+        put?: never;
+        /**
+         * Mark a time range of a media with a label (and a score, a comment); the range must lie within the probed duration
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        post: operations["createMediaAnnotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1581,6 +1645,60 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        StoryboardFrameView: {
+            /**
+             * @description The keyframe, in milliseconds from the start
+             * @example 3000
+             */
+            atMs: number;
+            /**
+             * @description The frames route for that instant (a JPEG, cached like any frame)
+             * @example /api/v1/media/med_01jh8z6v9q3m2r7x5c4b1n0k8d/frames?atMs=3000
+             */
+            frameUrl: string;
+        };
+        MediaStoryboardView: {
+            data: components["schemas"]["StoryboardFrameView"][];
+        };
+        CreateMediaAnnotationInput: {
+            /**
+             * @description Start of the range, in milliseconds from the start of the media
+             * @example 1200
+             */
+            startMs: number;
+            /**
+             * @description End of the range (at least startMs, at most the probed duration)
+             * @example 1800
+             */
+            endMs: number;
+            /**
+             * @description What the range shows; run summaries count labels
+             * @example flicker
+             */
+            label: string;
+            /**
+             * @description The reviewer's score of the range, 0..1
+             * @example 0.25
+             */
+            score?: number;
+            /**
+             * @description Free text, up to 4 KiB of UTF-8
+             * @example The sky flickers as the camera pans
+             */
+            comment?: string;
+        };
+        MediaAnnotationView: {
+            /** @example man_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+            mediaId: string;
+            startMs: number;
+            endMs: number;
+            label: string;
+            score: number | null;
+            comment: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         FieldError: {
             /**
              * @description The offending field, as `spans[2].startTime` (a header or query parameter by its name)
@@ -1602,7 +1720,7 @@ export interface components {
             /** @enum {integer} */
             status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 412 | 413 | 414 | 415 | 416 | 422 | 429 | 431 | 500 | 503;
             /** @enum {string} */
-            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "gate_failed" | "missing_variables" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "range_not_satisfiable" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
+            code: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthenticated" | "project_key_required" | "invalid_project_key" | "insufficient_scope" | "project_mismatch" | "not_found" | "method_not_allowed" | "conflict" | "run_in_progress" | "gate_failed" | "media_not_ready" | "missing_variables" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "range_not_satisfiable" | "unsupported_media_type" | "malformed_request" | "request_timeout" | "uri_too_long" | "headers_too_large" | "quota_exceeded" | "rate_limited" | "unavailable" | "internal";
             /** @example No prompt with identifier 'intro-shot' in this project */
             detail: string;
             /** @description The X-Request-Id of the request */
@@ -1932,7 +2050,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: `conflict`, `run_in_progress`, `gate_failed` */
+        /** @description Conflict: `conflict`, `run_in_progress`, `gate_failed`, `media_not_ready` */
         Problem409: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1953,7 +2071,7 @@ export interface components {
                     /** @constant */
                     status?: 409;
                     /** @enum {unknown} */
-                    code?: "conflict" | "run_in_progress" | "gate_failed";
+                    code?: "conflict" | "run_in_progress" | "gate_failed" | "media_not_ready";
                 };
             };
         };
@@ -5400,6 +5518,220 @@ export interface operations {
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
             416: components["responses"]["Problem416"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getMediaFrame: {
+        parameters: {
+            query: {
+                /** @description The instant, in milliseconds from the start (0 up to the probed duration) */
+                atMs: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame, a JPEG at most 1280 pixels wide */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Length": components["headers"]["Content-Length"];
+                    /** @description `private, max-age=31536000, immutable`: the frame never changes */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getMediaStoryboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "atMs": 0,
+                     *           "frameUrl": "/api/v1/media/med_01jh8z6v9q3m2r7x5c4b1n0k8d/frames?atMs=0"
+                     *         },
+                     *         {
+                     *           "atMs": 3000,
+                     *           "frameUrl": "/api/v1/media/med_01jh8z6v9q3m2r7x5c4b1n0k8d/frames?atMs=3000"
+                     *         },
+                     *         {
+                     *           "atMs": 6000,
+                     *           "frameUrl": "/api/v1/media/med_01jh8z6v9q3m2r7x5c4b1n0k8d/frames?atMs=6000"
+                     *         },
+                     *         {
+                     *           "atMs": 16000,
+                     *           "frameUrl": "/api/v1/media/med_01jh8z6v9q3m2r7x5c4b1n0k8d/frames?atMs=16000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaStoryboardView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listMediaAnnotations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description A JSON object of this list's filters (none), merged under the explicit parameters */
+                args?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "man_01jh8z7c2d4f6g8h0j2k4m6n8p",
+                     *           "mediaId": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "startMs": 1200,
+                     *           "endMs": 1800,
+                     *           "label": "flicker",
+                     *           "score": 0.25,
+                     *           "comment": "The sky flickers as the camera pans",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "man_01jh8z7d3e5g7h9j1k3m5n7p9q",
+                     *           "mediaId": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "startMs": 4000,
+                     *           "endMs": 4000,
+                     *           "label": "good",
+                     *           "score": null,
+                     *           "comment": null,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MediaAnnotationView"][];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createMediaAnnotation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "startMs": 1200,
+                 *       "endMs": 1800,
+                 *       "label": "flicker",
+                 *       "score": 0.25,
+                 *       "comment": "The sky flickers as the camera pans"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMediaAnnotationInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "man_01jh8z7c2d4f6g8h0j2k4m6n8p",
+                     *       "mediaId": "med_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "startMs": 1200,
+                     *       "endMs": 1800,
+                     *       "label": "flicker",
+                     *       "score": 0.25,
+                     *       "comment": "The sky flickers as the camera pans",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaAnnotationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

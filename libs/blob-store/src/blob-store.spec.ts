@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { BlobNotFoundError, BlobRangeError, BlobTooLargeError, resolveRange, type BlobStore } from './blob-store';
+import { BlobNotFoundError, BlobRangeError, BlobTooLargeError, derivedBlobKey, resolveRange, type BlobStore } from './blob-store';
 import { blobStoreFrom, s3ClientFrom } from './blob-store-from-env';
 
 /** A driver under test, and how to list everything it holds (to prove a failed put leaves nothing). */
@@ -152,6 +152,21 @@ describe.each(drivers)('%s', (_, makeDriver) => {
     expect(stored.bytes).toBe(0);
     const read = await driver.store.get(stored.key);
     expect((await buffer(read.body)).length).toBe(0);
+  });
+
+  it('stores a derived blob beside its blob, replaces it whole, caps it, and refuses any other key', async () => {
+    const { key } = await driver.store.put('prj_g', Readable.from([Buffer.from('a video')]), { maxBytes: 100 });
+    const frameKey = derivedBlobKey(key, '.frame-1500.jpg');
+    expect(frameKey).toBe(`${key}.frame-1500.jpg`);
+    expect(await driver.store.putDerived(frameKey, Readable.from([Buffer.from('first')]), { maxBytes: 100, contentType: 'image/jpeg' })).toEqual({ bytes: 5 });
+    await driver.store.putDerived(frameKey, Readable.from([Buffer.from('second frame')]), { maxBytes: 100 });
+    expect((await buffer((await driver.store.get(frameKey)).body)).toString()).toBe('second frame');
+    expect((await buffer((await driver.store.get(key)).body)).toString()).toBe('a video');
+    await expect(driver.store.putDerived(frameKey, generated(101), { maxBytes: 100 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(await driver.store.stat(frameKey)).toEqual({ bytes: 12 });
+    expect(() => derivedBlobKey(key, '/../x')).toThrow(TypeError);
+    expect(() => derivedBlobKey('prj_g/x', '.frame-1.jpg')).toThrow(TypeError);
+    await expect(driver.store.putDerived(key, Readable.from([]), { maxBytes: 10 })).rejects.toThrow(TypeError);
   });
 
   it('deletes, and answers a missing or foreign key as not found', async () => {

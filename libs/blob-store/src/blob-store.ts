@@ -37,6 +37,12 @@ export interface BlobStore {
    * answer on that connection (413) hands over a stream of its own in between.
    */
   put(scope: string, source: Readable, options: PutOptions): Promise<StoredBlob>;
+  /**
+   * Streams `source` in under a key derived from a stored blob (derivedBlobKey: a frame of a
+   * media, beside its bytes), whole or not at all; a blob already there is replaced. Capped
+   * at `maxBytes` like a put. Answers the bytes stored.
+   */
+  putDerived(key: string, source: Readable, options: PutOptions): Promise<{ bytes: number }>;
   /** The blob's bytes, or those of `range`. BlobNotFoundError, BlobRangeError. */
   get(key: string, range?: ByteRange): Promise<BlobRead>;
   /** Its size, or undefined when there is no such blob. */
@@ -71,15 +77,31 @@ export class BlobRangeError extends Error {
 // Scopes are ids (`prj_…`): nothing that could climb out of a directory or a key prefix.
 const SCOPE = /^[A-Za-z0-9_-]{1,128}$/;
 const KEY = /^([A-Za-z0-9_-]{1,128})\/([0-9a-f]{64})$/;
+/** What a derived key adds to its blob's: `.frame-1500.jpg`. No `/`, so it stays beside its blob. */
+const DERIVED_SUFFIX = /^\.[a-z0-9-]{1,64}(\.[a-z0-9]{1,8})?$/;
+const DERIVED_KEY = /^([A-Za-z0-9_-]{1,128})\/([0-9a-f]{64})\.[a-z0-9-]{1,64}(\.[a-z0-9]{1,8})?$/;
 
 export function blobKey(scope: string, sha256: string): string {
   if (!SCOPE.test(scope)) throw new TypeError('a blob scope is 1..128 letters, digits, _ or -');
   return `${scope}/${sha256}`;
 }
 
-/** Throws on anything that is not a key this store made (`<scope>/<sha256>`), before it reaches a path or a bucket. */
+/** The key of something made from the blob `key` (a frame of a video): `<scope>/<sha256><suffix>`, stored beside it. */
+export function derivedBlobKey(key: string, suffix: string): string {
+  if (!KEY.test(key)) throw new TypeError('a derived key starts from a blob key');
+  if (!DERIVED_SUFFIX.test(suffix)) throw new TypeError('a derived key suffix is `.name` or `.name.ext` in lower-case letters, digits and -');
+  return `${key}${suffix}`;
+}
+
+/** Throws on anything that is not a key this store made (`<scope>/<sha256>`, or one derived from it), before it reaches a path or a bucket. */
 export function checkBlobKey(key: string): string {
-  if (!KEY.test(key)) throw new BlobNotFoundError(key);
+  if (!KEY.test(key) && !DERIVED_KEY.test(key)) throw new BlobNotFoundError(key);
+  return key;
+}
+
+/** Throws on anything that is not a derived key (derivedBlobKey). */
+export function checkDerivedBlobKey(key: string): string {
+  if (!DERIVED_KEY.test(key)) throw new TypeError(`not a derived blob key: ${key}`);
   return key;
 }
 

@@ -5,7 +5,18 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobMeter } from './blob-meter';
-import { blobKey, BlobNotFoundError, checkBlobKey, resolveRange, type BlobRead, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store';
+import {
+  blobKey,
+  BlobNotFoundError,
+  checkBlobKey,
+  checkDerivedBlobKey,
+  resolveRange,
+  type BlobRead,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store';
 
 /** Directory of the files being written, on the same filesystem as the blobs so that the final rename is atomic. */
 const INCOMING = '.incoming';
@@ -39,6 +50,29 @@ export class FsBlobStore implements BlobStore {
     await rename(temporary, path);
     await syncDirectory(dirname(path));
     return { key, sha256, bytes };
+  }
+
+  async putDerived(key: string, source: Readable, options: PutOptions): Promise<{ bytes: number }> {
+    const path = this.pathOf(checkDerivedBlobKey(key));
+    const incoming = join(this.root, INCOMING);
+    await mkdir(incoming, { recursive: true });
+    const temporary = join(incoming, randomUUID());
+    const meter = new BlobMeter(options.maxBytes);
+    try {
+      await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true }));
+      await mkdir(dirname(path), { recursive: true });
+      await rename(temporary, path);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
+    await syncDirectory(dirname(path));
+    return { bytes: meter.digest().bytes };
+  }
+
+  /** Where a blob's file is: media-service runs ffmpeg on it in place (a seek reads only what it needs) instead of on a copy. */
+  filePath(key: string): string {
+    return this.pathOf(checkBlobKey(key));
   }
 
   async get(key: string, range?: ByteRange): Promise<BlobRead> {

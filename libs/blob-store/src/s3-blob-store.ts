@@ -3,7 +3,18 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BlobMeter } from './blob-meter';
-import { blobKey, BlobNotFoundError, checkBlobKey, resolveRange, type BlobRead, type BlobStore, type ByteRange, type PutOptions, type StoredBlob } from './blob-store';
+import {
+  blobKey,
+  BlobNotFoundError,
+  checkBlobKey,
+  checkDerivedBlobKey,
+  resolveRange,
+  type BlobRead,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store';
 
 export interface S3BlobStoreOptions {
   client: S3Client;
@@ -77,6 +88,35 @@ export class S3BlobStore implements BlobStore {
       await this.deleteObject(temporary);
     }
     return { key, sha256, bytes };
+  }
+
+  async putDerived(key: string, source: Readable, options: PutOptions): Promise<{ bytes: number }> {
+    checkDerivedBlobKey(key);
+    const meter = new BlobMeter(options.maxBytes);
+    let failure: Error | undefined;
+    source.once('error', (err) => meter.destroy(err));
+    meter.once('error', (err) => {
+      failure ??= err;
+      source.destroy();
+    });
+    // An object appears whole once its upload completes, so the key itself is the target (no copy, unlike put).
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: source.pipe(meter), ContentType: options.contentType },
+      partSize: this.options.partSize ?? 8 * 1024 * 1024,
+      queueSize: this.options.queueSize ?? 2,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      throw failure ?? err;
+    }
+    if (failure) {
+      await this.deleteObject(key);
+      throw failure;
+    }
+    return { bytes: meter.digest().bytes };
   }
 
   async get(key: string, range?: ByteRange): Promise<BlobRead> {

@@ -18,6 +18,10 @@ import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView }
 import type { Page, TextPage } from './lists/page';
 import type { MediaListKey, MediaListRequest, MediaRegisterRequest, MediaRequest } from './media/media.messages';
 import type { MediaBlobView, MediaRegisteredView, MediaView } from './media/media.views';
+import type { MediaAnnotationCreateRequest, MediaAnnotationListKey, MediaAnnotationListRequest } from './media/annotation.messages';
+import type { MediaAnnotationView } from './media/annotation.views';
+import type { MediaFrameRequest, MediaStoryboardReply } from './media/frame.messages';
+import type { MediaFrameBlobView } from './media/frame.views';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';
 import type { StoredOrganizationView } from './organizations/organization.views';
 import type { ProjectCreateRequest, ProjectGetRequest, ProjectListKey, ProjectListRequest } from './projects/project.messages';
@@ -133,6 +137,10 @@ export interface BusContract {
   [Patterns.MediaList]: { request: MediaListRequest; reply: Page<MediaView, MediaListKey> };
   [Patterns.MediaGet]: { request: MediaRequest; reply: MediaView };
   [Patterns.MediaBlob]: { request: MediaRequest; reply: MediaBlobView };
+  [Patterns.MediaFrame]: { request: MediaFrameRequest; reply: MediaFrameBlobView };
+  [Patterns.MediaStoryboard]: { request: MediaRequest; reply: MediaStoryboardReply };
+  [Patterns.MediaAnnotationCreate]: { request: MediaAnnotationCreateRequest; reply: MediaAnnotationView };
+  [Patterns.MediaAnnotationList]: { request: MediaAnnotationListRequest; reply: Page<MediaAnnotationView, MediaAnnotationListKey> };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };
   [Patterns.TracePing]: { request: NoRequest; reply: PingReply };

@@ -42,6 +42,10 @@ export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
   Patterns.MediaList,
   Patterns.MediaGet,
   Patterns.MediaBlob,
+  // A frame rendered again, or a storyboard job handed over again, is the same cache entry.
+  Patterns.MediaFrame,
+  Patterns.MediaStoryboard,
+  Patterns.MediaAnnotationList,
   Patterns.MediaPing,
 ]);
 
@@ -100,7 +104,17 @@ export const ServicePatterns = {
     Patterns.RunsOfPrompt,
     Patterns.SecretReferences,
   ],
-  [ServiceNames.MediaService]: [Patterns.MediaPing, Patterns.MediaRegister, Patterns.MediaList, Patterns.MediaGet, Patterns.MediaBlob],
+  [ServiceNames.MediaService]: [
+    Patterns.MediaPing,
+    Patterns.MediaRegister,
+    Patterns.MediaList,
+    Patterns.MediaGet,
+    Patterns.MediaBlob,
+    Patterns.MediaFrame,
+    Patterns.MediaStoryboard,
+    Patterns.MediaAnnotationCreate,
+    Patterns.MediaAnnotationList,
+  ],
 } as const satisfies Record<string, readonly Pattern[]>;
 
 /** The pattern each service answers to say it is up (the gateway's /readyz asks them all). */

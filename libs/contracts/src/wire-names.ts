@@ -79,6 +79,12 @@ export const Patterns = {
   MediaGet: 'media.media.get',
   /** The gateway asks where a media's bytes are (its blob key), to stream them itself. */
   MediaBlob: 'media.media.blob',
+  /** The gateway asks for the blob of a frame (rendered and stored at the first request), to stream it itself. */
+  MediaFrame: 'media.frames.render',
+  /** The storyboard's keyframes, or `pending` while its job runs (the gateway asks again). */
+  MediaStoryboard: 'media.storyboard.get',
+  MediaAnnotationCreate: 'media.annotations.create',
+  MediaAnnotationList: 'media.annotations.list',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -113,3 +119,5 @@ export const TASK_CANCEL_CHANNEL = 'benchmark-tasks:cancel';
 
 /** The BullMQ queue of media probe jobs (distributed mode), drained by media-service; job id = media id. */
 export const MEDIA_QUEUE = 'media-jobs';
+/** The BullMQ queue of storyboard jobs (scene detection over a whole video), drained by media-service; job id = media id. */
+export const STORYBOARD_QUEUE = 'media-storyboards';

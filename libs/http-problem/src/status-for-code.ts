@@ -16,6 +16,7 @@ export const STATUS_FOR_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   run_in_progress: 409,
   gate_failed: 409,
+  media_not_ready: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   range_not_satisfiable: 416,

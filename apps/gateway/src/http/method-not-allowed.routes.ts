@@ -31,6 +31,9 @@ export const RESOURCE_METHODS: Record<string, HTTPMethods[]> = {
   '/api/v1/benchmarks/:id/start': ['POST'],
   '/api/v1/benchmarks/:id/runs': ['GET'],
   '/api/v1/benchmarks/:id/tasks': ['GET'],
+  '/api/v1/media/:id/frames': ['GET'],
+  '/api/v1/media/:id/storyboard': ['GET'],
+  '/api/v1/media/:id/annotations': ['GET', 'POST'],
 };
 
 /**

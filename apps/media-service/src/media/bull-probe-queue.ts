@@ -13,7 +13,8 @@ interface ProbeJobData {
  * The distributed mode's probe queue: BullMQ's `media-jobs` in Redis, one job per media (job
  * id = media id, so a sweep that hands a waiting media over again adds nothing), drained by
  * this media-service with `concurrency` at a time. A job in hand when the process dies is
- * taken up again once BullMQ sees it stalled.
+ * taken up again once BullMQ sees it stalled. The storyboard jobs use the same class on a
+ * queue of their own (`queueName` STORYBOARD_QUEUE, job name `storyboard`).
  */
 export class BullProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
@@ -26,19 +27,22 @@ export class BullProbeQueue extends ProbeQueue {
     private readonly redis: RedisConnectionSettings,
     private readonly prefix: string,
     private readonly concurrency: number,
+    /** Never renamed: jobs wait under it (wire-names.ts). */
+    private readonly queueName: string = MEDIA_QUEUE,
+    private readonly jobName = 'probe',
   ) {
     super();
     // Fail fast while Redis is away (the sweep enqueues later) rather than queueing commands.
     this.producer = new IORedis(redis.url, { tls: redis.tls, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 });
     this.producer.on('error', () => undefined);
-    this.queue = new Queue<ProbeJobData>(MEDIA_QUEUE, { connection: this.producer, prefix });
+    this.queue = new Queue<ProbeJobData>(queueName, { connection: this.producer, prefix });
     this.queue.on('error', (err) => this.logger.warn(`Probe queue: ${err.message}`));
   }
 
   async enqueue(mediaIds: string[]): Promise<void> {
     await this.queue.addBulk(
       mediaIds.map((mediaId) => ({
-        name: 'probe',
+        name: this.jobName,
         data: { mediaId },
         opts: { jobId: mediaId, attempts: PROBE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
       })),
@@ -49,7 +53,7 @@ export class BullProbeQueue extends ProbeQueue {
     // A worker's blocking connection must wait for Redis indefinitely (BullMQ requires maxRetriesPerRequest null).
     const connection = (this.workerConnection = new IORedis(this.redis.url, { tls: this.redis.tls, maxRetriesPerRequest: null }));
     connection.on('error', () => undefined);
-    this.worker = new Worker<ProbeJobData>(MEDIA_QUEUE, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
+    this.worker = new Worker<ProbeJobData>(this.queueName, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
       connection,
       prefix: this.prefix,
       concurrency: this.concurrency,

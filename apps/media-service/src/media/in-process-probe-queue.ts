@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue } from './probe-queue';
 
-/** All-in-one's probe queue: the process's own, `concurrency` at a time; a restart's sweep finds what it held. */
+/** All-in-one's probe queue (and storyboard queue): the process's own, `concurrency` at a time; a restart's sweep finds what it held. */
 export class InProcessProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
   private readonly waiting: string[] = [];
@@ -14,6 +14,8 @@ export class InProcessProbeQueue extends ProbeQueue {
     private readonly concurrency: number,
     /** The first retry's delay; doubled for each further one. */
     private readonly retryDelayMs = 1000,
+    /** What a job is, in log lines (the storyboard jobs use this class too). */
+    private readonly jobName = 'Probe',
   ) {
     super();
   }
@@ -58,7 +60,7 @@ export class InProcessProbeQueue extends ProbeQueue {
       try {
         return await job(id, attempt === PROBE_ATTEMPTS);
       } catch (err) {
-        this.logger.warn(`Probe of ${id} failed (attempt ${attempt} of ${PROBE_ATTEMPTS}): ${(err as Error).message}`);
+        this.logger.warn(`${this.jobName} of ${id} failed (attempt ${attempt} of ${PROBE_ATTEMPTS}): ${(err as Error).message}`);
         if (attempt < PROBE_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** (attempt - 1)));
       }
     }

@@ -1,4 +1,5 @@
 import type { MediaProbeView, MediaStatus } from '@cinetrace/contracts';
+import type { StoredStoryboard } from '../storyboard/stored-storyboard';
 import { epochMs } from '@cinetrace/persistence';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -19,4 +20,6 @@ export class Media {
   @Column({ type: 'simple-json', nullable: true }) probe: MediaProbeView | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;
+  /** Set once the storyboard job ran: its keyframe instants, or why there are none. */
+  @Column({ type: 'simple-json', nullable: true }) storyboard?: StoredStoryboard | null;
 }

@@ -2,6 +2,7 @@ import type { MediaListFilters, MediaProbeView } from '@cinetrace/contracts';
 import { insertRows } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { LessThan } from 'typeorm';
+import type { StoredStoryboard } from '../storyboard/stored-storyboard';
 import { Media } from './media.entity';
 
 export const insertMedia = (tx: EntityManager, media: Media): Promise<void> => insertRows(tx, Media, media);
@@ -41,4 +42,9 @@ export async function settleMedia(tx: EntityManager, id: string, outcome: { stat
     outcome.status === 'ready' ? { status: 'ready', probe: outcome.probe as object, error: null } : { status: 'failed', probe: null, error: outcome.error },
   );
   return Boolean(result.affected);
+}
+
+/** Records a media's storyboard (the storyboard job's outcome). */
+export async function saveStoryboard(manager: EntityManager, id: string, storyboard: StoredStoryboard): Promise<void> {
+  await manager.update(Media, { id }, { storyboard: storyboard as object });
 }

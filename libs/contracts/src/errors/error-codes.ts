@@ -18,6 +18,8 @@ export const ErrorCode = {
   RunInProgress: 'run_in_progress',
   /** A release's gate refused the version: no passing run of its benchmark (the run and scores are in the answer). */
   GateFailed: 'gate_failed',
+  /** Frames, storyboards and annotations need a probed media (`ready`) with a picture or a duration. */
+  MediaNotReady: 'media_not_ready',
   /** A render left placeholders unfilled; `errors` names each. */
   MissingVariables: 'missing_variables',
   PreconditionFailed: 'precondition_failed',

@@ -92,6 +92,9 @@ const CONFLICT_ON = [
   // gate_failed, and the most releases a prompt may have.
   'movePromptRelease',
   'removePromptRelease',
+  // media_not_ready: frames and storyboards need a probed video or image.
+  'getMediaFrame',
+  'getMediaStoryboard',
 ];
 /** If-Match: a stale version is 412. */
 const PRECONDITION_ON = ['updatePrompt', 'deletePrompt'];

@@ -5,6 +5,7 @@ import { API_KEY_EXAMPLES } from '../../api-keys/api-keys.examples';
 import { BENCHMARK_EXAMPLES } from '../../benchmarks/benchmarks.examples';
 import { DATASET_EXAMPLES } from '../../datasets/datasets.examples';
 import { MEDIA_EXAMPLES } from '../../media/media.examples';
+import { MEDIA_REVIEW_EXAMPLES } from '../../media/media-review.examples';
 import { ORGANIZATION_EXAMPLES } from '../../organizations/organizations.examples';
 import { OTLP_EXAMPLES } from '../../otlp/otlp.examples';
 import { PROJECT_EXAMPLES } from '../../projects/projects.examples';
@@ -17,6 +18,7 @@ import { closeInputSchemas } from './input-schemas';
 import { nullableToTypeArrays } from './nullable-types';
 import { describeExamples } from './operation-examples';
 import { describeMediaOperations } from './media-operations';
+import { describeMediaFrameOperations } from './media-frame-operations';
 import { describeOtlpOperations, OTLP_PATHS } from './otlp-operations';
 import { describeProblems } from './problem-responses';
 import { describeRequestHeaders } from './request-headers';
@@ -42,6 +44,7 @@ export function refineDocument(doc: OpenAPIObject): OpenAPIObject {
   describeBenchmarkParts(doc);
   describeOtlpOperations(doc);
   describeMediaOperations(doc);
+  describeMediaFrameOperations(doc);
   describeResponseHeaders(doc);
   describeExamples(doc, [
     PROJECT_EXAMPLES,
@@ -54,6 +57,7 @@ export function refineDocument(doc: OpenAPIObject): OpenAPIObject {
     DATASET_EXAMPLES,
     BENCHMARK_EXAMPLES,
     MEDIA_EXAMPLES,
+    MEDIA_REVIEW_EXAMPLES,
     OPERATION_EXAMPLES,
   ]);
   return doc;

@@ -1,0 +1,72 @@
+import { blobStoreFrom, type BlobStore } from '@cinetrace/blob-store';
+import { MediaStorageEnv, validateEnv } from '@cinetrace/config';
+import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { resolveMediaTool } from '@cinetrace/media-tools';
+import { aProjectContext, lavfi, makeClip, openTestStore, startS3Server, type S3Server, type TestStore } from '@cinetrace/testing';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { mediaServiceStore } from '../media-service.module';
+import { InProcessProbeQueue } from '../media/in-process-probe-queue';
+import { MediaProber } from '../media/media-prober';
+import { MediaService } from '../media/media.service';
+import { MediaFramesService } from './media-frames.service';
+
+/** The storage drivers a frame is rendered from and stored in: S3 needs a temporary copy for ffmpeg. */
+const drivers: [string, (dir: string) => Promise<{ blobs: BlobStore; close(): Promise<void> }>][] = [
+  ['the filesystem storage', async (dir) => ({ blobs: blobStoreFrom({ ...validateEnv(MediaStorageEnv, {}), DATA_DIR: dir }), close: async () => undefined })],
+  [
+    'an S3 storage (S3Mock)',
+    async () => {
+      const server: S3Server = await startS3Server('frames-test');
+      return { blobs: blobStoreFrom(validateEnv(MediaStorageEnv, { MEDIA_STORAGE: 's3', ...server.env })), close: () => server.remove() };
+    },
+  ],
+];
+
+describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
+  let dir: string;
+  let store: TestStore;
+  let storage: { blobs: BlobStore; close(): Promise<void> };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'media-frames-'));
+    store = await openTestStore('sqlite', mediaServiceStore);
+    storage = await makeStorage(dir);
+  }, 180_000);
+  afterAll(async () => {
+    await storage?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders a frame once, stores it beside the media, and shares one render between two requests', async () => {
+    const ctx = aProjectContext('prj_frames');
+    const clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
+    const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
+    const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
+    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe'), 30_000).probe(media.id, true);
+
+    let renders = 0;
+    const ffmpeg = resolveMediaTool('ffmpeg');
+    const frames = new MediaFramesService(store.dataSource, storage.blobs, () => (renders++, ffmpeg), { concurrency: 2, timeoutMs: 20_000 });
+
+    const first = await frames.frame(ctx, media.id, 1000);
+    expect(first.key).toBe(`${put.key}.frame-1000.jpg`);
+    const jpeg = await buffer((await storage.blobs.get(first.key)).body);
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(jpeg.length).toBe(first.bytes);
+    expect(await frames.frame(ctx, media.id, 1000)).toEqual(first);
+    expect(renders).toBe(1);
+
+    const [a, b] = await Promise.all([frames.frame(ctx, media.id, 1500), frames.frame(ctx, media.id, 1500)]);
+    expect(a).toEqual(b);
+    expect(renders).toBe(2);
+
+    await expect(frames.frame(ctx, media.id, 2500)).rejects.toEqual(
+      expect.objectContaining({ code: ErrorCode.ValidationFailed, errors: [expect.objectContaining({ path: 'atMs' })] }),
+    );
+    await expect(frames.frame(aProjectContext('prj_other'), media.id, 0)).rejects.toBeInstanceOf(DomainError);
+    expect(renders).toBe(2);
+  }, 120_000);
+});
