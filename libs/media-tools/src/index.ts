@@ -3,3 +3,8 @@ export * from './run-media-tool';
 export * from './filter-check';
 export * from './report-media-tools';
 export * from './probe-media';
+export * from './bounded-ffmpeg';
+export * from './media-analysis-error';
+export * from './analyse-video';
+export * from './compare-video';
+export * from './check-conformance';
