@@ -8,3 +8,4 @@ export * from './media-analysis-error';
 export * from './analyse-video';
 export * from './compare-video';
 export * from './check-conformance';
+export * from './time-ranges';
