@@ -99,6 +99,7 @@ export const ServicePatterns = {
     Patterns.TaskList,
     Patterns.RunsOfPrompt,
     Patterns.SecretReferences,
+    Patterns.TaskOutput,
   ],
   [ServiceNames.MediaService]: [Patterns.MediaPing, Patterns.MediaRegister, Patterns.MediaList, Patterns.MediaGet, Patterns.MediaBlob],
 } as const satisfies Record<string, readonly Pattern[]>;
