@@ -105,3 +105,52 @@ export const VIDEO_CONFIG_RULES = {
   video_qa: { checks, thresholds },
   video_similarity: { method, reference },
 } satisfies Record<string, Record<string, Check>>;
+
+const numberSchema = (minimum: number, maximum: number, integer = false) => ({ type: integer ? 'integer' : 'number', minimum, maximum });
+
+/** The thresholds' JSON Schema, from the same table the checks use (for the OpenAPI document). */
+const thresholdSchemas = Object.fromEntries(
+  VIDEO_QA_CHECKS.map((check: VideoQaCheck) => [
+    check,
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(Object.entries(QA_DEFAULTS[check]).map(([key, value]) => [key, { type: 'number', default: value }])),
+    },
+  ]),
+);
+
+/** Each video scorer's config keys as JSON Schema (the gateway's OpenAPI document); the checks above are what is enforced. */
+export const VIDEO_CONFIG_SCHEMAS: Record<keyof typeof VIDEO_CONFIG_RULES, Record<string, object>> = {
+  video_conformance: {
+    expected: {
+      type: 'object',
+      additionalProperties: false,
+      description: "The spec the output's probe must match; without it, these fields of the item's expected value",
+      properties: {
+        width: numberSchema(1, 16_384, true),
+        height: numberSchema(1, 16_384, true),
+        fps: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Matches within 1%' },
+        durationMs: numberSchema(0, 86_400_000, true),
+        toleranceMs: { ...numberSchema(0, MAX_MS, true), default: 100 },
+        hasAudio: { type: 'boolean' },
+        codec: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,50}$', example: 'h264' },
+      },
+      example: { width: 1280, height: 720, fps: 24, durationMs: 5000 },
+    },
+  },
+  video_qa: {
+    checks: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...VIDEO_QA_CHECKS] }, example: ['black', 'freeze', 'flicker'] },
+    thresholds: { type: 'object', additionalProperties: false, properties: thresholdSchemas, example: { black: { minDurationMs: 250 } } },
+  },
+  video_similarity: {
+    method: { enum: [...SIMILARITY_METHODS] },
+    reference: {
+      oneOf: [
+        { const: 'expected', description: "The item's expected media (config.field of it when it has that field)" },
+        { type: 'object', additionalProperties: false, required: ['runId'], properties: { runId: { type: 'string', pattern: RUN_ID_PATTERN.source } } },
+      ],
+      default: 'expected',
+    },
+  },
+};
