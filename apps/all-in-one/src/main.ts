@@ -1,12 +1,13 @@
 import { BenchmarkServiceEnv, InProcessTaskQueue, startBenchmarkService } from '@cinetrace/benchmark-service';
-import { BusSecretSource, TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { BusSecretSource, TaskMedia, TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { blobStoreFrom } from '@cinetrace/blob-store';
 import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
 import { InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
-import { reportMediaTools } from '@cinetrace/media-tools';
+import { reportMediaTools, resolveMediaTools, type MediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
@@ -37,13 +38,24 @@ async function main(): Promise<void> {
   reportIngestLagFrom({ records: () => streams.pendingRecords(Topics.TraceIngest), bytes: () => undefined });
 
   // Tasks run in this process with the worker's own processor; their traces and events take the in-process streams.
-  // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode.
+  // Secrets are asked of project-service over the in-process bus, sealed as in the distributed mode; the video
+  // scorers ask media-service for media rows and read the bytes from the same media storage it uses.
+  const outbound = new OutboundClient({ allowPrivate: benchmarkEnv.OUTBOUND_ALLOW_PRIVATE });
+  const workerBus = createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS });
+  let mediaTools: MediaTools | undefined;
   const taskQueue = new InProcessTaskQueue(
     new TaskProcessor({
-      outbound: new OutboundClient({ allowPrivate: benchmarkEnv.OUTBOUND_ALLOW_PRIVATE }),
+      outbound,
       traces: streams,
-      secrets: new BusSecretSource(createBusClient({ transport: 'in-process', broker, timeoutMs: benchmarkEnv.BUS_TIMEOUT_MS })),
+      secrets: new BusSecretSource(workerBus),
       scoring: new ScoringThreads(),
+      media: new TaskMedia({
+        bus: workerBus,
+        blobs: blobStoreFrom(mediaEnv),
+        outbound,
+        tools: () => (mediaTools ??= resolveMediaTools()),
+        maxBytes: mediaEnv.MEDIA_MAX_BYTES,
+      }),
     }),
     streams,
   );

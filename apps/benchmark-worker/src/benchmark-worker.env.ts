@@ -1,8 +1,11 @@
-import { EmptyAsUnset, ToBool, ToInt, WorkerEnv } from '@cinetrace/config';
+import { EmptyAsUnset, ToBool, ToInt, withMediaStorage, WorkerEnv } from '@cinetrace/config';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Environment of benchmark-worker; validated at boot (see validateEnv). */
-export class BenchmarkWorkerEnv extends WorkerEnv {
+/** Environment of benchmark-worker; validated at boot (see validateEnv). The media storage is where the video scorers read media. */
+export class BenchmarkWorkerEnv extends withMediaStorage(WorkerEnv) {
+  /** Only where media live by default (`<DATA_DIR>/media`, unless MEDIA_DIR says): the worker keeps no data. */
+  @IsString() DATA_DIR = './data';
+
   /** Redis holding the task queue; required. `rediss://` for TLS; user and password in the URL. */
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })

@@ -1,7 +1,9 @@
-import { BullTaskWorker, BusSecretSource, SecretSource, TaskAttemptRunner, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
-import { createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
+import { BullTaskWorker, BusSecretSource, SecretSource, TaskAttemptRunner, TaskMedia, TaskProcessor, TaskQueueLogger } from '@cinetrace/benchmark-tasks';
+import { blobStoreFrom } from '@cinetrace/blob-store';
+import { BusClient, createBusClient, KafkaStreamPublisher, StreamPublisher } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
 import { kafkaConnectionFromEnv, redisConnection, requireVariables } from '@cinetrace/config';
+import { resolveMediaTools, type MediaTools } from '@cinetrace/media-tools';
 import { reportTaskQueueFrom } from '@cinetrace/metrics';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ScoringThreads } from '@cinetrace/scorers';
@@ -43,7 +45,7 @@ export async function startBenchmarkWorker(env: BenchmarkWorkerEnv, overrides: B
   requireVariables(['REDIS_URL'], 'for benchmark-worker', { REDIS_URL: env.REDIS_URL });
   const releases: Array<() => Promise<void>> = [];
   const events = overrides.events ?? kafkaPublisher(env, releases);
-  const processor = overrides.processor ?? taskProcessor(env, events, overrides.secrets ?? busSecretSource(env, releases), releases);
+  const processor = overrides.processor ?? taskProcessor(env, events, overrides.secrets, releases);
   const worker = new BullTaskWorker({
     redis: redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE),
     processor,
@@ -82,19 +84,27 @@ function kafkaPublisher(env: BenchmarkWorkerEnv, releases: Array<() => Promise<v
   return publisher;
 }
 
-function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets: SecretSource, releases: Array<() => Promise<void>>): TaskProcessor {
+function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets: SecretSource | undefined, releases: Array<() => Promise<void>>): TaskProcessor {
   const outbound = new OutboundClient({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE });
   releases.push(() => outbound.close());
   const scoring = new ScoringThreads();
   releases.push(() => scoring.close());
-  return new TaskProcessor({ outbound, traces, secrets, scoring });
+  const bus = busClient(env, releases);
+  let tools: MediaTools | undefined;
+  // ffmpeg is looked up at the first video scorer: a missing one fails that score, not the boot (reportMediaTools says so at boot).
+  const media = new TaskMedia({ bus, blobs: blobStoreFrom(env), outbound, tools: () => (tools ??= resolveMediaTools()), maxBytes: env.MEDIA_MAX_BYTES });
+  return new TaskProcessor({ outbound, traces, secrets: secrets ?? new BusSecretSource(bus), scoring, media });
 }
 
-/** Secrets come from project-service, sealed to a key of each request (the Kafka log holds only ciphertext). */
-function busSecretSource(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): SecretSource {
+/**
+ * Requests over Kafka: secrets from project-service (sealed to a key of each request, so the log
+ * holds only ciphertext), media rows from media-service, another run's output from benchmark-service.
+ */
+function busClient(env: BenchmarkWorkerEnv, releases: Array<() => Promise<void>>): BusClient {
   requireVariables(['KAFKA_BROKERS'], 'for benchmark-worker', { KAFKA_BROKERS: env.KAFKA_BROKERS });
   const kafka = kafkaConnectionFromEnv(env);
-  const bus = createBusClient({ transport: 'kafka', clientId: `${BENCHMARK_WORKER}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.SecretResolve] });
+  const patterns = [Patterns.SecretResolve, Patterns.MediaGet, Patterns.MediaBlob, Patterns.TaskOutput];
+  const bus = createBusClient({ transport: 'kafka', clientId: `${BENCHMARK_WORKER}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns });
   releases.push(() => bus.onApplicationShutdown());
-  return new BusSecretSource(bus);
+  return bus;
 }

@@ -1512,7 +1512,7 @@ export interface components {
             scorers: {
                 name: string;
                 /** @enum {unknown} */
-                type: "exact_match" | "contains" | "regex" | "json_schema" | "numeric_tolerance" | "range" | "string_similarity" | "llm_judge" | "http";
+                type: "exact_match" | "contains" | "regex" | "json_schema" | "numeric_tolerance" | "range" | "string_similarity" | "llm_judge" | "http" | "video_conformance" | "video_qa" | "video_similarity";
                 config: Record<string, never>;
             }[];
             target: {
@@ -1870,6 +1870,119 @@ export interface components {
                 threshold?: unknown;
                 url: unknown;
                 headers?: unknown;
+            };
+        } | {
+            /** @description Unique within the benchmark; default the type */
+            name?: string;
+            /** @constant */
+            type: "video_conformance";
+            config?: {
+                field?: unknown;
+                threshold?: unknown;
+                /**
+                 * @description The spec the output's probe must match; without it, these fields of the item's expected value
+                 * @example {
+                 *       "width": 1280,
+                 *       "height": 720,
+                 *       "fps": 24,
+                 *       "durationMs": 5000
+                 *     }
+                 */
+                expected?: {
+                    width?: number;
+                    height?: number;
+                    /** @description Matches within 1% */
+                    fps?: number;
+                    durationMs?: number;
+                    /** @default 100 */
+                    toleranceMs?: number;
+                    hasAudio?: boolean;
+                    /** @example h264 */
+                    codec?: string;
+                };
+            };
+        } | {
+            /** @description Unique within the benchmark; default the type */
+            name?: string;
+            /** @constant */
+            type: "video_qa";
+            config?: {
+                field?: unknown;
+                threshold?: unknown;
+                /**
+                 * @example [
+                 *       "black",
+                 *       "freeze",
+                 *       "flicker"
+                 *     ]
+                 */
+                checks: ("black" | "freeze" | "flicker" | "blur" | "silence" | "loudness" | "flashes")[];
+                /**
+                 * @example {
+                 *       "black": {
+                 *         "minDurationMs": 250
+                 *       }
+                 *     }
+                 */
+                thresholds?: {
+                    black?: {
+                        /** @default 500 */
+                        minDurationMs?: number;
+                        /** @default 0.1 */
+                        pixelThreshold?: number;
+                        /** @default 0.98 */
+                        pictureThreshold?: number;
+                    };
+                    freeze?: {
+                        /** @default 1000 */
+                        minDurationMs?: number;
+                        /** @default -60 */
+                        noiseDb?: number;
+                    };
+                    flicker?: {
+                        /** @default 30 */
+                        maxMeanDiff?: number;
+                        /** @default 500 */
+                        windowMs?: number;
+                    };
+                    blur?: {
+                        /** @default 12 */
+                        max?: number;
+                        /** @default 500 */
+                        minDurationMs?: number;
+                    };
+                    silence?: {
+                        /** @default 1000 */
+                        minDurationMs?: number;
+                        /** @default -50 */
+                        noiseDb?: number;
+                    };
+                    loudness?: {
+                        /** @default -24 */
+                        minLufs?: number;
+                        /** @default -14 */
+                        maxLufs?: number;
+                    };
+                    flashes?: {
+                        /** @default 3 */
+                        maxPerSecond?: number;
+                    };
+                };
+            };
+        } | {
+            /** @description Unique within the benchmark; default the type */
+            name?: string;
+            /** @constant */
+            type: "video_similarity";
+            config?: {
+                field?: unknown;
+                threshold?: unknown;
+                /** @enum {unknown} */
+                method: "ssim" | "psnr" | "signature";
+                /** @default expected */
+                reference?: "expected" | {
+                    runId: string;
+                };
             };
         };
         Target: {

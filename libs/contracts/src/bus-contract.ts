@@ -4,6 +4,7 @@ import type { AuthResolveReply, AuthResolveRequest } from './auth/auth.messages'
 import type { BenchmarkCreateRequest, BenchmarkListKey, BenchmarkListRequest, BenchmarkRequest } from './benchmarks/benchmark.messages';
 import type { BenchmarkView, RunView } from './benchmarks/benchmark.views';
 import type { RunListKey, RunListRequest, RunStartRequest, RunsOfPromptReply, RunsOfPromptRequest, TaskListRequest } from './benchmarks/run.messages';
+import type { TaskOutputReply, TaskOutputRequest } from './benchmarks/task.messages';
 import type { RunStartedView, TaskPage } from './benchmarks/run.views';
 import type {
   DatasetCreateRequest,
@@ -133,6 +134,7 @@ export interface BusContract {
   [Patterns.TaskList]: { request: TaskListRequest; reply: TaskPage };
   [Patterns.RunsOfPrompt]: { request: RunsOfPromptRequest; reply: RunsOfPromptReply };
   [Patterns.SecretReferences]: { request: SecretReferencesRequest; reply: SecretReferencesReply };
+  [Patterns.TaskOutput]: { request: TaskOutputRequest; reply: TaskOutputReply };
   [Patterns.MediaRegister]: { request: MediaRegisterRequest; reply: MediaRegisteredView };
   [Patterns.MediaList]: { request: MediaListRequest; reply: Page<MediaView, MediaListKey> };
   [Patterns.MediaGet]: { request: MediaRequest; reply: MediaView };

@@ -103,6 +103,7 @@ export const ServicePatterns = {
     Patterns.TaskList,
     Patterns.RunsOfPrompt,
     Patterns.SecretReferences,
+    Patterns.TaskOutput,
   ],
   [ServiceNames.MediaService]: [
     Patterns.MediaPing,

@@ -72,6 +72,8 @@ export const Patterns = {
   TaskList: 'benchmark.tasks.list',
   /** prompt-service asks for the completed runs that rendered a prompt at a version (a release's gate). */
   RunsOfPrompt: 'benchmark.runs.of-prompt',
+  /** benchmark-worker asks for an item's output in another run of the project (video_similarity against a run). */
+  TaskOutput: 'benchmark.tasks.output',
   /** project-service asks which live benchmarks name a secret, before deleting it. */
   SecretReferences: 'benchmark.secrets.references',
   MediaRegister: 'media.media.register',

@@ -18,7 +18,18 @@ describe('the filter check', () => {
 
   it('names each missing need with what it serves, and a fallback filter as such', () => {
     const { missing, fallbacks } = assessFilters(parseFilterList(SAMPLE));
-    expect(missing.map((need) => need.anyOf[0])).toEqual(['freezedetect', 'blurdetect', 'silencedetect', 'ebur128', 'photosensitivity', 'psnr', 'signature']);
+    expect(missing.map((need) => need.anyOf[0])).toEqual([
+      'freezedetect',
+      'tblend',
+      'signalstats',
+      'blurdetect',
+      'silencedetect',
+      'ebur128',
+      'metadata',
+      'ametadata',
+      'psnr',
+      'signature',
+    ]);
     expect(fallbacks.map((f) => [f.need.use, f.filter])).toEqual([['storyboard scene cuts', 'select']]);
   });
 
@@ -33,18 +44,33 @@ describe('the filter check', () => {
   // The linux-x64 package's build (CI's): a 2018 snapshot (docs/deploy.md, "ffmpeg and ffprobe").
   it("says in plain words what the npm package's older ffmpeg lacks", async () => {
     const report = await checkFilters(resolveMediaTool('ffmpeg', { PATH: '' }));
-    expect(report.missing.map((need) => need.anyOf[0])).toEqual(['blurdetect', 'photosensitivity']);
+    expect(report.missing.map((need) => need.anyOf[0])).toEqual(['blurdetect']);
     expect(report.fallbacks.map((f) => f.filter)).toEqual(['select']);
     const { level, message } = describeFilterReport(report);
     expect(level).toBe('warn');
-    expect(message).toContain('lacks the filters blurdetect (video_qa "blur"), photosensitivity (video_qa "flashes")');
+    expect(message).toContain('lacks the filters blurdetect (video_qa "blur"):');
     expect(message).toContain('storyboard scene cuts uses the select filter (scdet is missing)');
     expect(message).toContain('FFMPEG_PATH');
   });
 
   it('covers every filter the issue lists', () => {
     expect(FILTER_NEEDS.flatMap((need) => need.anyOf).sort()).toEqual(
-      ['blackdetect', 'blurdetect', 'ebur128', 'freezedetect', 'photosensitivity', 'psnr', 'scdet', 'select', 'signature', 'silencedetect', 'ssim'].sort(),
+      [
+        'ametadata',
+        'blackdetect',
+        'blurdetect',
+        'ebur128',
+        'freezedetect',
+        'metadata',
+        'psnr',
+        'scdet',
+        'select',
+        'signalstats',
+        'signature',
+        'silencedetect',
+        'ssim',
+        'tblend',
+      ].sort(),
     );
   });
 });

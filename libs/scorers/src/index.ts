@@ -3,6 +3,8 @@ export * from './scorer-error';
 export * from './field-path';
 export * from './validate-scorers';
 export * from './run-scorer';
+export { scoreVideo, MAX_FINDINGS } from './video-scorers';
+export { RUN_ID_PATTERN, VIDEO_CONFIG_SCHEMAS } from './video-config-rules';
 export * from './judge-score';
 export * from './aggregate-scores';
 export * from './render-prompt';

@@ -1,11 +1,11 @@
 import { distance } from 'fastest-levenshtein';
 import { compileSchema } from './json-schema';
 import { linearRegex } from './linear-regex';
-import { ScoreInput, ScoreOutcome, ScorerSpec, ScorerSpecOf } from './scorer.types';
+import { ScoreInput, ScoreOutcome, ScorerSpec, ScorerSpecOf, VideoScorerType } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { comparableText, numberView, scoredExpected, scoredOutput, textView } from './scored-values';
 
-type LocalType = Exclude<ScorerSpec['type'], 'llm_judge' | 'http'>;
+type LocalType = Exclude<ScorerSpec['type'], 'llm_judge' | 'http' | VideoScorerType>;
 export type LocalScorerSpec = ScorerSpecOf<LocalType>;
 
 const MAX_SCHEMA_ERRORS = 10;

@@ -3,6 +3,7 @@ import { askHttpScorer, judgeWithLlm } from './remote-scorers';
 import { LocalScoring, ScoreInput, ScoreOutcome, ScoreResult, ScorerDeps, ScorerSpec, isScorerType, scorerThreshold } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { withinTimeLimit } from './time-limit';
+import { scoreVideo } from './video-scorers';
 
 const MAX_ERROR_LENGTH = 300;
 
@@ -45,6 +46,8 @@ async function score(spec: ScorerSpec, input: ScoreInput, deps: ScorerDeps): Pro
   if (!isScorerType(type)) throw new ScorerError(`unknown scorer type '${String(type)}'`);
   if (spec.type === 'llm_judge') return judgeWithLlm(spec, input, deps);
   if (spec.type === 'http') return askHttpScorer(spec, input, deps);
+  // ffmpeg in child processes, bounded by the attempt's remaining time.
+  if (spec.type === 'video_conformance' || spec.type === 'video_qa' || spec.type === 'video_similarity') return scoreVideo(spec, input, deps);
   // What a user's pattern, schema or texts can make costly runs where it cannot hold the event loop.
   if (USER_COSTED_SCORERS.has(spec.type)) return deps.local.score(spec, input);
   return scoreLocally(spec, input);

@@ -1,13 +1,32 @@
 import type { SecretReference } from '@cinetrace/contracts';
+import type { ConformanceSpec, MediaProbe, MediaTool, QaThresholdOverrides, SimilarityMethod, VideoQaCheck } from '@cinetrace/media-tools';
 
 /** The kinds of scorer a benchmark may name (API.md, "Benchmarks"). Stored as is: never rename one. */
-export const SCORER_TYPES = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range', 'string_similarity', 'llm_judge', 'http'] as const;
+export const SCORER_TYPES = [
+  'exact_match',
+  'contains',
+  'regex',
+  'json_schema',
+  'numeric_tolerance',
+  'range',
+  'string_similarity',
+  'llm_judge',
+  'http',
+  'video_conformance',
+  'video_qa',
+  'video_similarity',
+] as const;
 export type ScorerType = (typeof SCORER_TYPES)[number];
 
 export const isScorerType = (value: unknown): value is ScorerType => typeof value === 'string' && (SCORER_TYPES as readonly string[]).includes(value);
 
 /** Scorers whose score is all or nothing: they pass only at 1 unless told otherwise. */
-export const EXACT_SCORER_TYPES: readonly ScorerType[] = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range'];
+export const EXACT_SCORER_TYPES: readonly ScorerType[] = ['exact_match', 'contains', 'regex', 'json_schema', 'numeric_tolerance', 'range', 'video_conformance'];
+
+/** Scorers that read a media the output names (a file on this machine, analysed by ffmpeg). */
+export const VIDEO_SCORER_TYPES = ['video_conformance', 'video_qa', 'video_similarity'] as const;
+export type VideoScorerType = (typeof VIDEO_SCORER_TYPES)[number];
+export const isVideoScorerType = (value: unknown): value is VideoScorerType => typeof value === 'string' && (VIDEO_SCORER_TYPES as readonly string[]).includes(value);
 
 export const MAX_SCORERS = 20;
 export const SCORER_NAME_MAX = 100;
@@ -54,6 +73,21 @@ export interface HttpScorerConfig extends CommonScorerConfig {
   headers?: Record<string, string | SecretReference>;
 }
 
+/** The spec, else the item's `expected` (its fields of a spec). */
+export interface VideoConformanceConfig extends CommonScorerConfig {
+  expected?: ConformanceSpec;
+}
+export interface VideoQaConfig extends CommonScorerConfig {
+  checks: VideoQaCheck[];
+  thresholds?: QaThresholdOverrides;
+}
+/** `expected`: the item's expected media; `{ runId }`: the same item's output in that run (of this project). */
+export type SimilarityReference = 'expected' | { runId: string };
+export interface VideoSimilarityConfig extends CommonScorerConfig {
+  method: SimilarityMethod;
+  reference?: SimilarityReference;
+}
+
 interface ScorerConfigs {
   exact_match: ExactMatchConfig;
   contains: ContainsConfig;
@@ -64,6 +98,9 @@ interface ScorerConfigs {
   string_similarity: StringSimilarityConfig;
   llm_judge: LlmJudgeConfig;
   http: HttpScorerConfig;
+  video_conformance: VideoConformanceConfig;
+  video_qa: VideoQaConfig;
+  video_similarity: VideoSimilarityConfig;
 }
 
 /** A scorer as validateScorers normalises it: named (the type by default), config always present. */
@@ -111,6 +148,28 @@ export interface ScorerDeps {
    */
   secretValue(name: string, url: string): Promise<string>;
   timeoutMs: number;
+  /** Where the video scorers get their media; absent where none can run (they then give an error). */
+  media?: MediaAccess;
+}
+
+/** A media opened for analysis: a local file (removed by release) and what its probe says. */
+export interface OpenedMedia {
+  path: string;
+  probe: MediaProbe;
+  release(): Promise<void>;
+}
+
+/**
+ * How the video scorers reach media: the worker opens a reference the output or the item
+ * names, within the task's project, and finds an item's output in another run. Rejections
+ * carry messages fit for users (a ScorerError, or what runScorer shows of another error).
+ */
+export interface MediaAccess {
+  /** Opens `{ mediaId }` or `{ url, contentType }`; `what` names it in errors ("the output"). */
+  open(reference: unknown, what: string): Promise<OpenedMedia>;
+  /** The output this item had in run `runId` of the task's project. */
+  outputInRun(runId: string): Promise<unknown>;
+  ffmpeg(): MediaTool;
 }
 
 /** `config.threshold`, else 1 for the all-or-nothing scorers and 0.5 for the graded ones. */

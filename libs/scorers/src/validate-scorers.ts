@@ -2,12 +2,13 @@ import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, headerValueProblem, isSecretRefe
 import { FIELD_PATH_PATTERN } from './field-path';
 import { schemaProblem } from './json-schema';
 import { regexProblem } from './linear-regex';
+import { VIDEO_CONFIG_RULES } from './video-config-rules';
 import { MAX_SCORERS, SCORER_NAME_MAX, SCORER_TYPES, ScorerFieldError, ScorerSpec, ScorerType, isScorerType } from './scorer.types';
 
 export type ScorersValidation = { ok: true; scorers: ScorerSpec[] } | { ok: false; errors: ScorerFieldError[] };
 
 /** Checks one config value; pushes errors under `path` (which is `….config.<key>`). */
-type Check = (value: unknown, path: string, errors: ScorerFieldError[]) => void;
+export type Check = (value: unknown, path: string, errors: ScorerFieldError[]) => void;
 
 interface ConfigRules {
   required?: string[];
@@ -86,6 +87,9 @@ const RULES: Record<ScorerType, ConfigRules> = {
     keys: { ...common, baseUrl: isHttpUrl, model: isText, rubric: isText, apiKey: isSecret },
   },
   http: { required: ['url'], keys: { ...common, url: isHttpUrl, headers: isHeaders } },
+  video_conformance: { keys: { ...common, ...VIDEO_CONFIG_RULES.video_conformance } },
+  video_qa: { required: ['checks'], keys: { ...common, ...VIDEO_CONFIG_RULES.video_qa } },
+  video_similarity: { required: ['method'], keys: { ...common, ...VIDEO_CONFIG_RULES.video_similarity } },
 };
 
 /**

@@ -1,5 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import { Patterns, ProjectContext, RunListRequest, RunsOfPromptRequest, TaskListRequest } from '@cinetrace/contracts';
+import { Patterns, ProjectContext, RunListRequest, RunsOfPromptRequest, TaskListRequest, TaskOutputRequest } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { RunsService } from './runs.service';
 
@@ -27,5 +27,10 @@ export class RunsBusController {
   @Handles(Patterns.TaskList)
   tasks(@Payload() request: TaskListRequest) {
     return this.runs.listTasks(request.ctx, request.benchmarkId, request.filters, request.page);
+  }
+
+  @Handles(Patterns.TaskOutput)
+  output(@Payload() request: TaskOutputRequest) {
+    return this.runs.outputOfItem(request);
   }
 }

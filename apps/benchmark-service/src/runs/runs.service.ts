@@ -15,6 +15,8 @@ import {
   TASK_STATUSES,
   TaskListFilters,
   TaskListKey,
+  TaskOutputReply,
+  TaskOutputRequest,
   TaskPage,
   toPage,
 } from '@cinetrace/contracts';
@@ -39,7 +41,7 @@ import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { insertRunTasks } from '../store/insert-run-tasks';
 import { selectItems } from './run-items';
 import { Task } from '../store/task.entity';
-import { listTasksOfRun } from '../store/tasks.queries';
+import { findTaskOfItem, listTasksOfRun } from '../store/tasks.queries';
 
 /** Runs of a benchmark: start (snapshot, limits, one at a time), lists of runs and tasks, cancellation. */
 @Injectable()
@@ -116,6 +118,15 @@ export class RunsService {
     const rows = await listTasksOfRun(this.dataSource.manager, run.id, filters.status as Task['status'] | undefined, page.after, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.itemIndex);
     return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run) };
+  }
+
+  /** An item's output in a run of the project, for a video scorer comparing with it (another project's run is not found). */
+  async outputOfItem(request: TaskOutputRequest): Promise<TaskOutputReply> {
+    const invalid = (['projectId', 'runId', 'itemId'] as const).filter((key) => typeof request?.[key] !== 'string');
+    if (invalid.length) throw DomainError.validation(invalid.map((path) => ({ path, message: 'must be a string' })));
+    const task = await findTaskOfItem(this.dataSource.manager, request.projectId, request.runId, request.itemId);
+    if (!task) throw DomainError.notFound(`Run '${request.runId}' has no task for this item`);
+    return { status: task.status, output: task.output ?? null };
   }
 
   private async insertRun(tx: EntityManager, ctx: ProjectContext, benchmarkId: string, input: StartRunInput, prompt: RunPlan['prompt']): Promise<Run> {

@@ -21,6 +21,10 @@ const RESULT_FIELDS = {
   durationMs: true,
 } satisfies FindOptionsSelect<Task>;
 
+/** The task of item `itemId` in run `runId` of the project (its status and output only). */
+export const findTaskOfItem = (manager: EntityManager, projectId: string, runId: string, itemId: string): Promise<Pick<Task, 'status' | 'output'> | null> =>
+  manager.findOne(Task, { select: { status: true, output: true }, where: { projectId, runId, itemId } });
+
 /** The run's tasks in item order, `rows` of them from after the item index `after`. */
 export const listTasksOfRun = (manager: EntityManager, runId: string, status: Task['status'] | undefined, after: number | undefined, rows: number): Promise<Task[]> =>
   manager.find(Task, {

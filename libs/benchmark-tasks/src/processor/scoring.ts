@@ -1,6 +1,6 @@
 import type { TaskJob, TaskScore } from '@cinetrace/contracts';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
-import { runScorer, ScorerError, type LocalScoring, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
+import { runScorer, ScorerError, type LocalScoring, type MediaAccess, type ScorerDeps, type ScorerSpec } from '@cinetrace/scorers';
 import type { AttemptLimit } from './attempt-limit';
 import type { AttemptSecrets } from './attempt-secrets';
 
@@ -8,6 +8,8 @@ export interface ScoringContext {
   outbound: OutboundClient;
   secrets: Pick<AttemptSecrets, 'value'>;
   local: LocalScoring;
+  /** The task's media, for the video scorers. */
+  media?: MediaAccess;
   limit: AttemptLimit;
   /** Told when each scorer starts and ends, for the trace. */
   onScorerStarted(index: number): void;
@@ -40,6 +42,7 @@ function scorerDeps(ctx: ScoringContext): ScorerDeps {
         throw new ScorerError((error as Error)?.message ?? String(error));
       }),
     local: ctx.local,
+    media: ctx.media,
     timeoutMs: ctx.limit.remainingMs(),
     postJson: async (url, body, options) => {
       ctx.limit.throwIfStopped();

@@ -7,6 +7,7 @@ import { AttemptSecrets } from './attempt-secrets';
 import type { SecretSource } from './secret-source';
 import { AttemptTrace } from './attempt-trace';
 import { scoreOutput } from './scoring';
+import type { TaskMedia } from './task-media';
 import { withoutSecrets } from './trace-payloads';
 import { TaskAttemptError, userFacing } from './task-attempt-error';
 import { targetCallFailure } from './target-failures';
@@ -28,6 +29,8 @@ export interface TaskProcessorDeps {
   secrets: SecretSource;
   /** Where the scorers whose cost a user controls run: ScoringThreads, off the event loop. */
   scoring: LocalScoring;
+  /** Where the video scorers read media; without it they give an error. */
+  media?: TaskMedia;
   now?: () => number;
 }
 
@@ -115,6 +118,7 @@ export class TaskProcessor {
       outbound: this.deps.outbound,
       secrets,
       local: this.deps.scoring,
+      media: this.deps.media?.forTask(job, limit),
       limit,
       onScorerStarted: (index) => trace.scorerStarted(index),
       onScorerFinished: (index, score) => trace.scorerFinished(index, score),

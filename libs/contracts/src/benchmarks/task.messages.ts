@@ -94,3 +94,19 @@ export type TaskEvent = TaskStartedEvent | TaskFinishedEvent;
  * had one partition, hence one record batch per fetch and one benchmark-service replica.
  */
 export const taskEventRecord = (event: TaskEvent): { key: string; value: TaskEvent } => ({ key: event.taskId, value: event });
+
+/**
+ * benchmark-worker's question for a video_similarity against another run: the output the item
+ * `itemId` had in run `runId`, within the task's project (another project's run is `not_found`).
+ */
+export interface TaskOutputRequest {
+  projectId: string;
+  runId: string;
+  itemId: string;
+}
+
+/** The task's status and output (null until it has one). */
+export interface TaskOutputReply {
+  status: string;
+  output: unknown;
+}

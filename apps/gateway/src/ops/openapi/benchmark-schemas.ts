@@ -1,4 +1,4 @@
-import { MAX_SCORERS, SCORER_CONFIG_KEYS, SCORER_NAME_MAX, SCORER_TYPES } from '@cinetrace/scorers';
+import { MAX_SCORERS, SCORER_CONFIG_KEYS, SCORER_NAME_MAX, SCORER_TYPES, VIDEO_CONFIG_SCHEMAS } from '@cinetrace/scorers';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -20,6 +20,13 @@ const TARGET_COMMON = {
   promptVersion: { type: 'integer', minimum: 1 },
   promptRelease: { type: 'string', pattern: '^[a-z0-9_.-]{1,50}$', description: 'A release of the prompt (instead of promptVersion), resolved to its version when a run starts' },
 };
+
+/** A scorer config key's schema: the video scorers' are described, a credential is a secret reference, the rest any value benchmark-service checks. */
+function configKeySchema(type: string, key: string): object {
+  const video = (VIDEO_CONFIG_SCHEMAS as Record<string, Record<string, object> | undefined>)[type]?.[key];
+  if (video) return video;
+  return key === 'apiKey' ? ref('SecretReference') : {};
+}
 
 /**
  * Scorers and targets, which benchmark-service checks by their type: one schema per type,
@@ -46,7 +53,7 @@ export function describeBenchmarkParts(doc: OpenAPIObject): void {
           type: 'object',
           additionalProperties: false,
           required: SCORER_CONFIG_KEYS[type].required,
-          properties: Object.fromEntries(SCORER_CONFIG_KEYS[type].keys.map((key) => [key, key === 'apiKey' ? ref('SecretReference') : {}])),
+          properties: Object.fromEntries(SCORER_CONFIG_KEYS[type].keys.map((key) => [key, configKeySchema(type, key)])),
         },
       },
     })),
