@@ -1,11 +1,12 @@
 import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
-import { kafkaServerOptions } from '@cinetrace/bus';
+import { KafkaStreamPublisher, kafkaServerOptions } from '@cinetrace/bus';
 import { redisConnection } from '@cinetrace/config';
+import { MEDIA_COPY_QUEUE } from '@cinetrace/contracts';
 import { reportMediaTools } from '@cinetrace/media-tools';
 import { Logger } from '@nestjs/common';
 import { BullProbeQueue } from './media/bull-probe-queue';
 import { MediaServiceEnv } from './media-service.env';
-import { MEDIA_SERVICE } from './media-service.module';
+import { COPY_CONCURRENCY, MEDIA_SERVICE } from './media-service.module';
 import { startMediaService } from './start-media-service';
 
 runServiceProcess({
@@ -13,9 +14,13 @@ runServiceProcess({
   env: MediaServiceEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'],
   start: async (env, kafka) => {
-    // Probes wait in Redis (BullMQ `media-jobs`): one accepted before a restart still runs after it.
-    const probes = new BullProbeQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
-    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), probes);
+    // Probes and copies wait in Redis (BullMQ `media-jobs`, `media-copies`): one accepted before a restart still runs after it.
+    const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
+    const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
+    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
+    // Copies are written back into their traces as records of the trace stream (trace-ingest stores them).
+    const traces = new KafkaStreamPublisher(MEDIA_SERVICE, kafka);
+    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, copies, traces });
     // Which ffprobe the probes will run, and the filters its ffmpeg lacks (in the background: it runs ffmpeg twice).
     void reportMediaTools(new Logger('media'));
     return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });

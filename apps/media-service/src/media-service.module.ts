@@ -1,12 +1,18 @@
-import { blobStoreFrom } from '@cinetrace/blob-store';
-import { pingController } from '@cinetrace/bus';
+import { blobStoreFrom, type BlobStore } from '@cinetrace/blob-store';
+import { pingController, StreamPublisher } from '@cinetrace/bus';
 import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { resolveMediaTool, type MediaTool } from '@cinetrace/media-tools';
+import { OutboundClient } from '@cinetrace/outbound';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { CopySweeper } from './copies/copy-sweeper';
+import { MediaCopier } from './copies/media-copier';
+import { MediaCopiesBusController } from './copies/media-copies.bus-controller';
+import { COPY_QUEUE, TraceMediaCopies } from './copies/trace-media-copies.service';
+import { TraceMediaWriteBack } from './copies/trace-media-write-back';
 import { MediaBusController } from './media/media.bus-controller';
 import { MediaProber } from './media/media-prober';
 import { MediaService } from './media/media.service';
@@ -14,31 +20,65 @@ import { ProbeQueue } from './media/probe-queue';
 import { ProbeSweeper } from './media/probe-sweeper';
 import { mediaServiceMigrations } from './migrations';
 import { MediaServiceEnv } from './media-service.env';
+import { MediaCopyTarget } from './store/media-copy-target.entity';
+import { MediaCopy } from './store/media-copy.entity';
 import { Media } from './store/media.entity';
 
 export const MEDIA_SERVICE = ServiceNames.MediaService;
-const entities = [Media];
 
-/** Media rows and their probes; answers on the bus in either run mode, drains the probe queue it is given. */
+/** Copies of media that trace outputs name one media-service runs at once (downloads into the storage, no CPU to speak of). */
+export const COPY_CONCURRENCY = 4;
+const entities = [Media, MediaCopy, MediaCopyTarget];
+
+/** The queues media-service drains, and the trace stream its copies' write-backs go to. */
+export interface MediaServiceWiring {
+  probes: ProbeQueue;
+  /** Copy jobs of media that trace outputs name: a queue like the probes', under its own name. */
+  copies: ProbeQueue;
+  traces: StreamPublisher;
+}
+
+/**
+ * Media rows and their probes, and the copies of media that trace outputs name; answers on
+ * the bus in either run mode, drains the queues it is given.
+ */
 @Module({})
 export class MediaServiceModule {
-  static register(env: MediaServiceEnv, probes: ProbeQueue): DynamicModule {
+  static register(env: MediaServiceEnv, { probes, copies, traces }: MediaServiceWiring): DynamicModule {
     let ffprobe: MediaTool | undefined;
+    let store: BlobStore | undefined;
+    // Made by the first provider that needs it, so that building the module (its spec) opens no storage.
+    const blobs = () => (store ??= blobStoreFrom(env));
     return {
       module: MediaServiceModule,
       imports: [LoggingModule.forApp(MEDIA_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(mediaServiceStore(env))],
-      controllers: [pingController(Patterns.MediaPing), MediaBusController],
+      controllers: [pingController(Patterns.MediaPing), MediaBusController, MediaCopiesBusController],
       providers: [
         { provide: MediaServiceEnv, useValue: env },
         { provide: ProbeQueue, useValue: probes },
+        { provide: COPY_QUEUE, useValue: copies },
+        { provide: StreamPublisher, useValue: traces },
         {
           provide: MediaProber,
-          inject: [getDataSourceToken()],
+          inject: [getDataSourceToken(), TraceMediaWriteBack],
           // ffprobe is looked up at the first probe: a missing one fails that probe, not the boot (reportMediaTools says so at boot).
-          useFactory: (dataSource: DataSource) => new MediaProber(dataSource, blobStoreFrom(env), () => (ffprobe ??= resolveMediaTool('ffprobe')), env.PROBE_TIMEOUT_MS),
+          useFactory: (dataSource: DataSource, writeBack: TraceMediaWriteBack) =>
+            new MediaProber(dataSource, blobs(), () => (ffprobe ??= resolveMediaTool('ffprobe')), env.PROBE_TIMEOUT_MS, (mediaId) => writeBack.forMedia(mediaId)),
+        },
+        {
+          provide: MediaCopier,
+          inject: [getDataSourceToken(), MediaService, TraceMediaWriteBack],
+          useFactory: (dataSource: DataSource, media: MediaService, writeBack: TraceMediaWriteBack) =>
+            new MediaCopier(dataSource, blobs(), new OutboundClient({ allowPrivate: env.OUTBOUND_ALLOW_PRIVATE, userAgent: 'cinetrace-media' }), media, writeBack, {
+              maxBytes: env.MEDIA_MAX_BYTES,
+              timeoutMs: env.MEDIA_FETCH_TIMEOUT_MS,
+            }),
         },
         MediaService,
         ProbeSweeper,
+        TraceMediaWriteBack,
+        TraceMediaCopies,
+        CopySweeper,
       ],
     };
   }

@@ -1,8 +1,9 @@
 import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
 import { kafkaServerOptions } from '@cinetrace/bus';
+import { Patterns } from '@cinetrace/contracts';
 import { startTraceIngest } from './start-trace-ingest';
 import { TraceIngestEnv } from './trace-ingest.env';
-import { TRACE_INGEST } from './trace-ingest.module';
+import { MEDIA_HANDOFF_TIMEOUT_MS, TRACE_INGEST } from './trace-ingest.module';
 
 runServiceProcess({
   name: TRACE_INGEST,
@@ -14,6 +15,12 @@ runServiceProcess({
       clientId: `${TRACE_INGEST}-stream`,
       connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
       partitions: env.TRACE_TOPIC_PARTITIONS,
+    }, {
+      transport: 'kafka',
+      clientId: `${TRACE_INGEST}-client`,
+      kafka,
+      timeoutMs: MEDIA_HANDOFF_TIMEOUT_MS,
+      patterns: [Patterns.MediaCopiesRequest],
     });
     return busServiceProcess(TRACE_INGEST, app, kafka);
   },

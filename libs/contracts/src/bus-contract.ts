@@ -18,6 +18,7 @@ import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView }
 import type { Page } from './lists/page';
 import type { MediaListKey, MediaListRequest, MediaRegisterRequest, MediaRequest } from './media/media.messages';
 import type { MediaBlobView, MediaRegisteredView, MediaView } from './media/media.views';
+import type { MediaCopiesAcceptedView, MediaCopiesRequest } from './media/trace-media.messages';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';
 import type { StoredOrganizationView } from './organizations/organization.views';
 import type { ProjectCreateRequest, ProjectGetRequest, ProjectListKey, ProjectListRequest } from './projects/project.messages';
@@ -133,6 +134,7 @@ export interface BusContract {
   [Patterns.MediaList]: { request: MediaListRequest; reply: Page<MediaView, MediaListKey> };
   [Patterns.MediaGet]: { request: MediaRequest; reply: MediaView };
   [Patterns.MediaBlob]: { request: MediaRequest; reply: MediaBlobView };
+  [Patterns.MediaCopiesRequest]: { request: MediaCopiesRequest; reply: MediaCopiesAcceptedView };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };
   [Patterns.TracePing]: { request: NoRequest; reply: PingReply };

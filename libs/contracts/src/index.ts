@@ -43,5 +43,6 @@ export * from './secrets/secret.messages';
 export * from './media/media.inputs';
 export * from './media/media.views';
 export * from './media/media.messages';
+export * from './media/trace-media.messages';
 export * from './openapi/any-json';
 export * from './bus-contract';

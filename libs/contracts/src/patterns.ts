@@ -100,7 +100,7 @@ export const ServicePatterns = {
     Patterns.RunsOfPrompt,
     Patterns.SecretReferences,
   ],
-  [ServiceNames.MediaService]: [Patterns.MediaPing, Patterns.MediaRegister, Patterns.MediaList, Patterns.MediaGet, Patterns.MediaBlob],
+  [ServiceNames.MediaService]: [Patterns.MediaPing, Patterns.MediaRegister, Patterns.MediaList, Patterns.MediaGet, Patterns.MediaBlob, Patterns.MediaCopiesRequest],
 } as const satisfies Record<string, readonly Pattern[]>;
 
 /** The pattern each service answers to say it is up (the gateway's /readyz asks them all). */

@@ -79,6 +79,8 @@ export const Patterns = {
   MediaGet: 'media.media.get',
   /** The gateway asks where a media's bytes are (its blob key), to stream them itself. */
   MediaBlob: 'media.media.blob',
+  /** trace-ingest hands over the media references of stored outputs, to be copied. */
+  MediaCopiesRequest: 'media.copies.request',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -113,3 +115,6 @@ export const TASK_CANCEL_CHANNEL = 'benchmark-tasks:cancel';
 
 /** The BullMQ queue of media probe jobs (distributed mode), drained by media-service; job id = media id. */
 export const MEDIA_QUEUE = 'media-jobs';
+
+/** The BullMQ queue of copy jobs of media that trace outputs name (distributed mode), drained by media-service; job id = copy id. */
+export const MEDIA_COPY_QUEUE = 'media-copies';

@@ -14,6 +14,8 @@ export class InProcessProbeQueue extends ProbeQueue {
     private readonly concurrency: number,
     /** The first retry's delay; doubled for each further one. */
     private readonly retryDelayMs = 1000,
+    /** What a job does, for the log (`Probe`; the copy jobs use the same kind of queue). */
+    private readonly jobName = 'Probe',
   ) {
     super();
   }
@@ -58,7 +60,7 @@ export class InProcessProbeQueue extends ProbeQueue {
       try {
         return await job(id, attempt === PROBE_ATTEMPTS);
       } catch (err) {
-        this.logger.warn(`Probe of ${id} failed (attempt ${attempt} of ${PROBE_ATTEMPTS}): ${(err as Error).message}`);
+        this.logger.warn(`${this.jobName} of ${id} failed (attempt ${attempt} of ${PROBE_ATTEMPTS}): ${(err as Error).message}`);
         if (attempt < PROBE_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** (attempt - 1)));
       }
     }

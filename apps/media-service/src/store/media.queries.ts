@@ -1,7 +1,7 @@
 import type { MediaListFilters, MediaProbeView } from '@cinetrace/contracts';
 import { insertRows } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
-import { LessThan } from 'typeorm';
+import { In, LessThan } from 'typeorm';
 import { Media } from './media.entity';
 
 export const insertMedia = (tx: EntityManager, media: Media): Promise<void> => insertRows(tx, Media, media);
@@ -42,3 +42,6 @@ export async function settleMedia(tx: EntityManager, id: string, outcome: { stat
   );
   return Boolean(result.affected);
 }
+
+/** The media of these ids, whatever their project (the copies naming them are the caller's, read by id). */
+export const findMediaByIds = (manager: EntityManager, ids: string[]): Promise<Media[]> => (ids.length ? manager.findBy(Media, { id: In(ids) }) : Promise.resolve([]));
