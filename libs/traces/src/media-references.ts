@@ -1,4 +1,4 @@
-import { MEDIA_TYPE_PATTERN, MEDIA_URL_MAX } from '@cinetrace/contracts';
+import { MEDIA_TYPE_PATTERN, MEDIA_URL_MAX, TRACE_MEDIA_URL_PATTERN } from '@cinetrace/contracts';
 
 /** A media an output names by URL and has not been copied yet: `{ url, contentType }` without `mediaId`. */
 export interface MediaReference {
@@ -22,8 +22,8 @@ function uncopied(item: unknown): MediaReference | undefined {
   if (!isRecord(item) || item.mediaId !== undefined) return undefined;
   const { url, contentType } = item;
   if (typeof url !== 'string' || typeof contentType !== 'string') return undefined;
-  // http(s) only (what the outbound rules fetch), and no longer than `POST /api/v1/media { url }` takes.
-  if (url.length > MEDIA_URL_MAX || !/^https?:\/\//i.test(url)) return undefined;
+  // http(s) only (what the outbound rules fetch), encoded, and no longer than `POST /api/v1/media { url }` takes.
+  if (url.length > MEDIA_URL_MAX || !TRACE_MEDIA_URL_PATTERN.test(url)) return undefined;
   const type = mediaType(contentType);
   return type ? { url, contentType: type } : undefined;
 }

@@ -1,4 +1,4 @@
-import { DomainError, MEDIA_TYPE_PATTERN, MEDIA_URL_MAX, type MediaCopiesAcceptedView, type MediaCopiesRequest, type TraceMediaReference } from '@cinetrace/contracts';
+import { DomainError, MEDIA_TYPE_PATTERN, MEDIA_URL_MAX, TRACE_MEDIA_URL_PATTERN, type MediaCopiesAcceptedView, type MediaCopiesRequest, type TraceMediaReference } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { inTransaction } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -14,8 +14,6 @@ import { TraceMediaWriteBack } from './trace-media-write-back';
 /** Provider token of the copy jobs' queue (the same kind of queue as the probes', under its own name). */
 export const COPY_QUEUE = Symbol('CopyQueue');
 
-/** An http(s) URL of printable ASCII (an index key holds it whole), as trace-ingest finds them. */
-const COPYABLE_URL = /^https?:\/\/[\x21-\x7e]+$/i;
 const ID_MAX = 128;
 
 /**
@@ -67,7 +65,7 @@ function checkReferences(references: unknown): asserts references is TraceMediaR
     const problems: { path: string; message: string }[] = [];
     if (typeof r?.traceId !== 'string' || !r.traceId || r.traceId.length > ID_MAX) problems.push({ path: `references[${i}].traceId`, message: 'must be a trace id' });
     if (r?.spanId !== null && (typeof r?.spanId !== 'string' || !r.spanId || r.spanId.length > ID_MAX)) problems.push({ path: `references[${i}].spanId`, message: 'must be a span id or null' });
-    if (typeof r?.url !== 'string' || r.url.length > MEDIA_URL_MAX || !COPYABLE_URL.test(r.url)) problems.push({ path: `references[${i}].url`, message: 'must be an http(s) URL' });
+    if (typeof r?.url !== 'string' || r.url.length > MEDIA_URL_MAX || !TRACE_MEDIA_URL_PATTERN.test(r.url)) problems.push({ path: `references[${i}].url`, message: 'must be an http(s) URL' });
     if (typeof r?.contentType !== 'string' || !MEDIA_TYPE_PATTERN.test(r.contentType)) problems.push({ path: `references[${i}].contentType`, message: 'must be a video, image or audio type' });
     return problems;
   });

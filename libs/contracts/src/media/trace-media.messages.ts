@@ -5,6 +5,12 @@
  * (`TraceIngestMessage.media`). Internal messages: the project is the stored trace's.
  */
 
+/**
+ * A URL a trace output's media is copied from: http(s), printable ASCII (an encoded URL; an
+ * index key holds it whole), at most MEDIA_URL_MAX characters.
+ */
+export const TRACE_MEDIA_URL_PATTERN = /^https?:\/\/[\x21-\x7e]+$/i;
+
 /** Where a media reference sits: a span's output, or the trace's own (`spanId` null). */
 export interface TraceOutputPlace {
   traceId: string;
