@@ -188,7 +188,12 @@ describe('Media in trace outputs: copied, named by mediaId, counted in usage.vid
       const traceId = anId('tr');
       const output = { url: source.url, contentType: 'video/mp4' };
       await ingest(api, { id: traceId, startTime: at(0), spans: [{ id: 'render', name: 'render', startTime: at(0), output, usage: { videoSeconds: 5 } }] }, { wait: true });
-      await eventually('the copy failed', async () => ((await valueOf(ctx.stack, 'cinetrace_media_copies_total', { outcome: 'failed' })) > failedBefore ? true : undefined), COPIED_WITHIN_MS, 250);
+      await eventually(
+        'the copy failed',
+        async () => ((await valueOf(ctx.stack, 'cinetrace_media_copies_total', { outcome: 'failed' })) > failedBefore ? true : undefined),
+        COPIED_WITHIN_MS,
+        250,
+      );
       expect(source.hits()).toBe(1);
       const span = spanOf(await readEventually(api, traceId), 'render');
       expect(span.output).toEqual(output);
@@ -210,7 +215,12 @@ describe('Media in trace outputs without OUTBOUND_ALLOW_PRIVATE', () => {
       const traceId = anId('tr');
       const output = { url: source.url, contentType: 'video/mp4' };
       await ingest(api, { id: traceId, startTime: at(0), spans: [{ id: 'render', name: 'render', startTime: at(0), output }] }, { wait: true });
-      await eventually('the copy refused', async () => ((await valueOf(ctx.stack, 'cinetrace_media_copies_total', { outcome: 'failed' })) > failedBefore ? true : undefined), COPIED_WITHIN_MS, 250);
+      await eventually(
+        'the copy refused',
+        async () => ((await valueOf(ctx.stack, 'cinetrace_media_copies_total', { outcome: 'failed' })) > failedBefore ? true : undefined),
+        COPIED_WITHIN_MS,
+        250,
+      );
       expect(source.hits()).toBe(0);
       expect(spanOf(await readEventually(api, traceId), 'render').output).toEqual(output);
       expect((await api.get<Answer<'listMedia'>>(MEDIA)).body.data).toEqual([]);

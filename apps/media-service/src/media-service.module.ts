@@ -63,7 +63,13 @@ export class MediaServiceModule {
           inject: [getDataSourceToken(), TraceMediaWriteBack],
           // ffprobe is looked up at the first probe: a missing one fails that probe, not the boot (reportMediaTools says so at boot).
           useFactory: (dataSource: DataSource, writeBack: TraceMediaWriteBack) =>
-            new MediaProber(dataSource, blobs(), () => (ffprobe ??= resolveMediaTool('ffprobe')), env.PROBE_TIMEOUT_MS, (mediaId) => writeBack.forMedia(mediaId)),
+            new MediaProber(
+              dataSource,
+              blobs(),
+              () => (ffprobe ??= resolveMediaTool('ffprobe')),
+              env.PROBE_TIMEOUT_MS,
+              (mediaId) => writeBack.forMedia(mediaId),
+            ),
         },
         {
           provide: MediaCopier,

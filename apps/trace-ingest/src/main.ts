@@ -10,18 +10,23 @@ runServiceProcess({
   env: TraceIngestEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL'],
   start: async (env, kafka) => {
-    const app = await startTraceIngest(env, kafkaServerOptions(TRACE_INGEST, kafka), {
-      kind: 'kafka',
-      clientId: `${TRACE_INGEST}-stream`,
-      connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
-      partitions: env.TRACE_TOPIC_PARTITIONS,
-    }, {
-      transport: 'kafka',
-      clientId: `${TRACE_INGEST}-client`,
-      kafka,
-      timeoutMs: MEDIA_HANDOFF_TIMEOUT_MS,
-      patterns: [Patterns.MediaCopiesRequest],
-    });
+    const app = await startTraceIngest(
+      env,
+      kafkaServerOptions(TRACE_INGEST, kafka),
+      {
+        kind: 'kafka',
+        clientId: `${TRACE_INGEST}-stream`,
+        connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
+        partitions: env.TRACE_TOPIC_PARTITIONS,
+      },
+      {
+        transport: 'kafka',
+        clientId: `${TRACE_INGEST}-client`,
+        kafka,
+        timeoutMs: MEDIA_HANDOFF_TIMEOUT_MS,
+        patterns: [Patterns.MediaCopiesRequest],
+      },
+    );
     return busServiceProcess(TRACE_INGEST, app, kafka);
   },
 });

@@ -30,15 +30,7 @@ export class TraceIngestModule {
       module: TraceIngestModule,
       imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env)), BusModule.forClient(bus)],
       controllers: [pingController(Patterns.TracePing), TracesBusController],
-      providers: [
-        { provide: TraceIngestEnv, useValue: env },
-        TraceWriter,
-        TraceIngestHandler,
-        ingestSubscription(source),
-        TraceReadsService,
-        ReceiptPruner,
-        TraceMediaRelay,
-      ],
+      providers: [{ provide: TraceIngestEnv, useValue: env }, TraceWriter, TraceIngestHandler, ingestSubscription(source), TraceReadsService, ReceiptPruner, TraceMediaRelay],
     };
   }
 }

@@ -53,7 +53,10 @@ describe('mediaAttachmentInput', () => {
   });
 
   it('leaves an output replaced since by one that names none of the urls, and a span no longer stored', () => {
-    const state = stored({ id: 't', spans: [{ id: 'render', name: 'render', startTime: T0, output: { url: 'https://cdn.example/retake.mp4', contentType: 'video/mp4' }, usage: { videoSeconds: 5 } }] });
+    const state = stored({
+      id: 't',
+      spans: [{ id: 'render', name: 'render', startTime: T0, output: { url: 'https://cdn.example/retake.mp4', contentType: 'video/mp4' }, usage: { videoSeconds: 5 } }],
+    });
     const { input, changed } = attached(
       state,
       { spanId: 'render', media: [{ url: CLIP, mediaId: 'med_1' }], videoSeconds: 2 },

@@ -67,6 +67,10 @@ function lastingFailure(err: unknown, maxBytes: number): string | undefined {
   if (err instanceof NotMediaError) return err.message;
   if (err instanceof BlobTooLargeError) return `the media is larger than MEDIA_MAX_BYTES (${maxBytes} bytes)`;
   if (!(err instanceof OutboundError)) return undefined;
-  const retryable = err.reason === 'timeout' || err.reason === 'network' || err.reason === 'aborted' || (err.reason === 'http_status' && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429));
+  const retryable =
+    err.reason === 'timeout' ||
+    err.reason === 'network' ||
+    err.reason === 'aborted' ||
+    (err.reason === 'http_status' && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429));
   return retryable ? undefined : err.message;
 }

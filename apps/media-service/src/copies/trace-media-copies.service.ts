@@ -1,4 +1,12 @@
-import { DomainError, MEDIA_TYPE_PATTERN, MEDIA_URL_MAX, TRACE_MEDIA_URL_PATTERN, type MediaCopiesAcceptedView, type MediaCopiesRequest, type TraceMediaReference } from '@cinetrace/contracts';
+import {
+  DomainError,
+  MEDIA_TYPE_PATTERN,
+  MEDIA_URL_MAX,
+  TRACE_MEDIA_URL_PATTERN,
+  type MediaCopiesAcceptedView,
+  type MediaCopiesRequest,
+  type TraceMediaReference,
+} from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { inTransaction } from '@cinetrace/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -46,7 +54,13 @@ export class TraceMediaCopies {
         created.push(copy);
       }
       if (created.length) await insertCopies(tx, created);
-      const targets: MediaCopyTarget[] = references.map((r) => ({ copyId: copies.get(r.url)!.id, projectId, traceId: r.traceId, spanId: r.spanId ?? TRACE_OUTPUT, written: 'none' }));
+      const targets: MediaCopyTarget[] = references.map((r) => ({
+        copyId: copies.get(r.url)!.id,
+        projectId,
+        traceId: r.traceId,
+        spanId: r.spanId ?? TRACE_OUTPUT,
+        written: 'none',
+      }));
       await upsertTargets(tx, targets);
       const byId = new Map([...copies.values()].map((c) => [c.id, c]));
       return { created, settled: targets.filter((t) => byId.get(t.copyId)!.status !== 'pending') };
@@ -64,9 +78,12 @@ function checkReferences(references: unknown): asserts references is TraceMediaR
   const errors = references.flatMap((r: TraceMediaReference, i) => {
     const problems: { path: string; message: string }[] = [];
     if (typeof r?.traceId !== 'string' || !r.traceId || r.traceId.length > ID_MAX) problems.push({ path: `references[${i}].traceId`, message: 'must be a trace id' });
-    if (r?.spanId !== null && (typeof r?.spanId !== 'string' || !r.spanId || r.spanId.length > ID_MAX)) problems.push({ path: `references[${i}].spanId`, message: 'must be a span id or null' });
-    if (typeof r?.url !== 'string' || r.url.length > MEDIA_URL_MAX || !TRACE_MEDIA_URL_PATTERN.test(r.url)) problems.push({ path: `references[${i}].url`, message: 'must be an http(s) URL' });
-    if (typeof r?.contentType !== 'string' || !MEDIA_TYPE_PATTERN.test(r.contentType)) problems.push({ path: `references[${i}].contentType`, message: 'must be a video, image or audio type' });
+    if (r?.spanId !== null && (typeof r?.spanId !== 'string' || !r.spanId || r.spanId.length > ID_MAX))
+      problems.push({ path: `references[${i}].spanId`, message: 'must be a span id or null' });
+    if (typeof r?.url !== 'string' || r.url.length > MEDIA_URL_MAX || !TRACE_MEDIA_URL_PATTERN.test(r.url))
+      problems.push({ path: `references[${i}].url`, message: 'must be an http(s) URL' });
+    if (typeof r?.contentType !== 'string' || !MEDIA_TYPE_PATTERN.test(r.contentType))
+      problems.push({ path: `references[${i}].contentType`, message: 'must be a video, image or audio type' });
     return problems;
   });
   if (errors.length) throw DomainError.validation(errors);

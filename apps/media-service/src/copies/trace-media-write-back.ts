@@ -50,7 +50,10 @@ export class TraceMediaWriteBack {
     const marks: { output: OutputToWrite; copyIds: string[]; stage: WriteBackStage }[] = [];
     for (const output of outputs.values()) {
       const named = await findTargetsOfOutput(this.dataSource.manager, output.projectId, output.traceId, output.spanId);
-      const copies = await findCopies(this.dataSource.manager, named.map((t) => t.copyId));
+      const copies = await findCopies(
+        this.dataSource.manager,
+        named.map((t) => t.copyId),
+      );
       const media = await findMediaByIds(
         this.dataSource.manager,
         copies.flatMap((c) => (c.mediaId ? [c.mediaId] : [])),

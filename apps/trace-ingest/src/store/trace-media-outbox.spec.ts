@@ -52,7 +52,14 @@ describe.each(TEST_STORES)('TraceWriter and media in outputs on %s', (kind) => {
   it("queues each media reference of the outputs it writes, the trace's own and its spans', in the store's transaction", async () => {
     const video = { url: CLIP, contentType: 'video/mp4' };
     const count = await writer.store([
-      message({ id: 'with-media', output: [video], spans: [{ id: 'render', name: 'render', startTime: T0, output: video }, { id: 'plan', name: 'plan', startTime: T0, output: 'shots' }] }),
+      message({
+        id: 'with-media',
+        output: [video],
+        spans: [
+          { id: 'render', name: 'render', startTime: T0, output: video },
+          { id: 'plan', name: 'plan', startTime: T0, output: 'shots' },
+        ],
+      }),
     ]);
     expect(count).toBe(2);
     const waiting = await queued();
