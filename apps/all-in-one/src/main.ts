@@ -6,13 +6,13 @@ import { validateEnv } from '@cinetrace/config';
 import { GatewayEnv, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
-import { InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
+import { COPY_CONCURRENCY, InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
 import { reportMediaTools, resolveMediaTools, type MediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
 import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service';
 import { ScoringThreads } from '@cinetrace/scorers';
-import { startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
+import { MEDIA_HANDOFF_TIMEOUT_MS, startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
 import { reportIngestLagFrom, reportTaskQueueFrom } from '@cinetrace/metrics';
 import { Topics } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
@@ -65,7 +65,12 @@ async function main(): Promise<void> {
   const services = [
     await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: projectEnv.BUS_TIMEOUT_MS }),
     await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: promptEnv.BUS_TIMEOUT_MS }),
-    await startTraceIngest(traceEnv, { strategy: new InProcessServer(broker) }, { kind: 'in-process', streams }),
+    await startTraceIngest(
+      traceEnv,
+      { strategy: new InProcessServer(broker) },
+      { kind: 'in-process', streams },
+      { transport: 'in-process', broker, timeoutMs: MEDIA_HANDOFF_TIMEOUT_MS },
+    ),
     await startBenchmarkService(
       benchmarkEnv,
       { strategy: new InProcessServer(broker) },
@@ -76,6 +81,7 @@ async function main(): Promise<void> {
       },
     ),
     // Probes run in this process; media still pending at a restart is probed again by media-service's sweep.
+    // Copies too; a copy still pending at a restart is queued again by the sweep, and its write-back goes through the trace stream.
     await startMediaService(
       mediaEnv,
       { strategy: new InProcessServer(broker) },
@@ -83,6 +89,8 @@ async function main(): Promise<void> {
         probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY),
         // A storyboard lost with the process is queued again by its next request.
         storyboards: new InProcessProbeQueue(mediaEnv.STORYBOARD_CONCURRENCY, 1000, 'Storyboard'),
+        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy'),
+        traces: streams,
       },
     ),
   ];

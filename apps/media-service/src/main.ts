@@ -1,12 +1,12 @@
 import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
-import { kafkaServerOptions } from '@cinetrace/bus';
+import { KafkaStreamPublisher, kafkaServerOptions } from '@cinetrace/bus';
 import { redisConnection } from '@cinetrace/config';
+import { MEDIA_COPY_QUEUE, STORYBOARD_QUEUE } from '@cinetrace/contracts';
 import { reportMediaTools } from '@cinetrace/media-tools';
-import { STORYBOARD_QUEUE } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { BullProbeQueue } from './media/bull-probe-queue';
 import { MediaServiceEnv } from './media-service.env';
-import { MEDIA_SERVICE } from './media-service.module';
+import { COPY_CONCURRENCY, MEDIA_SERVICE } from './media-service.module';
 import { startMediaService } from './start-media-service';
 
 runServiceProcess({
@@ -14,12 +14,15 @@ runServiceProcess({
   env: MediaServiceEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'],
   start: async (env, kafka) => {
-    // Probes wait in Redis (BullMQ `media-jobs`): one accepted before a restart still runs after it.
+    // Probes, storyboards and copies wait in Redis (BullMQ `media-jobs`, `media-storyboards`, `media-copies`): one accepted before a restart still runs after it.
     const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
     const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
-    // Storyboards too: a scene detection runs for as long as the video, never inside a bus request.
-    const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, STORYBOARD_QUEUE, 'storyboard');
-    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards });
+    // A scene detection runs for as long as the video: never inside a bus request.
+    const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, { queue: STORYBOARD_QUEUE, job: 'storyboard' });
+    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
+    // Copies are written back into their traces as records of the trace stream (trace-ingest stores them).
+    const traces = new KafkaStreamPublisher(MEDIA_SERVICE, kafka);
+    const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards, copies, traces });
     // Which ffprobe the probes will run, and the filters its ffmpeg lacks (in the background: it runs ffmpeg twice).
     void reportMediaTools(new Logger('media'));
     return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });

@@ -1,7 +1,7 @@
-import { EmptyAsUnset, ServiceEnv, ToInt, withMediaStorage } from '@cinetrace/config';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { EmptyAsUnset, ServiceEnv, ToBool, ToInt, withMediaStorage } from '@cinetrace/config';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Environment of media-service; validated at boot (see validateEnv): the bus, its store, the media storage it probes from, the probe queue. */
+/** Environment of media-service; validated at boot (see validateEnv): the bus, its store, the media storage it probes from, the probe and copy queues, the copies' fetches. */
 export class MediaServiceEnv extends withMediaStorage(ServiceEnv) {
   /** Redis for the probe queue (BullMQ, `media-jobs`); required in the distributed mode. `rediss://` for TLS; user and password in the URL. */
   @IsOptional()
@@ -34,4 +34,10 @@ export class MediaServiceEnv extends withMediaStorage(ServiceEnv) {
 
   /** How long one storyboard's scene detection may take; past it the storyboard is refused with that reason. */
   @ToInt() @IsInt() @Min(1000) @Max(3_600_000) STORYBOARD_TIMEOUT_MS = 300_000;
+
+  /** `true` lets copies of media that trace outputs name fetch from private, loopback and link-local addresses (local development, tests). */
+  @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
+
+  /** How long fetching a media a trace output names may take, the whole body included (past it the copy is retried, then failed). */
+  @ToInt() @IsInt() @Min(1000) @Max(3_600_000) MEDIA_FETCH_TIMEOUT_MS = 300_000;
 }

@@ -7,7 +7,7 @@ import { TraceIngestModule } from './trace-ingest.module';
 // ServicePatterns is what trace-ingest subscribes to on the bus: a pattern there without a handler
 // would be a request nobody answers (a 503 after the bus timeout), one handled twice a race.
 describe('trace-ingest handlers', () => {
-  const { controllers = [] } = TraceIngestModule.register(new TraceIngestEnv(), {} as never);
+  const { controllers = [] } = TraceIngestModule.register(new TraceIngestEnv(), {} as never, {} as never);
   const handled = handledPatterns(controllers as Array<Type<unknown>>);
 
   it('answer exactly the patterns the service subscribes to', () => {

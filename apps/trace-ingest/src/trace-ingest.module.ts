@@ -1,4 +1,4 @@
-import { pingController } from '@cinetrace/bus';
+import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
 import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
@@ -6,6 +6,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { IngestSource, ingestSubscription } from './ingest/ingest-source';
 import { TraceIngestHandler } from './ingest/trace-ingest.handler';
 import { traceIngestMigrations } from './migrations';
+import { TraceMediaRelay } from './media/trace-media-relay';
 import { TraceReadsService } from './reads/trace-reads.service';
 import { TracesBusController } from './reads/traces.bus-controller';
 import { ReceiptPruner } from './store/receipt-pruner';
@@ -14,18 +15,22 @@ import { TraceIngestEnv } from './trace-ingest.env';
 
 export const TRACE_INGEST = ServiceNames.TraceIngest;
 
+/** How long handing media references to media-service waits for its answer (the relay's sweep tries again). */
+export const MEDIA_HANDOFF_TIMEOUT_MS = 10_000;
+
 /**
  * Traces: consumes the trace stream in batches and stores them (raw multi-row SQL, no
- * entities: the write path is the hot path), and answers trace reads on the bus.
+ * entities: the write path is the hot path), answers trace reads on the bus, and hands the
+ * media references of stored outputs to media-service (`bus`) to be copied.
  */
 @Module({})
 export class TraceIngestModule {
-  static register(env: TraceIngestEnv, source: IngestSource): DynamicModule {
+  static register(env: TraceIngestEnv, source: IngestSource, bus: BusClientConfig): DynamicModule {
     return {
       module: TraceIngestModule,
-      imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env))],
+      imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env)), BusModule.forClient(bus)],
       controllers: [pingController(Patterns.TracePing), TracesBusController],
-      providers: [{ provide: TraceIngestEnv, useValue: env }, TraceWriter, TraceIngestHandler, ingestSubscription(source), TraceReadsService, ReceiptPruner],
+      providers: [{ provide: TraceIngestEnv, useValue: env }, TraceWriter, TraceIngestHandler, ingestSubscription(source), TraceReadsService, ReceiptPruner, TraceMediaRelay],
     };
   }
 }

@@ -23,6 +23,7 @@ import type { MediaAnnotationCreateRequest, MediaAnnotationListKey, MediaAnnotat
 import type { MediaAnnotationView } from './media/annotation.views';
 import type { MediaFrameRequest, MediaStoryboardReply } from './media/frame.messages';
 import type { MediaFrameBlobView } from './media/frame.views';
+import type { MediaCopiesAcceptedView, MediaCopiesRequest } from './media/trace-media.messages';
 import type { OrganizationCreateRequest } from './organizations/organization.messages';
 import type { StoredOrganizationView } from './organizations/organization.views';
 import type { ProjectCreateRequest, ProjectGetRequest, ProjectListKey, ProjectListRequest } from './projects/project.messages';
@@ -143,6 +144,7 @@ export interface BusContract {
   [Patterns.MediaStoryboard]: { request: MediaRequest; reply: MediaStoryboardReply };
   [Patterns.MediaAnnotationCreate]: { request: MediaAnnotationCreateRequest; reply: MediaAnnotationView };
   [Patterns.MediaAnnotationList]: { request: MediaAnnotationListRequest; reply: Page<MediaAnnotationView, MediaAnnotationListKey> };
+  [Patterns.MediaCopiesRequest]: { request: MediaCopiesRequest; reply: MediaCopiesAcceptedView };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };
   [Patterns.TracePing]: { request: NoRequest; reply: PingReply };

@@ -48,5 +48,6 @@ export * from './media/frame.views';
 export * from './media/annotation.inputs';
 export * from './media/annotation.views';
 export * from './media/annotation.messages';
+export * from './media/trace-media.messages';
 export * from './openapi/any-json';
 export * from './bus-contract';

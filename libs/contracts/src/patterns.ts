@@ -115,6 +115,7 @@ export const ServicePatterns = {
     Patterns.MediaStoryboard,
     Patterns.MediaAnnotationCreate,
     Patterns.MediaAnnotationList,
+    Patterns.MediaCopiesRequest,
   ],
 } as const satisfies Record<string, readonly Pattern[]>;
 

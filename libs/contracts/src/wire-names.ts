@@ -87,6 +87,8 @@ export const Patterns = {
   MediaStoryboard: 'media.storyboard.get',
   MediaAnnotationCreate: 'media.annotations.create',
   MediaAnnotationList: 'media.annotations.list',
+  /** trace-ingest hands over the media references of stored outputs, to be copied. */
+  MediaCopiesRequest: 'media.copies.request',
   ProjectPing: 'project.ping',
   PromptPing: 'prompt.ping',
   TracePing: 'trace.ping',
@@ -123,3 +125,6 @@ export const TASK_CANCEL_CHANNEL = 'benchmark-tasks:cancel';
 export const MEDIA_QUEUE = 'media-jobs';
 /** The BullMQ queue of storyboard jobs (scene detection over a whole video), drained by media-service; job id = media id. */
 export const STORYBOARD_QUEUE = 'media-storyboards';
+
+/** The BullMQ queue of copy jobs of media that trace outputs name (distributed mode), drained by media-service; job id = copy id. */
+export const MEDIA_COPY_QUEUE = 'media-copies';

@@ -8,3 +8,4 @@ export * from './auth.metrics';
 export * from './benchmark.metrics';
 export * from './task-queue.metrics';
 export * from './outbound.metrics';
+export * from './media.metrics';

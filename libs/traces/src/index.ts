@@ -9,3 +9,5 @@ export * from './span-timeline';
 export * from './json-values';
 export * from './trace-limits';
 export * from './otlp';
+export * from './media-references';
+export * from './media-attachments';

@@ -58,6 +58,7 @@ export const EXPORTER: Record<string, MetricsApp> = {
   cinetrace_benchmark_task_duration_seconds_count: 'benchmark-service',
   cinetrace_task_queue_jobs: 'benchmark-worker',
   cinetrace_task_queue_workers: 'benchmark-worker',
+  cinetrace_media_copies_total: 'media-service',
 };
 
 /** A metric's value where it is exported; 0 when it has no matching sample yet. */

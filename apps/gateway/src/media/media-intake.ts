@@ -1,11 +1,11 @@
 import { BlobNotFoundError, BlobRangeError, BlobTooLargeError, type BlobRead, type BlobStore, type ByteRange, type StoredBlob } from '@cinetrace/blob-store';
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { fetchMedia, type FetchedMedia, NotMediaError } from '@cinetrace/media-fetch';
 import { OutboundClient, OutboundError } from '@cinetrace/outbound';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { GatewayEnv } from '../gateway.env';
-import { mediaTypeOf } from './media-types';
 
 /** Provider token of the gateway's blob store (libs/blob-store, from the media storage settings). */
 export const MEDIA_BLOBS = Symbol('MediaBlobs');
@@ -55,20 +55,14 @@ export class MediaIntake implements OnApplicationShutdown {
     return this.put(projectId, source);
   }
 
-  /** Fetches `url` under the outbound rules and streams its answer into the project's storage; `contentType` overrides the answer's. */
-  async fetch(projectId: string, url: string, contentType: string | undefined): Promise<{ blob: StoredBlob; contentType: string }> {
+  /** Fetches `url` under the outbound rules and streams its answer into the project's storage (libs/media-fetch); `contentType` overrides the answer's. */
+  async fetch(projectId: string, url: string, contentType: string | undefined): Promise<FetchedMedia> {
     try {
-      return await this.outbound.getStream(url, { timeoutMs: this.env.MEDIA_FETCH_TIMEOUT_MS, targetType: 'media' }, async (body, head) => {
-        const type = contentType ?? mediaTypeOf(head.contentType);
-        if (!type) {
-          body.destroy();
-          throw DomainError.validation([{ path: 'url', message: 'answered a content type that is not video/*, image/* or audio/*: name the type in contentType' }]);
-        }
-        return { blob: await this.put(projectId, body), contentType: type };
-      });
+      return await fetchMedia(this.outbound, this.blobs, projectId, url, { contentType, maxBytes: this.env.MEDIA_MAX_BYTES, timeoutMs: this.env.MEDIA_FETCH_TIMEOUT_MS });
     } catch (err) {
+      if (err instanceof NotMediaError) throw DomainError.validation([{ path: 'url', message: err.message }]);
       if (err instanceof OutboundError) throw DomainError.validation([{ path: 'url', message: err.message.replace(/^url /, '') }], 'The media could not be fetched');
-      throw err;
+      throw this.storageError(err);
     }
   }
 
@@ -88,12 +82,17 @@ export class MediaIntake implements OnApplicationShutdown {
     try {
       return await this.blobs.put(projectId, source, { maxBytes: this.env.MEDIA_MAX_BYTES });
     } catch (err) {
-      if (err instanceof BlobTooLargeError) throw this.tooLarge();
       if (err instanceof ClientGoneError) throw new DomainError(ErrorCode.MalformedRequest, 'The body could not be read: the connection ended before it was complete');
-      if (err instanceof DomainError || err instanceof OutboundError) throw err;
-      this.logger.warn(`Media storage write failed: ${(err as Error).message}`);
-      throw new DomainError(ErrorCode.Unavailable, 'The media storage is unavailable; retry later');
+      throw this.storageError(err);
     }
+  }
+
+  /** What a failed put means to the client: too large (413), or the storage away (503). */
+  private storageError(err: unknown): unknown {
+    if (err instanceof BlobTooLargeError) return this.tooLarge();
+    if (err instanceof DomainError || err instanceof OutboundError) return err;
+    this.logger.warn(`Media storage write failed: ${(err as Error).message}`);
+    return new DomainError(ErrorCode.Unavailable, 'The media storage is unavailable; retry later');
   }
 
   private tooLarge(): DomainError {

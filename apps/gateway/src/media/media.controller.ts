@@ -12,7 +12,7 @@ import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { requestedRange } from './byte-range';
 import { MediaIntake } from './media-intake';
-import { mediaTypeOf } from './media-types';
+import { mediaTypeOf } from '@cinetrace/media-fetch';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const MEDIA_FILTERS = { contentType: 'string', status: 'string' } as const satisfies FilterSpec;

@@ -6,6 +6,7 @@ import IORedis from 'ioredis';
 import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue } from './probe-queue';
 
 interface ProbeJobData {
+  /** The id the job is for: a media's (a copy's, in the copy queue). Never renamed: queued jobs carry it. */
   mediaId: string;
 }
 
@@ -27,22 +28,21 @@ export class BullProbeQueue extends ProbeQueue {
     private readonly redis: RedisConnectionSettings,
     private readonly prefix: string,
     private readonly concurrency: number,
-    /** Never renamed: jobs wait under it (wire-names.ts). */
-    private readonly queueName: string = MEDIA_QUEUE,
-    private readonly jobName = 'probe',
+    /** The queue and its jobs' name: `media-jobs` for probes; the copy jobs have a queue of their own. */
+    private readonly names: { queue: string; job: string } = { queue: MEDIA_QUEUE, job: 'probe' },
   ) {
     super();
     // Fail fast while Redis is away (the sweep enqueues later) rather than queueing commands.
     this.producer = new IORedis(redis.url, { tls: redis.tls, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 });
     this.producer.on('error', () => undefined);
-    this.queue = new Queue<ProbeJobData>(queueName, { connection: this.producer, prefix });
-    this.queue.on('error', (err) => this.logger.warn(`Probe queue: ${err.message}`));
+    this.queue = new Queue<ProbeJobData>(names.queue, { connection: this.producer, prefix });
+    this.queue.on('error', (err) => this.logger.warn(`Queue ${names.queue}: ${err.message}`));
   }
 
   async enqueue(mediaIds: string[]): Promise<void> {
     await this.queue.addBulk(
       mediaIds.map((mediaId) => ({
-        name: this.jobName,
+        name: this.names.job,
         data: { mediaId },
         opts: { jobId: mediaId, attempts: PROBE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
       })),
@@ -53,12 +53,12 @@ export class BullProbeQueue extends ProbeQueue {
     // A worker's blocking connection must wait for Redis indefinitely (BullMQ requires maxRetriesPerRequest null).
     const connection = (this.workerConnection = new IORedis(this.redis.url, { tls: this.redis.tls, maxRetriesPerRequest: null }));
     connection.on('error', () => undefined);
-    this.worker = new Worker<ProbeJobData>(this.queueName, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
+    this.worker = new Worker<ProbeJobData>(this.names.queue, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
       connection,
       prefix: this.prefix,
       concurrency: this.concurrency,
     });
-    this.worker.on('error', (err) => this.logger.warn(`Probe worker: ${err.message}`));
+    this.worker.on('error', (err) => this.logger.warn(`Worker of ${this.names.queue}: ${err.message}`));
   }
 
   async isReachable(): Promise<boolean> {

@@ -14,7 +14,7 @@ export class InProcessProbeQueue extends ProbeQueue {
     private readonly concurrency: number,
     /** The first retry's delay; doubled for each further one. */
     private readonly retryDelayMs = 1000,
-    /** What a job is, in log lines (the storyboard jobs use this class too). */
+    /** What a job does, for the log (`Probe`; the storyboard and copy jobs use the same kind of queue). */
     private readonly jobName = 'Probe',
   ) {
     super();

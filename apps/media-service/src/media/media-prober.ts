@@ -18,6 +18,8 @@ export class MediaProber {
     private readonly blobs: BlobStore,
     private readonly ffprobe: () => MediaTool,
     private readonly timeoutMs: number,
+    /** Told each media whose probe this settled (the trace outputs naming it get their seconds). */
+    private readonly settled: (mediaId: string) => Promise<void> = async () => undefined,
   ) {}
 
   async probe(mediaId: string, lastAttempt: boolean): Promise<void> {
@@ -35,6 +37,7 @@ export class MediaProber {
         outcome = { ok: false as const, reason: 'probing failed (ffprobe or the media storage did not answer)' };
       }
     }
-    await settleMedia(this.dataSource.manager, mediaId, outcome.ok ? { status: 'ready', probe: outcome.probe } : { status: 'failed', error: outcome.reason });
+    const settled = await settleMedia(this.dataSource.manager, mediaId, outcome.ok ? { status: 'ready', probe: outcome.probe } : { status: 'failed', error: outcome.reason });
+    if (settled) await this.settled(mediaId).catch((err: Error) => this.logger.warn(`Media ${mediaId} probed, its trace outputs not told yet (the sweep will): ${err.message}`));
   }
 }

@@ -34,15 +34,21 @@ export class MediaService {
   ) {}
 
   /** A new row for a blob (`pending`, its probe queued), or the project's row for the same bytes as it is. */
-  async register(request: MediaRegisterRequest): Promise<MediaRegisteredView> {
-    const { ctx, key, sha256, bytes, contentType, sourceUrl } = request;
+  register(request: MediaRegisterRequest): Promise<MediaRegisteredView> {
+    const { ctx, ...blob } = request;
+    return this.registerBlob(ctx.projectId, blob);
+  }
+
+  /** register() for a blob media-service stored itself (a copy of a media a trace output names): the project is the copy's. */
+  async registerBlob(projectId: string, blob: Omit<MediaRegisterRequest, 'ctx'>): Promise<MediaRegisteredView> {
+    const { key, sha256, bytes, contentType, sourceUrl } = blob;
     // The key is the blob store's `<project>/<sha256>`: a row may only name a blob of its own project.
-    if (key !== `${ctx.projectId}/${sha256}`) throw DomainError.validation([{ path: 'key', message: "is not this project's blob" }]);
-    const existing = await findMediaBySha256(this.dataSource.manager, ctx.projectId, sha256);
+    if (key !== `${projectId}/${sha256}`) throw DomainError.validation([{ path: 'key', message: "is not this project's blob" }]);
+    const existing = await findMediaBySha256(this.dataSource.manager, projectId, sha256);
     if (existing) return { media: toMediaView(existing), created: false };
     const media: Media = {
       id: newId('med'),
-      projectId: ctx.projectId,
+      projectId,
       sha256,
       contentType,
       bytes,
@@ -58,7 +64,7 @@ export class MediaService {
     } catch (err) {
       // The same bytes registered at the same moment: the other call's row is the one.
       if (!isUniqueViolation(err)) throw err;
-      const winner = await findMediaBySha256(this.dataSource.manager, ctx.projectId, sha256);
+      const winner = await findMediaBySha256(this.dataSource.manager, projectId, sha256);
       if (!winner) throw err;
       return { media: toMediaView(winner), created: false };
     }

@@ -1,7 +1,7 @@
 import type { MediaListFilters, MediaProbeView } from '@cinetrace/contracts';
 import { insertRows } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
-import { LessThan } from 'typeorm';
+import { In, LessThan } from 'typeorm';
 import type { StoredStoryboard } from '../storyboard/stored-storyboard';
 import { Media } from './media.entity';
 
@@ -48,3 +48,6 @@ export async function settleMedia(tx: EntityManager, id: string, outcome: { stat
 export async function saveStoryboard(manager: EntityManager, id: string, storyboard: StoredStoryboard): Promise<void> {
   await manager.update(Media, { id }, { storyboard: storyboard as object });
 }
+
+/** The media of these ids, whatever their project (the copies naming them are the caller's, read by id). */
+export const findMediaByIds = (manager: EntityManager, ids: string[]): Promise<Media[]> => (ids.length ? manager.findBy(Media, { id: In(ids) }) : Promise.resolve([]));

@@ -1,8 +1,9 @@
 import { StreamRecord } from '@cinetrace/bus';
-import { TraceIngestMessage } from '@cinetrace/contracts';
+import { TraceIngestMessage, TraceMediaAttachment } from '@cinetrace/contracts';
 import { timeTraceBatchWrite } from '@cinetrace/metrics';
 import { restoreAttributeCopies } from '@cinetrace/traces';
 import { Injectable, Logger } from '@nestjs/common';
+import { TraceMediaRelay } from '../media/trace-media-relay';
 import { TraceWriter } from '../store/trace-writer';
 
 /**
@@ -14,7 +15,10 @@ import { TraceWriter } from '../store/trace-writer';
 export class TraceIngestHandler {
   private readonly logger = new Logger(TraceIngestHandler.name);
 
-  constructor(private readonly writer: TraceWriter) {}
+  constructor(
+    private readonly writer: TraceWriter,
+    private readonly media: TraceMediaRelay,
+  ) {}
 
   readonly handle = async (records: StreamRecord<TraceIngestMessage>[]): Promise<void> => {
     const messages = records.map((r) => r.value);
@@ -23,7 +27,8 @@ export class TraceIngestHandler {
     // The gateway left out attributes that repeat their span's input or output: the trace is merged as it validated it.
     for (const message of messages) if (message.attributeCopies) restoreAttributeCopies(message.trace, message.attributeCopies);
     const started = Date.now();
-    await timeTraceBatchWrite(messages.length, () => this.writer.store(messages));
+    const mediaQueued = await timeTraceBatchWrite(messages.length, () => this.writer.store(messages));
+    if (mediaQueued) this.media.wake();
     this.logger.debug(
       `stored ${messages.length} trace(s) in ${Date.now() - started} ms, ${started - Math.min(...messages.map((m) => m.receivedAt))} ms after the oldest was received`,
     );
@@ -41,7 +46,20 @@ function isIngestMessage(value: unknown): value is TraceIngestMessage {
     typeof m.trace.id === 'string' &&
     Array.isArray(m.trace.spans) &&
     m.trace.spans.every((s) => !!s && typeof s.id === 'string' && typeof s.name === 'string' && typeof s.startTime === 'number') &&
-    (m.attributeCopies === undefined || (Array.isArray(m.attributeCopies) && m.attributeCopies.every(isCopy)))
+    (m.attributeCopies === undefined || (Array.isArray(m.attributeCopies) && m.attributeCopies.every(isCopy))) &&
+    (m.media === undefined || (Array.isArray(m.media) && m.media.every(isMediaAttachment)))
+  );
+}
+
+/** media-service's attachment of copied media to an output (TraceIngestMessage.media). */
+function isMediaAttachment(value: unknown): boolean {
+  const a = value as TraceMediaAttachment;
+  return (
+    !!a &&
+    (a.spanId === null || typeof a.spanId === 'string') &&
+    (a.videoSeconds === null || (typeof a.videoSeconds === 'number' && Number.isFinite(a.videoSeconds) && a.videoSeconds >= 0)) &&
+    Array.isArray(a.media) &&
+    a.media.every((m) => !!m && typeof m.url === 'string' && typeof m.mediaId === 'string')
   );
 }
 

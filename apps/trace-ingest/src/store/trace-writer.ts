@@ -1,12 +1,13 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
 import { Dialect, inTransaction, SqlBuilder } from '@cinetrace/persistence';
-import { DroppedParts, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState } from '@cinetrace/traces';
+import { DroppedParts, mediaAttachmentInput, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState, uncopiedMediaIn } from '@cinetrace/traces';
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
 import { TraceIngestEnv } from '../trace-ingest.env';
 import { traceLimits } from './trace-limits';
+import { queueMediaReferences, type QueuedMedia } from './trace-media-outbox';
 import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
@@ -29,7 +30,10 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
   for (const message of messages) {
     const key = keyOf(message.projectId, message.trace.id);
     const state = states.get(key);
-    const merged = mergeTrace(message.projectId, state, message.trace, message.receivedAt, limits);
+    // media-service's attachments apply to the trace as stored; one for a trace not (yet) at hand here makes none.
+    if (message.media && !state) continue;
+    const input = message.media ? mediaAttachmentInput(state!, message.media) : message.trace;
+    const merged = mergeTrace(message.projectId, state, input, message.receivedAt, limits);
     if (merged.dropped) dropped.set(message.ingestId, merged.dropped);
     const spans = state?.spans ?? new Map<string, StoredSpan>();
     for (const span of merged.changedSpans) spans.set(span.id, span);
@@ -41,6 +45,24 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
     changedSpans.set(key, spansOfTrace);
   }
   return { states, changedTraces, changedSpans, dropped };
+}
+
+/**
+ * The media references without `mediaId` in the outputs written: to be copied. Every output
+ * written is looked at, not only those the batch sent: a merge that wrote a span back as it
+ * was read (an attachment it raced with on another lane, a client resending the url) finds the
+ * reference again. An output that is not an object costs one `typeof` (uncopiedMediaIn).
+ */
+function uncopiedMedia(written: readonly { trace: StoredTrace; spans: Map<string, StoredSpan> }[]): QueuedMedia[] {
+  const found: QueuedMedia[] = [];
+  for (const { trace, spans } of written) {
+    const place = { projectId: trace.projectId, traceId: trace.id };
+    for (const reference of uncopiedMediaIn(trace.output)) found.push({ ...place, spanId: null, ...reference });
+    for (const span of spans.values()) {
+      for (const reference of uncopiedMediaIn(span.output)) found.push({ ...place, spanId: span.id, ...reference });
+    }
+  }
+  return found;
 }
 
 /**
@@ -68,9 +90,10 @@ export class TraceWriter {
     this.limits = traceLimits(env);
   }
 
-  async store(messages: TraceIngestMessage[]): Promise<void> {
-    if (!messages.length) return;
-    await inTransaction(this.dataSource, async (manager) => {
+  /** Stores the messages; answers how many media references of the outputs written now wait to be copied. */
+  async store(messages: TraceIngestMessage[]): Promise<number> {
+    if (!messages.length) return 0;
+    return inTransaction(this.dataSource, async (manager) => {
       const asNew = mergeBatch(messages, new Map(), this.limits);
       const inserted = await this.insertNewTraces(
         manager,
@@ -93,6 +116,9 @@ export class TraceWriter {
         if (parts) dropped.set(ingestId, parts);
       }
       await this.writeRest(manager, messages, written, dropped);
+      const media = uncopiedMedia(written);
+      if (media.length) await queueMediaReferences(manager, media);
+      return media.length;
     });
   }
 
@@ -111,10 +137,12 @@ export class TraceWriter {
     const dialect = this.dialect;
     const states = new Map<string, TraceState>();
     const byProject = new Map<string, Map<string, Set<string>>>();
-    for (const { projectId, trace } of messages) {
+    for (const message of messages) {
+      const { projectId, trace } = message;
       const traces = byProject.get(projectId) ?? new Map<string, Set<string>>();
       const spanIds = traces.get(trace.id) ?? new Set<string>();
       for (const span of trace.spans) spanIds.add(span.id);
+      for (const { spanId } of message.media ?? []) if (spanId !== null) spanIds.add(spanId);
       traces.set(trace.id, spanIds);
       byProject.set(projectId, traces);
     }

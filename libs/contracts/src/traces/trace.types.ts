@@ -1,3 +1,5 @@
+import type { TraceMediaAttachment } from '../media/trace-media.messages';
+
 /**
  * Traces as they travel from the gateway to trace-ingest: validated, ids assigned,
  * times as epoch milliseconds. Only the fields the client sent are present, so a merge
@@ -64,4 +66,10 @@ export interface TraceIngestMessage {
    * attribute holds 0 in their place; trace-ingest puts the value back before it merges.
    */
   attributeCopies?: Array<[spanId: string, key: string, column: 'input' | 'output']>;
+  /**
+   * Set by media-service, with `trace` `{ id, spans: [] }`: the media it copied for outputs of
+   * this stored trace, applied to the trace as it stands when the record is stored (on the
+   * trace's partition, so in order with the client's own writes of it).
+   */
+  media?: TraceMediaAttachment[];
 }

@@ -1,0 +1,2 @@
+export * from './fetch-media';
+export * from './media-types';
