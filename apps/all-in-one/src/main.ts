@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     (line) => new Logger('all-in-one').log(line),
   );
   // Which ffmpeg and ffprobe media work will use, and the filters it lacks (in the background: it runs ffmpeg twice).
-  void reportMediaTools(new Logger('media'));
+  void reportMediaTools(new Logger('media'), mediaEnv);
 
   // Stop taking requests first, then let the services finish (tasks in hand resume at the next start) and close their stores.
   shutDownGracefullyOnSignal({

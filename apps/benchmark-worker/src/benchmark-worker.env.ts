@@ -1,8 +1,8 @@
-import { EmptyAsUnset, ToBool, ToInt, WorkerEnv } from '@cinetrace/config';
+import { EmptyAsUnset, ToBool, ToInt, WorkerEnv, withMediaTools } from '@cinetrace/config';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Environment of benchmark-worker; validated at boot (see validateEnv). */
-export class BenchmarkWorkerEnv extends WorkerEnv {
+/** Environment of benchmark-worker; validated at boot (see validateEnv). The ffmpeg it names is the video scorers'. */
+export class BenchmarkWorkerEnv extends withMediaTools(WorkerEnv) {
   /** Redis holding the task queue; required. `rediss://` for TLS; user and password in the URL. */
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })

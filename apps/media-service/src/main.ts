@@ -14,10 +14,10 @@ runServiceProcess({
   requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'],
   start: async (env, kafka) => {
     // Probes wait in Redis (BullMQ `media-jobs`): one accepted before a restart still runs after it.
-    const probes = new BullProbeQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
+    const probes = new BullProbeQueue(redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE), env.QUEUE_PREFIX, env.PROBE_CONCURRENCY, env.PROBE_LOCK_MS);
     const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), probes);
     // Which ffprobe the probes will run, and the filters its ffmpeg lacks (in the background: it runs ffmpeg twice).
-    void reportMediaTools(new Logger('media'));
+    void reportMediaTools(new Logger('media'), env);
     return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });
   },
 });

@@ -35,7 +35,7 @@ export class MediaServiceModule {
           provide: MediaProber,
           inject: [getDataSourceToken()],
           // ffprobe is looked up at the first probe: a missing one fails that probe, not the boot (reportMediaTools says so at boot).
-          useFactory: (dataSource: DataSource) => new MediaProber(dataSource, blobStoreFrom(env), () => (ffprobe ??= resolveMediaTool('ffprobe')), env.PROBE_TIMEOUT_MS),
+          useFactory: (dataSource: DataSource) => new MediaProber(dataSource, blobStoreFrom(env), () => (ffprobe ??= resolveMediaTool('ffprobe', env)), env.PROBE_TIMEOUT_MS),
         },
         MediaService,
         ProbeSweeper,

@@ -13,7 +13,7 @@ interface ProbeJobData {
  * The distributed mode's probe queue: BullMQ's `media-jobs` in Redis, one job per media (job
  * id = media id, so a sweep that hands a waiting media over again adds nothing), drained by
  * this media-service with `concurrency` at a time. A job in hand when the process dies is
- * taken up again once BullMQ sees it stalled.
+ * taken up again once BullMQ sees it stalled: its lock (`lockMs`) lapsed and not renewed.
  */
 export class BullProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
@@ -26,6 +26,7 @@ export class BullProbeQueue extends ProbeQueue {
     private readonly redis: RedisConnectionSettings,
     private readonly prefix: string,
     private readonly concurrency: number,
+    private readonly lockMs: number,
   ) {
     super();
     // Fail fast while Redis is away (the sweep enqueues later) rather than queueing commands.
@@ -53,6 +54,9 @@ export class BullProbeQueue extends ProbeQueue {
       connection,
       prefix: this.prefix,
       concurrency: this.concurrency,
+      lockDuration: this.lockMs,
+      // A stalled check every lock period: a dead worker's job waits at most about two of them.
+      stalledInterval: this.lockMs,
     });
     this.worker.on('error', (err) => this.logger.warn(`Probe worker: ${err.message}`));
   }
