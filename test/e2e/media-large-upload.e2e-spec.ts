@@ -116,7 +116,9 @@ describe.each(MEDIA_STORAGES)('Media on MEDIA_STORAGE=%s: a large upload through
     const started = Date.now();
     const { result: created, beforeMiB, peakMiB } = await peakRss(pid, () => postStream(ctx.stack, key, bytes.body, total));
     const seconds = (Date.now() - started) / 1000;
-    console.log(`${kind}, ${ctx.stack.mode}: ${inMiB(total)} upload in ${seconds.toFixed(1)} s (${(total / MiB / seconds).toFixed(0)} MiB/s); ${edge} RSS ${beforeMiB.toFixed(0)} → ${peakMiB.toFixed(0)} MiB at most`);
+    console.log(
+      `${kind}, ${ctx.stack.mode}: ${inMiB(total)} upload in ${seconds.toFixed(1)} s (${(total / MiB / seconds).toFixed(0)} MiB/s); ${edge} RSS ${beforeMiB.toFixed(0)} → ${peakMiB.toFixed(0)} MiB at most`,
+    );
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ projectId, bytes: total, sha256: bytes.sha256(), status: 'pending' });
     expect(peakMiB - beforeMiB).toBeLessThan(RSS_GROWTH_BOUND_MIB);
