@@ -16,8 +16,8 @@ const MEDIA = '/api/v1/media';
 const PROBED_WITHIN_MS = 30_000;
 /** A test uploads a clip, waits for its probe, and renders frames (ffmpeg) on a shared 2-core machine. */
 const MEDIA_TEST_TIMEOUT_MS = 90_000;
-const ffmpeg = resolveMediaTool('ffmpeg');
-const ffprobe = resolveMediaTool('ffprobe');
+const ffmpeg = resolveMediaTool('ffmpeg', {});
+const ffprobe = resolveMediaTool('ffprobe', {});
 
 /** Clips made by ffmpeg here (no binary fixture in the repository). */
 interface Clips {

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
         bus: workerBus,
         blobs: blobStoreFrom(mediaEnv),
         outbound,
-        tools: () => (mediaTools ??= resolveMediaTools()),
+        tools: () => (mediaTools ??= resolveMediaTools(mediaEnv)),
         maxBytes: mediaEnv.MEDIA_MAX_BYTES,
       }),
     }),
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     (line) => new Logger('all-in-one').log(line),
   );
   // Which ffmpeg and ffprobe media work will use, and the filters it lacks (in the background: it runs ffmpeg twice).
-  void reportMediaTools(new Logger('media'));
+  void reportMediaTools(new Logger('media'), mediaEnv);
 
   // Stop taking requests first, then let the services finish (tasks in hand resume at the next start) and close their stores.
   shutDownGracefullyOnSignal({

@@ -1,8 +1,8 @@
-import { EmptyAsUnset, ToBool, ToInt, withMediaStorage, WorkerEnv } from '@cinetrace/config';
+import { EmptyAsUnset, ToBool, ToInt, withMediaStorage, withMediaTools, WorkerEnv } from '@cinetrace/config';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Environment of benchmark-worker; validated at boot (see validateEnv). The media storage is where the video scorers read media. */
-export class BenchmarkWorkerEnv extends withMediaStorage(WorkerEnv) {
+/** Environment of benchmark-worker; validated at boot (see validateEnv). The media storage is where the video scorers read media, the ffmpeg it names what analyses them. */
+export class BenchmarkWorkerEnv extends withMediaTools(withMediaStorage(WorkerEnv)) {
   /** Only where media live by default (`<DATA_DIR>/media`, unless MEDIA_DIR says): the worker keeps no data. */
   @IsString() DATA_DIR = './data';
 

@@ -18,7 +18,7 @@ runServiceProcess({
     Logger.overrideLogger(bootLogger(BENCHMARK_WORKER, env.LOG_LEVEL));
     const worker = await startBenchmarkWorker(env);
     // The video scorers will run ffmpeg here: say which one, and what it lacks (in the background).
-    void reportMediaTools(new Logger('media'));
+    void reportMediaTools(new Logger('media'), env);
     // A first signal lets running tasks finish; a second ends the process at once (other workers then take its tasks over).
     return { checks: worker.checks, close: () => worker.close(), deadlineMs: Math.max(SHUTDOWN_DEADLINE_MS, env.WORKER_SHUTDOWN_GRACE_MS + HANDOVER_AND_CLOSE_MS) };
   },

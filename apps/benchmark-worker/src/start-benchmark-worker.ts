@@ -92,7 +92,7 @@ function taskProcessor(env: BenchmarkWorkerEnv, traces: StreamPublisher, secrets
   const bus = busClient(env, releases);
   let tools: MediaTools | undefined;
   // ffmpeg is looked up at the first video scorer: a missing one fails that score, not the boot (reportMediaTools says so at boot).
-  const media = new TaskMedia({ bus, blobs: blobStoreFrom(env), outbound, tools: () => (tools ??= resolveMediaTools()), maxBytes: env.MEDIA_MAX_BYTES });
+  const media = new TaskMedia({ bus, blobs: blobStoreFrom(env), outbound, tools: () => (tools ??= resolveMediaTools(env)), maxBytes: env.MEDIA_MAX_BYTES });
   return new TaskProcessor({ outbound, traces, secrets: secrets ?? new BusSecretSource(bus), scoring, media });
 }
 

@@ -16,15 +16,15 @@ runServiceProcess({
   start: async (env, kafka) => {
     // Probes, storyboards and copies wait in Redis (BullMQ `media-jobs`, `media-storyboards`, `media-copies`): one accepted before a restart still runs after it.
     const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
-    const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY);
+    const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY, env.PROBE_LOCK_MS);
     // A scene detection runs for as long as the video: never inside a bus request.
-    const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, { queue: STORYBOARD_QUEUE, job: 'storyboard' });
-    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
+    const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, env.PROBE_LOCK_MS, { queue: STORYBOARD_QUEUE, job: 'storyboard' });
+    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, env.PROBE_LOCK_MS, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
     // Copies are written back into their traces as records of the trace stream (trace-ingest stores them).
     const traces = new KafkaStreamPublisher(MEDIA_SERVICE, kafka);
     const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards, copies, traces });
     // Which ffprobe the probes will run, and the filters its ffmpeg lacks (in the background: it runs ffmpeg twice).
-    void reportMediaTools(new Logger('media'));
+    void reportMediaTools(new Logger('media'), env);
     return busServiceProcess(MEDIA_SERVICE, app, kafka, { queue: () => probes.isReachable() });
   },
 });

@@ -1,8 +1,8 @@
-import { EmptyAsUnset, ServiceEnv, ToBool, ToInt, withMediaStorage } from '@cinetrace/config';
+import { EmptyAsUnset, ServiceEnv, ToBool, ToInt, withMediaStorage, withMediaTools } from '@cinetrace/config';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Environment of media-service; validated at boot (see validateEnv): the bus, its store, the media storage it probes from, the probe and copy queues, the copies' fetches. */
-export class MediaServiceEnv extends withMediaStorage(ServiceEnv) {
+/** Environment of media-service; validated at boot (see validateEnv): the bus, its store, the media storage it probes from, the ffmpeg and ffprobe it runs, the probe, storyboard and copy queues, the copies' fetches. */
+export class MediaServiceEnv extends withMediaTools(withMediaStorage(ServiceEnv)) {
   /** Redis for the probe queue (BullMQ, `media-jobs`); required in the distributed mode. `rediss://` for TLS; user and password in the URL. */
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
@@ -40,4 +40,11 @@ export class MediaServiceEnv extends withMediaStorage(ServiceEnv) {
 
   /** How long fetching a media a trace output names may take, the whole body included (past it the copy is retried, then failed). */
   @ToInt() @IsInt() @Min(1000) @Max(3_600_000) MEDIA_FETCH_TIMEOUT_MS = 300_000;
+
+  /**
+   * Distributed: how long a probe job's lock in Redis lasts unless renewed (it is, every half of
+   * it, while the probe runs). A media-service that dies mid-probe leaves its job to be taken
+   * up again once the lock has lapsed and a stalled-job check (as often as this) has seen it.
+   */
+  @ToInt() @IsInt() @Min(1000) @Max(600_000) PROBE_LOCK_MS = 30_000;
 }

@@ -58,7 +58,7 @@ export class MediaServiceModule {
     let ffmpeg: MediaTool | undefined;
     let store: BlobStore | undefined;
     // Looked up at the first use: a missing ffmpeg fails that request or job, not the boot (reportMediaTools says so at boot).
-    const ffmpegTool = () => (ffmpeg ??= resolveMediaTool('ffmpeg'));
+    const ffmpegTool = () => (ffmpeg ??= resolveMediaTool('ffmpeg', env));
     // Made by the first provider that needs it, so that building the module (its spec) opens no storage.
     const blobs = () => (store ??= blobStoreFrom(env));
     return {
@@ -79,7 +79,7 @@ export class MediaServiceModule {
             new MediaProber(
               dataSource,
               blobs(),
-              () => (ffprobe ??= resolveMediaTool('ffprobe')),
+              () => (ffprobe ??= resolveMediaTool('ffprobe', env)),
               env.PROBE_TIMEOUT_MS,
               (mediaId) => writeBack.forMedia(mediaId),
             ),

@@ -6,6 +6,7 @@ export * from './env-class';
 export * from './kafka.env';
 export * from './store.env';
 export * from './media-storage.env';
+export * from './media-tools.env';
 export * from './log.env';
 export * from './health.env';
 export * from './stream-consumer.env';

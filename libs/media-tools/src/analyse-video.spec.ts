@@ -11,7 +11,7 @@ const LIMITS = { timeoutMs: 60_000 };
 const SIZE = 'size=320x240:rate=24';
 
 describe('analyseVideo (video_qa) with the system ffmpeg', () => {
-  const ffmpeg = resolveMediaTool('ffmpeg', { PATH: process.env.PATH });
+  const ffmpeg = resolveMediaTool('ffmpeg', {});
   let dir: string;
   let blackSecond: AnalysedMedia;
   let strobe: AnalysedMedia;

@@ -13,7 +13,7 @@ describe('checkConformance (video_conformance)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-'));
     try {
       const path = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
-      const outcome = await probeMedia(resolveMediaTool('ffprobe', { PATH: process.env.PATH }), path);
+      const outcome = await probeMedia(resolveMediaTool('ffprobe', {}), path);
       if (!outcome.ok) throw new Error(outcome.reason);
       probe = outcome.probe;
     } finally {

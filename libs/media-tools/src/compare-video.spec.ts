@@ -10,7 +10,7 @@ const LIMITS = { timeoutMs: 60_000 };
 const clip = (path: string, width = 320, height = 240): ComparedMedia => ({ path, width, height, fps: 24, durationMs: 2000 });
 
 describe('compareVideo (video_similarity) with the system ffmpeg', () => {
-  const ffmpeg = resolveMediaTool('ffmpeg', { PATH: process.env.PATH });
+  const ffmpeg = resolveMediaTool('ffmpeg', {});
   let dir: string;
   let source: ComparedMedia;
   let lowQuality: ComparedMedia;

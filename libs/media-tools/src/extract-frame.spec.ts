@@ -10,8 +10,8 @@ import { MediaUnreadableError } from './media-unreadable-error';
 import { probeMedia } from './probe-media';
 import { runMediaTool } from './run-media-tool';
 
-const ffmpeg = resolveMediaTool('ffmpeg');
-const ffprobe = resolveMediaTool('ffprobe');
+const ffmpeg = resolveMediaTool('ffmpeg', {});
+const ffprobe = resolveMediaTool('ffprobe', {});
 const LIMITS = { timeoutMs: 20_000 };
 
 /** The picture's average colour: ffmpeg scales the JPEG to one pixel and answers its RGB. */

@@ -34,7 +34,7 @@ describe('the filter check', () => {
   });
 
   it("finds every filter in the system's ffmpeg (Debian's 5.1, which .ci/run installs)", async () => {
-    const report = await checkFilters(resolveMediaTool('ffmpeg', { PATH: process.env.PATH }));
+    const report = await checkFilters(resolveMediaTool('ffmpeg', {}));
     expect(report.ffmpeg.source).toBe('system');
     expect(report.missing).toEqual([]);
     expect(report.fallbacks).toEqual([]);
@@ -43,7 +43,7 @@ describe('the filter check', () => {
 
   // The linux-x64 package's build (CI's): a 2018 snapshot (docs/deploy.md, "ffmpeg and ffprobe").
   it("says in plain words what the npm package's older ffmpeg lacks", async () => {
-    const report = await checkFilters(resolveMediaTool('ffmpeg', { PATH: '' }));
+    const report = await checkFilters(resolveMediaTool('ffmpeg', {}, ''));
     expect(report.missing.map((need) => need.anyOf[0])).toEqual(['blurdetect']);
     expect(report.fallbacks.map((f) => f.filter)).toEqual(['select']);
     const { level, message } = describeFilterReport(report);

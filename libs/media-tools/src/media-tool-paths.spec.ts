@@ -16,7 +16,7 @@ describe('resolveMediaTool', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('takes FFMPEG_PATH first, over PATH and the npm package', () => {
-    expect(resolveMediaTool('ffmpeg', { FFMPEG_PATH: fakeFfmpeg, PATH: '/usr/bin' })).toEqual({ name: 'ffmpeg', path: fakeFfmpeg, source: 'environment' });
+    expect(resolveMediaTool('ffmpeg', { FFMPEG_PATH: fakeFfmpeg }, '/usr/bin')).toEqual({ name: 'ffmpeg', path: fakeFfmpeg, source: 'environment' });
   });
 
   it('refuses an FFPROBE_PATH that is not an executable file, naming the variable', () => {
@@ -25,11 +25,11 @@ describe('resolveMediaTool', () => {
   });
 
   it('takes the one on the system PATH before the npm package', () => {
-    expect(resolveMediaTool('ffmpeg', { PATH: `/nonexistent:${dir}` })).toEqual({ name: 'ffmpeg', path: fakeFfmpeg, source: 'system' });
+    expect(resolveMediaTool('ffmpeg', {}, `/nonexistent:${dir}`)).toEqual({ name: 'ffmpeg', path: fakeFfmpeg, source: 'system' });
   });
 
   it('falls back to the binaries inside the npm packages when PATH has none', () => {
-    const tools = resolveMediaTools({ PATH: '' });
+    const tools = resolveMediaTools({}, '');
     expect(tools.ffmpeg).toEqual({ name: 'ffmpeg', path: expect.stringMatching(/node_modules\/@ffmpeg-installer\/[\w-]+\/ffmpeg$/), source: 'npm-package' });
     expect(tools.ffprobe).toEqual({ name: 'ffprobe', path: expect.stringMatching(/node_modules\/@ffprobe-installer\/[\w-]+\/ffprobe$/), source: 'npm-package' });
     expect(describeMediaTool(tools.ffprobe)).toMatch(/\(from the npm package @ffprobe-installer\/ffprobe\)$/);

@@ -18,12 +18,22 @@ export interface MediaTools {
   ffprobe: MediaTool;
 }
 
+/**
+ * The binaries an operator named, from an app's validated environment (withMediaTools in
+ * libs/config, where the variables are declared and checked once). The system's PATH is the
+ * only variable looked up here.
+ */
+export interface MediaToolSettings {
+  FFMPEG_PATH?: string;
+  FFPROBE_PATH?: string;
+}
+
 /** No usable binary, or FFMPEG_PATH / FFPROBE_PATH naming one that is not there: the message says what to do. */
 export class MediaToolMissingError extends Error {
   override name = 'MediaToolMissingError';
 }
 
-const ENV_VARIABLE: Record<MediaToolName, string> = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' };
+const ENV_VARIABLE = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' } as const satisfies Record<MediaToolName, keyof MediaToolSettings>;
 
 // The npm packages whose platform sub-packages carry the binaries inside the registry tarball
 // (no install script downloads anything). Their index throws (a string) on a platform they lack.
@@ -65,14 +75,14 @@ function fromNpmPackage(name: MediaToolName): string | undefined {
  * scorers use and its security fixes; else the one shipped in the npm package, so that
  * `npm install && npm start` works with nothing else installed.
  */
-export function resolveMediaTool(name: MediaToolName, env: NodeJS.ProcessEnv = process.env): MediaTool {
+export function resolveMediaTool(name: MediaToolName, settings: MediaToolSettings, searchPath: string | undefined = process.env.PATH): MediaTool {
   const variable = ENV_VARIABLE[name];
-  const configured = env[variable];
+  const configured = settings[variable];
   if (configured) {
     if (!isExecutableFile(configured)) throw new MediaToolMissingError(`${variable} names ${configured}, which is not an executable file`);
     return { name, path: configured, source: 'environment' };
   }
-  const system = onSystemPath(name, env.PATH);
+  const system = onSystemPath(name, searchPath);
   if (system) return { name, path: system, source: 'system' };
   const packaged = fromNpmPackage(name);
   if (packaged) return { name, path: packaged, source: 'npm-package' };
@@ -83,8 +93,8 @@ export function resolveMediaTool(name: MediaToolName, env: NodeJS.ProcessEnv = p
 }
 
 /** Both tools, each resolved on its own (an ffprobe from the npm package beside a system ffmpeg is fine). */
-export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
-  return { ffmpeg: resolveMediaTool('ffmpeg', env), ffprobe: resolveMediaTool('ffprobe', env) };
+export function resolveMediaTools(settings: MediaToolSettings, searchPath: string | undefined = process.env.PATH): MediaTools {
+  return { ffmpeg: resolveMediaTool('ffmpeg', settings, searchPath), ffprobe: resolveMediaTool('ffprobe', settings, searchPath) };
 }
 
 /** How a log line names a tool: its path and where it came from. */

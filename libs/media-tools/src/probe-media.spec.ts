@@ -8,8 +8,8 @@ import { frameRate, probeMedia } from './probe-media';
 
 describe('probeMedia', () => {
   const ffprobes: [string, MediaTool][] = [
-    ['the system ffprobe', resolveMediaTool('ffprobe', { PATH: process.env.PATH })],
-    ["the npm package's ffprobe", resolveMediaTool('ffprobe', { PATH: '' })],
+    ['the system ffprobe', resolveMediaTool('ffprobe', {})],
+    ["the npm package's ffprobe", resolveMediaTool('ffprobe', {}, '')],
   ];
   let dir: string;
   let clip: string;

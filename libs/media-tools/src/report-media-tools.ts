@@ -1,5 +1,5 @@
 import { checkFilters, describeFilterReport } from './filter-check';
-import { describeMediaTool, resolveMediaTools } from './media-tool-paths';
+import { describeMediaTool, resolveMediaTools, type MediaToolSettings } from './media-tool-paths';
 
 /** Where the boot check writes (a Nest Logger fits). */
 export interface MediaToolsLog {
@@ -13,9 +13,9 @@ export interface MediaToolsLog {
  * can act on. It never fails the boot (traces, prompts and benchmarks need no ffmpeg); it
  * only says what will not work.
  */
-export async function reportMediaTools(log: MediaToolsLog, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function reportMediaTools(log: MediaToolsLog, settings: MediaToolSettings, searchPath?: string): Promise<void> {
   try {
-    const tools = resolveMediaTools(env);
+    const tools = resolveMediaTools(settings, searchPath);
     const report = await checkFilters(tools.ffmpeg);
     const { level, message } = describeFilterReport(report);
     log[level](`${message} ffprobe: ${describeMediaTool(tools.ffprobe)}.`);

@@ -7,7 +7,7 @@ import { resolveMediaTool } from './media-tool-paths';
 import { MediaToolRunError } from './run-media-tool';
 import { detectSceneCuts, parseSceneCuts } from './scene-cuts';
 
-const ffmpeg = resolveMediaTool('ffmpeg');
+const ffmpeg = resolveMediaTool('ffmpeg', {});
 
 describe('detectSceneCuts', () => {
   let dir: string;

@@ -69,8 +69,8 @@ describe('video scorers: their configs', () => {
 });
 
 describe('video scorers: scoring real clips (system ffmpeg)', () => {
-  const ffmpeg = resolveMediaTool('ffmpeg', { PATH: process.env.PATH });
-  const ffprobe = resolveMediaTool('ffprobe', { PATH: process.env.PATH });
+  const ffmpeg = resolveMediaTool('ffmpeg', {});
+  const ffprobe = resolveMediaTool('ffprobe', {});
   let dir: string;
   const clips: Record<string, string> = {};
   /** Opens `{ clip }` references as copies of the clips, as the worker opens media as temporary files. */

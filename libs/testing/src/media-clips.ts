@@ -1,4 +1,4 @@
-import { resolveMediaTool } from '@cinetrace/media-tools';
+import { resolveMediaTool, type MediaToolName } from '@cinetrace/media-tools';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -9,9 +9,12 @@ import { join } from 'node:path';
  */
 export function makeClip(dir: string, name: string, inputs: string[], output: string[] = []): string {
   const path = join(dir, name);
-  execFileSync(resolveMediaTool('ffmpeg').path, ['-hide_banner', '-v', 'error', ...inputs, ...output, '-y', path], { timeout: 60_000 });
+  execFileSync(mediaToolPath('ffmpeg'), ['-hide_banner', '-v', 'error', ...inputs, ...output, '-y', path], { timeout: 60_000 });
   return path;
 }
 
 /** `-f lavfi -i <graph>` for each source graph. */
 export const lavfi = (...graphs: string[]): string[] => graphs.flatMap((graph) => ['-f', 'lavfi', '-i', graph]);
+
+/** The ffmpeg or ffprobe the tests run: the one on PATH, else the npm package's (as an app with no FFMPEG_PATH / FFPROBE_PATH finds it). */
+export const mediaToolPath = (name: MediaToolName): string => resolveMediaTool(name, {}).path;

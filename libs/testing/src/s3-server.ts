@@ -1,3 +1,4 @@
+import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +14,11 @@ export interface S3Server {
   readonly port: number;
   /** The S3_* variables a client of its `bucket` needs (S3Mock takes any key). */
   readonly env: Record<string, string>;
+  /**
+   * Every key the bucket holds under `prefix`, and `upload <key>` for each multipart upload
+   * still open there: what a test looks at to prove a failed put left nothing behind.
+   */
+  keys(prefix?: string): Promise<string[]>;
   /** Stops it and removes its objects. */
   remove(): Promise<void>;
 }
@@ -33,11 +39,24 @@ async function s3mockSh(args: string[]): Promise<string> {
 export async function startS3Server(bucket = 'cinetrace-test'): Promise<S3Server> {
   const port = await freePort();
   const endpoint = await s3mockSh(['start', '--port', String(port), '--bucket', bucket]);
+  const env = { S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'test', S3_SECRET_ACCESS_KEY: 'test-secret' };
+  const client = new S3Client({
+    endpoint,
+    region: env.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+  });
   return {
     endpoint,
     port,
-    env: { S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'test', S3_SECRET_ACCESS_KEY: 'test-secret' },
+    env,
+    keys: async (prefix) => {
+      const objects = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix }));
+      return [...(objects.Contents ?? []).map((o) => o.Key!), ...(uploads.Uploads ?? []).map((u) => `upload ${u.Key}`)];
+    },
     remove: async () => {
+      client.destroy();
       await s3mockSh(['stop', '--port', String(port)]);
     },
   };

@@ -105,6 +105,8 @@ export interface Stack {
   startApp(name: string): Promise<void>;
   /** The environment the named app is started with (a copy): for a test that starts one itself, changed. */
   environment(name: string): Record<string, string>;
+  /** The process id of the named app while it runs (e.g. to read its memory from /proc). */
+  pid(name: string): number | undefined;
 }
 
 // Two distributed stacks on one broker would share consumer groups and answer each
@@ -257,6 +259,11 @@ export async function startStack(mode: StackMode, options: StackOptions = {}): P
       const spec = apps.find((a) => a.name === name);
       if (!spec) throw new Error(`no app named ${name} in this stack`);
       return { ...baseEnv(), ...spec.env };
+    },
+    pid(name) {
+      const app = running.find((a) => a.name === name);
+      if (!app) throw new Error(`no app named ${name} in this stack`);
+      return app.running ? app.pid : undefined;
     },
   };
 

@@ -12,11 +12,13 @@ export interface StackContext {
 /**
  * Starts a stack for the current E2E_MODE before the enclosing describe's tests and
  * stops it after them. Call at describe level; read `stack` and `api` inside tests.
+ * `options` may be a function, called when the stack starts: for settings known only once an
+ * outer describe's hooks have run (the address of an S3 server, say).
  */
-export function useStack(options: StackOptions = {}): StackContext {
+export function useStack(options: StackOptions | (() => StackOptions) = {}): StackContext {
   let stack: Stack | undefined;
   beforeAll(async () => {
-    stack = await startStack(e2eMode(), options);
+    stack = await startStack(e2eMode(), typeof options === 'function' ? options() : options);
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();

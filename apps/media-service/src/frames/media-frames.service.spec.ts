@@ -45,10 +45,10 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
     const clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
     const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
-    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe'), 30_000).probe(media.id, true);
+    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), 30_000).probe(media.id, true);
 
     let renders = 0;
-    const ffmpeg = resolveMediaTool('ffmpeg');
+    const ffmpeg = resolveMediaTool('ffmpeg', {});
     const frames = new MediaFramesService(store.dataSource, storage.blobs, () => (renders++, ffmpeg), { concurrency: 2, timeoutMs: 20_000 });
 
     const first = await frames.frame(ctx, media.id, 1000);

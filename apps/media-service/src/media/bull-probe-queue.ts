@@ -14,8 +14,8 @@ interface ProbeJobData {
  * The distributed mode's probe queue: BullMQ's `media-jobs` in Redis, one job per media (job
  * id = media id, so a sweep that hands a waiting media over again adds nothing), drained by
  * this media-service with `concurrency` at a time. A job in hand when the process dies is
- * taken up again once BullMQ sees it stalled. The storyboard jobs use the same class on a
- * queue of their own (`queueName` STORYBOARD_QUEUE, job name `storyboard`).
+ * taken up again once BullMQ sees it stalled: its lock (`lockMs`) lapsed and not renewed. The
+ * storyboard and copy jobs use the same class on queues of their own (`names`).
  */
 export class BullProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
@@ -28,6 +28,7 @@ export class BullProbeQueue extends ProbeQueue {
     private readonly redis: RedisConnectionSettings,
     private readonly prefix: string,
     private readonly concurrency: number,
+    private readonly lockMs: number,
     /** The queue and its jobs' name: `media-jobs` for probes; the copy jobs have a queue of their own. */
     private readonly names: { queue: string; job: string } = { queue: MEDIA_QUEUE, job: 'probe' },
   ) {
@@ -57,6 +58,9 @@ export class BullProbeQueue extends ProbeQueue {
       connection,
       prefix: this.prefix,
       concurrency: this.concurrency,
+      lockDuration: this.lockMs,
+      // A stalled check every lock period: a dead worker's job waits at most about two of them.
+      stalledInterval: this.lockMs,
     });
     this.worker.on('error', (err) => this.logger.warn(`Worker of ${this.names.queue}: ${err.message}`));
   }

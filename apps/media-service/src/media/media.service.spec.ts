@@ -44,7 +44,7 @@ describe.each(TEST_STORES)('MediaService on %s', (kind) => {
     clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     queue = new RecordingProbeQueue();
     media = new MediaService(store.dataSource, queue);
-    prober = new MediaProber(store.dataSource, blobs, () => resolveMediaTool('ffprobe'), 30_000);
+    prober = new MediaProber(store.dataSource, blobs, () => resolveMediaTool('ffprobe', {}), 30_000);
   }, 60_000);
   afterAll(async () => {
     await store?.close();
