@@ -52,31 +52,7 @@ export class S3BlobStore implements BlobStore {
   async put(scope: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     blobKey(scope, '0'.repeat(64)); // checks the scope before anything is sent
     const temporary = `${INCOMING}${randomUUID()}`;
-    const meter = new BlobMeter(options.maxBytes);
-    let failure: Error | undefined;
-    source.once('error', (err) => meter.destroy(err));
-    meter.once('error', (err) => {
-      failure ??= err;
-      source.destroy(); // as pipeline does on the filesystem driver: nothing reads it any more
-    });
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: temporary, Body: source.pipe(meter), ContentType: options.contentType },
-      partSize: this.options.partSize ?? 8 * 1024 * 1024,
-      queueSize: this.options.queueSize ?? 2,
-      leavePartsOnError: false,
-    });
-    try {
-      await upload.done();
-    } catch (err) {
-      // The stream's own error (too large, the client went away) says more than the SDK's wrapping of it.
-      throw failure ?? err;
-    }
-    if (failure) {
-      await this.deleteObject(temporary);
-      throw failure;
-    }
-    const { sha256, bytes } = meter.digest();
+    const { sha256, bytes } = await this.upload(temporary, source, options);
     const key = blobKey(scope, sha256);
     try {
       if (!(await this.stat(key))) {
@@ -92,14 +68,23 @@ export class S3BlobStore implements BlobStore {
 
   async putDerived(key: string, source: Readable, options: PutOptions): Promise<{ bytes: number }> {
     checkDerivedBlobKey(key);
+    // An object appears whole once its upload completes, so the key itself is the target (no copy, unlike put).
+    const { bytes } = await this.upload(key, source, options);
+    return { bytes };
+  }
+
+  /**
+   * Streams `source` to the object `key` by multipart upload, measured and hashed on the way
+   * and bounded by `options.maxBytes`; a failed or refused upload leaves no object behind.
+   */
+  private async upload(key: string, source: Readable, options: PutOptions): Promise<{ sha256: string; bytes: number }> {
     const meter = new BlobMeter(options.maxBytes);
     let failure: Error | undefined;
     source.once('error', (err) => meter.destroy(err));
     meter.once('error', (err) => {
       failure ??= err;
-      source.destroy();
+      source.destroy(); // as pipeline does on the filesystem driver: nothing reads it any more
     });
-    // An object appears whole once its upload completes, so the key itself is the target (no copy, unlike put).
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: source.pipe(meter), ContentType: options.contentType },
@@ -110,13 +95,14 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (err) {
+      // The stream's own error (too large, the client went away) says more than the SDK's wrapping of it.
       throw failure ?? err;
     }
     if (failure) {
       await this.deleteObject(key);
       throw failure;
     }
-    return { bytes: meter.digest().bytes };
+    return meter.digest();
   }
 
   async get(key: string, range?: ByteRange): Promise<BlobRead> {
