@@ -1,11 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { listPendingMediaIds } from '../store/media.queries';
 import { MediaProber } from './media-prober';
 import { ProbeQueue } from './probe-queue';
+import { SweptQueue } from './swept-queue';
 
-const SWEEP_INTERVAL_MS = 60_000;
 /** Pending media handed to the queue per sweep; the next sweep takes the next ones. */
 const SWEEP_BATCH = 500;
 
@@ -15,34 +15,21 @@ const SWEEP_BATCH = 500;
  * went with an all-in-one process still runs, so nothing accepted stays pending.
  */
 @Injectable()
-export class ProbeSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ProbeSweeper.name);
-  private sweeper?: NodeJS.Timeout;
-
+export class ProbeSweeper extends SweptQueue {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: ProbeQueue,
     private readonly prober: MediaProber,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.queue.consume((mediaId, lastAttempt) => this.prober.probe(mediaId, lastAttempt));
-    void this.sweep();
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
+  ) {
+    super(queue, 'pending media');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.sweeper);
-    await this.queue.close();
+  protected run(mediaId: string, lastAttempt: boolean): Promise<void> {
+    return this.prober.probe(mediaId, lastAttempt);
   }
 
-  async sweep(): Promise<void> {
-    try {
-      const pending = await listPendingMediaIds(this.dataSource.manager, SWEEP_BATCH);
-      if (pending.length) await this.queue.enqueue(pending);
-    } catch (err) {
-      this.logger.warn(`Sweep of pending media failed (the next one retries): ${(err as Error).message}`);
-    }
+  protected async requeue(): Promise<void> {
+    const pending = await listPendingMediaIds(this.dataSource.manager, SWEEP_BATCH);
+    if (pending.length) await this.queue.enqueue(pending);
   }
 }
