@@ -1,6 +1,4 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import type { MediaTool } from './media-tool-paths';
+import { onSystemPath, type MediaTool } from './media-tool-paths';
 import { runMediaTool, type RunResult } from './run-media-tool';
 
 /** What one analysis may use: wall time (the caller's deadline), memory, and bytes of standard output kept. */
@@ -29,21 +27,7 @@ export const fileInput = (path: string): string[] => ['-protocol_whitelist', 'fi
 let prlimitPath: string | null | undefined;
 
 /** util-linux's prlimit, when the system has it (Debian, the images): it caps the child's memory and CPU seconds. */
-function prlimit(): string | null {
-  if (prlimitPath !== undefined) return prlimitPath;
-  prlimitPath = null;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, 'prlimit'), constants.X_OK);
-      prlimitPath = join(dir, 'prlimit');
-      break;
-    } catch {
-      // not in this directory
-    }
-  }
-  return prlimitPath;
-}
+const prlimit = (): string | null => (prlimitPath === undefined ? (prlimitPath = onSystemPath('prlimit') ?? null) : prlimitPath);
 
 /**
  * Runs ffmpeg in its own process, killed past `timeoutMs` (runMediaTool), and, where prlimit

@@ -48,7 +48,8 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function onSystemPath(name: string, pathVariable: string | undefined): string | undefined {
+/** The executable `name` in the first directory of the PATH that holds one. */
+export function onSystemPath(name: string, pathVariable: string | undefined = process.env.PATH): string | undefined {
   for (const dir of (pathVariable ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, process.platform === 'win32' ? `${name}.exe` : name);
