@@ -1,13 +1,10 @@
-import { BlobMeter, BlobTooLargeError, type BlobStore } from '@cinetrace/blob-store';
+import { BlobMeter, BlobNotFoundError, BlobTooLargeError, openBlobFile, temporaryFile, type BlobFile, type BlobStore } from '@cinetrace/blob-store';
 import type { BusClient } from '@cinetrace/bus';
 import { DomainError, ErrorCode, Patterns, type ProjectContext, type TaskJob } from '@cinetrace/contracts';
 import { probeMedia, type MediaProbe, type MediaTools } from '@cinetrace/media-tools';
 import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
 import { ScorerError, type MediaAccess, type OpenedMedia } from '@cinetrace/scorers';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +31,7 @@ const MEDIA_ID_PATTERN = /^med_[0-9a-z]{26}$/;
 
 /**
  * The video scorers' access to media for one task: a reference the output or the item names
- * is copied to a temporary file (removed by `release`), from the project's blob store for
+ * is opened as a file (removed by `release` when it is a copy), from the project's blob store for
  * `{ mediaId }` (only a media of the task's project: media-service scopes the lookup by it) or
  * fetched under the outbound rules for `{ url, contentType }`, size-capped. Every failure is a
  * ScorerError the score shows, never a crash.
@@ -52,21 +49,20 @@ export class TaskMedia {
 
   private async open(job: TaskJob, limit: AttemptLimit, reference: unknown, what: string): Promise<OpenedMedia> {
     const ref = parseReference(reference, what);
-    const dir = await mkdtemp(join(tmpdir(), 'cinetrace-media-'));
-    const path = join(dir, 'media');
-    const release = () => rm(dir, { recursive: true, force: true });
+    const { file, probe } = 'mediaId' in ref ? await this.projectMedia(job, limit, ref.mediaId, what) : { file: await this.fetchUrl(limit, ref.url, what), probe: undefined };
     try {
-      const stored = 'mediaId' in ref ? await this.copyProjectMedia(job, limit, ref.mediaId, path, what) : await this.fetchUrl(limit, ref.url, path, what);
-      const probe = stored ?? (await this.probeHere(path, limit, what));
-      return { path, probe, release };
+      return { path: file.path, probe: probe ?? (await this.probeHere(file.path, limit, what)), release: () => file.release() };
     } catch (err) {
-      await release();
+      await file.release();
       throw err;
     }
   }
 
-  /** Copies a media of the task's project; answers its stored probe when media-service has one. */
-  private async copyProjectMedia(job: TaskJob, limit: AttemptLimit, id: string, path: string, what: string): Promise<MediaProbe | undefined> {
+  /**
+   * A media of the task's project, as a file (the filesystem storage's own, else a copy) and
+   * its stored probe when media-service has one.
+   */
+  private async projectMedia(job: TaskJob, limit: AttemptLimit, id: string, what: string): Promise<{ file: BlobFile; probe: MediaProbe | undefined }> {
     const ctx = workerContext(job);
     let media = await this.ask(() => this.deps.bus.request(Patterns.MediaGet, { ctx, id }), id, what);
     const waitUntil = Date.now() + Math.min(this.deps.pendingWaitMs ?? DEFAULT_PENDING_WAIT_MS, limit.remainingMs());
@@ -77,31 +73,34 @@ export class TaskMedia {
     }
     if (media.status === 'failed') throw new ScorerError(`${what} (media '${id}') failed its probe: ${media.error ?? 'not media'}`);
     const blob = await this.ask(() => this.deps.bus.request(Patterns.MediaBlob, { ctx, id }), id, what);
+    let file: BlobFile;
     try {
-      const read = await this.deps.blobs.get(blob.key);
-      await pipeline(read.body, createWriteStream(path, { flags: 'wx', mode: 0o600 }), { signal: limit.signal });
+      if (!(await this.deps.blobs.stat(blob.key))) throw new BlobNotFoundError(blob.key);
+      file = await openBlobFile(this.deps.blobs, blob.key, limit.signal);
     } catch {
       limit.throwIfStopped();
       // The storage's own error names paths or buckets of this deployment: not the user's business.
       throw new ScorerError(`${what} (media '${id}') could not be read from the media storage`);
     }
     // Still pending after the wait: probed here instead (media-service will settle its own row).
-    return media.status === 'ready' && media.probe ? media.probe : undefined;
+    return { file, probe: media.status === 'ready' && media.probe ? media.probe : undefined };
   }
 
-  private async fetchUrl(limit: AttemptLimit, url: string, path: string, what: string): Promise<undefined> {
+  private async fetchUrl(limit: AttemptLimit, url: string, what: string): Promise<BlobFile> {
     const meter = new BlobMeter(this.deps.maxBytes);
+    const file = await temporaryFile();
     try {
       await this.deps.outbound.getStream(url, { timeoutMs: limit.remainingMs(), signal: limit.signal, targetType: 'scorer' }, (body: Readable) =>
-        pipeline(body, meter, createWriteStream(path, { flags: 'wx', mode: 0o600 })),
+        pipeline(body, meter, createWriteStream(file.path, { flags: 'wx', mode: 0o600 })),
       );
+      return file;
     } catch (err) {
+      await file.release();
       limit.throwIfStopped();
       if (err instanceof BlobTooLargeError) throw new ScorerError(`${what} is larger than ${this.deps.maxBytes} bytes`);
       if (err instanceof OutboundError) throw new ScorerError(`${what} could not be fetched: ${err.message}`);
       throw err;
     }
-    return undefined;
   }
 
   private async probeHere(path: string, limit: AttemptLimit, what: string): Promise<MediaProbe> {
