@@ -1,6 +1,7 @@
 import {
   DomainError,
   ErrorCode,
+  FieldError,
   Page,
   PageRequest,
   ProjectContext,
@@ -123,8 +124,10 @@ export class RunsService {
   /** An item's output in a run of the project, for a video scorer comparing with it (another project's run is not found). */
   async outputOfItem(request: TaskOutputRequest): Promise<TaskOutputReply> {
     const invalid = (['projectId', 'runId', 'itemId'] as const).filter((key) => typeof request?.[key] !== 'string');
-    if (invalid.length) throw DomainError.validation(invalid.map((path) => ({ path, message: 'must be a string' })));
-    const task = await findTaskOfItem(this.dataSource.manager, request.projectId, request.runId, request.itemId);
+    const errors: FieldError[] = invalid.map((path) => ({ path, message: 'must be a string' }));
+    if (!Number.isSafeInteger(request?.itemIndex) || request.itemIndex < 0) errors.push({ path: 'itemIndex', message: 'must be an integer of 0 or more' });
+    if (errors.length) throw DomainError.validation(errors);
+    const task = await findTaskOfItem(this.dataSource.manager, request);
     if (!task) throw DomainError.notFound(`Run '${request.runId}' has no task for this item`);
     return { status: task.status, output: task.output ?? null };
   }

@@ -22,8 +22,11 @@ const RESULT_FIELDS = {
 } satisfies FindOptionsSelect<Task>;
 
 /** The task of item `itemId` in run `runId` of the project (its status and output only). */
-export const findTaskOfItem = (manager: EntityManager, projectId: string, runId: string, itemId: string): Promise<Pick<Task, 'status' | 'output'> | null> =>
-  manager.findOne(Task, { select: { status: true, output: true }, where: { projectId, runId, itemId } });
+/** The run's task of that item, within the project: found by (run, item index), the unique index, not by reading the run's tasks. */
+export const findTaskOfItem = (
+  manager: EntityManager,
+  { projectId, runId, itemId, itemIndex }: { projectId: string; runId: string; itemId: string; itemIndex: number },
+): Promise<Pick<Task, 'status' | 'output'> | null> => manager.findOne(Task, { select: { status: true, output: true }, where: { runId, itemIndex, projectId, itemId } });
 
 /** The run's tasks in item order, `rows` of them from after the item index `after`. */
 export const listTasksOfRun = (manager: EntityManager, runId: string, status: Task['status'] | undefined, after: number | undefined, rows: number): Promise<Task[]> =>

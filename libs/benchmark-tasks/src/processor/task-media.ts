@@ -110,7 +110,11 @@ export class TaskMedia {
   }
 
   private async outputInRun(job: TaskJob, runId: string): Promise<unknown> {
-    const reply = await this.ask(() => this.deps.bus.request(Patterns.TaskOutput, { projectId: job.projectId, runId, itemId: job.item.id }), runId, `run ${runId}`);
+    const reply = await this.ask(
+      () => this.deps.bus.request(Patterns.TaskOutput, { projectId: job.projectId, runId, itemId: job.item.id, itemIndex: job.item.index }),
+      runId,
+      `run ${runId}`,
+    );
     if (reply.output === null || reply.output === undefined) throw new ScorerError(`run ${runId} has no output for this item (its task is ${reply.status})`);
     return reply.output;
   }

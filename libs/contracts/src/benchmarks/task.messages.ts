@@ -103,6 +103,8 @@ export interface TaskOutputRequest {
   projectId: string;
   runId: string;
   itemId: string;
+  /** The item's index in its dataset: with the run, the key the tasks table is indexed by. */
+  itemIndex: number;
 }
 
 /** The task's status and output (null until it has one). */
