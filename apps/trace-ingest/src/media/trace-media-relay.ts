@@ -77,6 +77,10 @@ export class TraceMediaRelay implements OnApplicationBootstrap, OnApplicationShu
 
 function byProject(references: readonly QueuedMedia[]): Map<string, QueuedMedia[]> {
   const projects = new Map<string, QueuedMedia[]>();
-  for (const reference of references) projects.set(reference.projectId, [...(projects.get(reference.projectId) ?? []), reference]);
+  for (const reference of references) {
+    const ofProject = projects.get(reference.projectId);
+    if (ofProject) ofProject.push(reference);
+    else projects.set(reference.projectId, [reference]);
+  }
   return projects;
 }
