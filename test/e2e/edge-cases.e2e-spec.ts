@@ -202,6 +202,8 @@ describe('Edge cases of JSON and HTTP', () => {
       ['OPTIONS', '/api/v1/prompts', 'GET, POST'],
       ['OPTIONS', '/api/v1/traces/tr_1', 'GET'],
       ['OPTIONS', '/api/v1/benchmarks/bm_1/start', 'POST'],
+      ['DELETE', '/api/v1/media/med_1', 'GET'],
+      ['PUT', '/api/v1/media/med_1/content', 'GET'],
     ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
       const response = await ctx.api.request(method, path);
       expectProblem(response, 405, 'method_not_allowed');
