@@ -10,6 +10,7 @@ import {
   type TraceView,
 } from '@cinetrace/contracts';
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { TraceWriter } from '../store/trace-writer';
 import { traceIngestStore } from '../trace-ingest.module';
 import { listTraces } from './trace-list.fixtures';
@@ -137,5 +138,51 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
 
     expect(await reads.receipts(ctx, [stored.ingestId, 'ing_never_sent'])).toEqual({ [stored.ingestId]: { id: 'receipted', status: 'ok', spanCount: 1 } });
     expect(await reads.receipts(aProjectContext('prj_stranger'), [stored.ingestId])).toEqual({});
+  });
+});
+
+// PostgreSQL only: there each statement of a READ COMMITTED read sees its own commit, so a
+// write can land between two reads. (On SQLite both reads run on the one connection the
+// writes use, and nothing interleaves with them there.)
+describe('TraceReadsService.get on postgres: a trace and its spans from one snapshot', () => {
+  let store: TestStore;
+  let writer: TraceWriter;
+  let reads: TraceReadsService;
+  const ctx = aProjectContext('prj_snapshot');
+
+  beforeAll(async () => {
+    store = await openTestStore('postgres', traceIngestStore);
+    writer = new TraceWriter(store.dataSource);
+    reads = new TraceReadsService(store.dataSource);
+  }, 60_000);
+  afterAll(() => store?.close());
+
+  it('shows totals that are the sums of the spans it shows, when a write commits between reading the trace and its spans', async () => {
+    const spans = (videoSeconds: number) => ['render', 'upscale'].map((id) => ({ id, name: id, startTime: T0, usage: { videoSeconds } }));
+    await writer.store([ingest(ctx, { id: 'racing', spans: spans(5) })]);
+
+    // The write-back of probed durations commits just after the trace's row was read.
+    const query = PostgresQueryRunner.prototype.query;
+    let writeBetween: (() => Promise<unknown>) | undefined = () => writer.store([ingest(ctx, { id: 'racing', spans: spans(2) })]);
+    const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(async function (this: PostgresQueryRunner, ...args: Parameters<typeof query>) {
+      const result: unknown = await query.apply(this, args);
+      if (writeBetween && args[0].startsWith('SELECT * FROM traces')) {
+        const write = writeBetween;
+        writeBetween = undefined;
+        await write();
+      }
+      return result;
+    });
+    let view: TraceView;
+    try {
+      view = (await reads.get({ ctx, id: 'racing' })).value<TraceView>();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(writeBetween).toBeUndefined();
+    const shown = view.spans.reduce((sum, span) => sum + (span.usage?.videoSeconds ?? 0), 0);
+    expect(view.usage.videoSeconds).toBe(shown);
+    // Read again, the write shows whole.
+    expect((await reads.get({ ctx, id: 'racing' })).value<TraceView>().usage.videoSeconds).toBe(4);
   });
 });

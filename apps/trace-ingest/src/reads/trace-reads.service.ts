@@ -15,6 +15,7 @@ import {
   TraceView,
 } from '@cinetrace/contracts';
 import { JsonText } from '@cinetrace/bus';
+import { inSnapshot } from '@cinetrace/persistence';
 import { toTimeline } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -30,9 +31,12 @@ export class TraceReadsService {
 
   /** The trace with its spans, as TraceView's JSON text (see traceViewJson). */
   async get({ ctx, id }: TraceGetRequest): Promise<JsonText> {
-    const row = await selectTrace(this.dataSource.manager, ctx.projectId, id);
+    // One snapshot: the trace's totals are its spans' sums, so both must come from the same commit.
+    const { row, spans } = await inSnapshot(this.dataSource, async (manager) => {
+      const trace = await selectTrace(manager, ctx.projectId, id);
+      return { row: trace, spans: trace ? await selectSpans(manager, ctx.projectId, id) : [] };
+    });
     if (!row) throw DomainError.notFound(`No trace with id '${id}' in this project`);
-    const spans = await selectSpans(this.dataSource.manager, ctx.projectId, id);
     const payload = { input: row.input as string | null, output: row.output as string | null };
     return new JsonText(traceViewJson(traceFromRow(row, false), payload, toTimeline(spans.map(spanTextFromRow))));
   }
