@@ -1,4 +1,4 @@
-import { repoRoot } from '@cinetrace/testing';
+import { e2eMode, repoRoot } from '@cinetrace/testing';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AxeResults, ElementContext } from 'axe-core';
@@ -7,8 +7,8 @@ import { Browser, Page, chromium } from 'playwright-core';
 /** Debian's Chromium (installed by .ci/run); playwright-core never downloads a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Where the console's screenshots go (gitignored, kept by CI with the other results). */
-export const SCREENSHOTS = join(repoRoot(), '.ci', 'out', 'console');
+/** Where the console's screenshots go (gitignored, kept by CI with the other results): one folder per mode, as CI runs both at once. */
+export const SCREENSHOTS = join(repoRoot(), '.ci', 'out', 'console', e2eMode());
 
 // Headless and quiet: no sandbox (CI runs as root), no GPU, no background traffic to Google.
 // Playwright gives each launch a fresh, empty profile directory (--user-data-dir) of its own.
