@@ -3,7 +3,7 @@ import { BusSecretSource, TaskMedia, TaskProcessor } from '@cinetrace/benchmark-
 import { blobStoreFrom } from '@cinetrace/blob-store';
 import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
 import { validateEnv } from '@cinetrace/config';
-import { GatewayEnv, startGateway } from '@cinetrace/gateway';
+import { GatewayEnv, httpPortOf, otlpGrpcPortOf, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
 import { COPY_CONCURRENCY, InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
@@ -100,8 +100,8 @@ async function main(): Promise<void> {
     {
       mode: 'all-in-one',
       host: gatewayEnv.HOST,
-      port: gatewayEnv.PORT,
-      otlpGrpcPort: gatewayEnv.OTLP_GRPC_PORT,
+      port: httpPortOf(gateway),
+      otlpGrpcPort: otlpGrpcPortOf(gateway),
       keyFile: join(resolve(projectEnv.DATA_DIR), 'bootstrap-api-key'),
       keyFromEnvironment: Boolean(projectEnv.BOOTSTRAP_API_KEY),
     },

@@ -1,5 +1,6 @@
 import type { BusClientConfig, StreamPublisher } from '@cinetrace/bus';
 import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootLogger, useAppLogger } from '@cinetrace/logging';
 import { Logger } from 'nestjs-pino';
@@ -9,6 +10,7 @@ import { consoleDistDir, serveConsole } from './http/console-pages';
 import { createFastifyAdapter } from './http/fastify-adapter';
 import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
+import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
 import { setupOpenApi } from './ops/openapi';
 
 /**
@@ -34,4 +36,14 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   else app.get(Logger).warn('The console is not built (apps/console/dist): / answers 404', 'Console');
   await app.listen(env.PORT, env.HOST);
   return app;
+}
+
+/** The port HTTP listens on (PORT, or the one the system chose for PORT=0). */
+export function httpPortOf(app: NestFastifyApplication): number {
+  return (app.getHttpServer().address() as AddressInfo).port;
+}
+
+/** The port OTLP/gRPC listens on: 0 when it is off, or could not take its port (then it logged why). */
+export function otlpGrpcPortOf(app: NestFastifyApplication): number {
+  return app.get(OtlpGrpcServer).port ?? 0;
 }
