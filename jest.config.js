@@ -31,7 +31,13 @@ const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironmen
 module.exports = {
   projects: [
     // The deployment checks (test/deploy-checks) need no build either: they run with the unit tests.
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'],
+      // Many specs start ffmpeg, S3Mock or a PostgreSQL database: jest's 5 s is too tight on a busy machine.
+      testTimeout: 20000,
+    },
     {
       ...common,
       displayName: 'e2e',
