@@ -74,8 +74,10 @@ describe('the metrics of the work', () => {
   it('never take a URL as an outbound target type', async () => {
     observeOutboundCall('https://api.example.com/v1?key=secret', 'ok', 0.1);
     observeOutboundCall('openai_chat', 'timeout', 1);
+    // A media fetch (POST /media { url }, a copy of an output's url) is its own type.
+    observeOutboundCall('media', 'ok', 2);
     const types = await labelValues('cinetrace_outbound_request_duration_seconds', 'target_type');
-    expect(types).toEqual(new Set(['other', 'openai_chat']));
+    expect(types).toEqual(new Set(['other', 'openai_chat', 'media']));
     for (const type of types) expect([...OUTBOUND_TARGET_TYPES, 'other']).toContain(type);
   });
 

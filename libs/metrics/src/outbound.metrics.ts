@@ -3,7 +3,7 @@ import { oneOf } from './labels';
 import { metricsRegistry } from './registry';
 
 /** Who an outbound call is for: a benchmark target of each type, or a scorer (an LLM judge or webhook). */
-export const OUTBOUND_TARGET_TYPES = ['http', 'openai_chat', 'scorer'] as const;
+export const OUTBOUND_TARGET_TYPES = ['http', 'openai_chat', 'scorer', 'media'] as const;
 export type OutboundTargetType = (typeof OUTBOUND_TARGET_TYPES)[number];
 
 /** `ok`, or the outbound client's reason for a failure (OutboundErrorReason). */
