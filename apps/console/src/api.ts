@@ -2,7 +2,7 @@
 // from the OpenAPI document (@cinetrace/api-client): paths, parameters, bodies and answers
 // are typed by the generated `paths`, so a change to the API fails the console's build.
 import { createApiClient, type ApiClient } from '@cinetrace/api-client';
-import type { CreatedApiKey, NewApiKey, NewProject, NewSecret, Page, Problem, Project, PromptFilters, RotatedSecret, Secret, TraceQuery } from './api-types';
+import type { CreatedApiKey, NewAnnotation, NewApiKey, NewProject, NewSecret, Page, Problem, Project, PromptFilters, RotatedSecret, Secret, TraceQuery } from './api-types';
 import { apiKey, chosenProject } from './session';
 
 /**
@@ -150,6 +150,65 @@ export function rotateSecret(id: string, body: RotatedSecret): Promise<Secret> {
 /** 204: nothing to answer. */
 export async function deleteSecret(id: string): Promise<void> {
   await answer(client().DELETE('/api/v1/secrets/{id}', { params: { path: { id } } }));
+}
+
+export function getMedia(id: string, signal?: AbortSignal) {
+  return answer(client({ project: true }).GET('/api/v1/media/{id}', { params: { path: { id } }, signal }));
+}
+
+/** How often the storyboard is asked for again while it is computed (503 with Retry-After). */
+const STORYBOARD_ASKS = 12;
+
+/** A media's keyframes; while the service computes them (503), asked again after its Retry-After. */
+export async function getStoryboard(id: string, signal?: AbortSignal) {
+  for (let ask = 1; ; ask++) {
+    const pending = client({ project: true }).GET('/api/v1/media/{id}/storyboard', { params: { path: { id } }, signal });
+    const { response } = await pending;
+    if (response.status !== 503 || ask >= STORYBOARD_ASKS) return answer(pending);
+    await pause(retryAfterMs(response), signal);
+  }
+}
+
+/**
+ * A media's bytes (`/content`), or one frame of it (`/frames?atMs=`), as a Blob: a `<video>` or
+ * `<img>` cannot send the project's key, so the console fetches them itself and plays an
+ * object URL. A frame still rendering (503) is asked for again once, after its Retry-After.
+ */
+export function getMediaContent(id: string, signal?: AbortSignal): Promise<Blob> {
+  return answer(client({ project: true }).GET('/api/v1/media/{id}/content', { params: { path: { id } }, parseAs: 'blob', signal })) as Promise<Blob>;
+}
+
+export async function getMediaFrame(id: string, atMs: number, signal?: AbortSignal): Promise<Blob> {
+  const ask = () => client({ project: true }).GET('/api/v1/media/{id}/frames', { params: { path: { id }, query: { atMs } }, parseAs: 'blob', signal });
+  const first = ask();
+  const { response } = await first;
+  if (response.status !== 503) return answer(first) as Promise<Blob>;
+  await pause(retryAfterMs(response), signal);
+  return answer(ask()) as Promise<Blob>;
+}
+
+export function listAnnotations(id: string, cursor: string | null, limit: number, signal?: AbortSignal) {
+  return answer(client({ project: true }).GET('/api/v1/media/{id}/annotations', { params: { path: { id }, query: page(cursor, limit) }, signal }));
+}
+
+export function createAnnotation(id: string, body: NewAnnotation) {
+  return answer(client({ project: true }).POST('/api/v1/media/{id}/annotations', { params: { path: { id } }, body }));
+}
+
+/** Retry-After in ms (seconds in the header; 1 s when absent), at most 10 s. */
+function retryAfterMs(response: Response): number {
+  const seconds = Number(response.headers.get('Retry-After'));
+  return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, 10_000);
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
 }
 
 /** Every item of a list, page by page, up to `max` (a run's tasks, to compare two runs). */

@@ -29,4 +29,27 @@ describe('media detection', () => {
     ]);
     expect(mediaOf({ output: 'text' })).toEqual([]);
   });
+
+  it('names a stored media by its mediaId, with or without the url it was copied from', () => {
+    expect(asMedia({ url: 'https://cdn.example/clip.mp4', contentType: 'video/mp4', mediaId: 'med_01jh8z6v9q3m2r7x5c4b1n0k8d' })).toEqual({
+      mediaId: 'med_01jh8z6v9q3m2r7x5c4b1n0k8d',
+      url: 'https://cdn.example/clip.mp4',
+      contentType: 'video/mp4',
+      kind: 'video',
+      path: '',
+    });
+    // A benchmark output names its media by id alone: the stored media says its kind.
+    expect(findMedia({ video: { mediaId: 'med_01jh8z6v9q3m2r7x5c4b1n0k8d' } }, 'output')).toEqual([
+      { mediaId: 'med_01jh8z6v9q3m2r7x5c4b1n0k8d', url: null, contentType: null, kind: null, path: 'output.video' },
+    ]);
+    // A url a media element must not load is dropped; the copy still plays.
+    expect(asMedia({ url: 'javascript:alert(1)', contentType: 'video/mp4', mediaId: 'med_1' })).toMatchObject({ mediaId: 'med_1', url: null });
+  });
+
+  it('never takes an id that is not a media id, nor a stored media of another type', () => {
+    expect(asMedia({ mediaId: '../../api-keys' })).toBeNull();
+    expect(asMedia({ mediaId: 'med_1?x=1' })).toBeNull();
+    expect(asMedia({ mediaId: 42 })).toBeNull();
+    expect(asMedia({ mediaId: 'med_1', contentType: 'application/json' })).toBeNull();
+  });
 });

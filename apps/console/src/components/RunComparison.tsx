@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { everyItem, listTasks } from '../api';
-import type { Run } from '../api-types';
+import type { Run, Task } from '../api-types';
 import { formatScore } from '../format';
 import { Comparison, compareRuns, formatDelta, scoreSummary } from '../run-compare';
+import { mediaOf } from '../media';
 import { ErrorNotice } from './ErrorNotice';
+import { SideBySide } from './SideBySide';
 import { StatusBadge } from './StatusBadge';
 
 const LABEL = { regression: 'regressed', improvement: 'improved', unchanged: 'unchanged', missing: 'in one run only' } as const;
@@ -12,6 +14,7 @@ const LABEL = { regression: 'regressed', improvement: 'improved', unchanged: 'un
 export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }: { benchmarkId: string; baseRun: string; otherRun: string; runs: Run[]; onClose(): void }) {
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [watching, setWatching] = useState<string | null>(null);
   const base = runs.find((r) => r.id === baseRun);
   const other = runs.find((r) => r.id === otherRun);
 
@@ -26,6 +29,8 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
       live = false;
     };
   }, [benchmarkId, baseRun, otherRun]);
+
+  const watched = comparison?.items.find((i) => i.itemId === watching) ?? null;
 
   return (
     <section className="card" aria-label="Run comparison">
@@ -94,6 +99,7 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
               </>
             ) : null}
           </p>
+          {watched && <SideBySide key={watched.itemId} item={watched} baseRun={baseRun} otherRun={otherRun} onClose={() => setWatching(null)} />}
           <table className="data-table flat compare">
             <caption className="visually-hidden">Score changes per item, regressions first</caption>
             <thead>
@@ -108,6 +114,7 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
                   </th>
                 ))}
                 <th scope="col">Status</th>
+                <th scope="col">Media</th>
               </tr>
             </thead>
             <tbody>
@@ -126,6 +133,15 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
                   <td>
                     {item.base && <StatusBadge status={item.base.status} />} → {item.other && <StatusBadge status={item.other.status} />}
                   </td>
+                  <td>
+                    {namesStoredMedia(item.base) || namesStoredMedia(item.other) ? (
+                      <button type="button" className="link" onClick={() => setWatching(item.itemId)} aria-pressed={watching === item.itemId}>
+                        Watch item {item.itemIndex} side by side
+                      </button>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -134,4 +150,9 @@ export function RunComparison({ benchmarkId, baseRun, otherRun, runs, onClose }:
       )}
     </section>
   );
+}
+
+/** Whether a task's output names a media the service holds (what the side-by-side players play). */
+function namesStoredMedia(task: Task | null): boolean {
+  return !!task && mediaOf({ output: task.output }).some((m) => m.mediaId !== null);
 }

@@ -2,13 +2,18 @@ import type { Span } from '../api-types';
 import { formatCost, formatDuration, formatTime, formatUsage } from '../format';
 import { mediaOf } from '../media';
 import type { TimelineRow } from '../timeline';
+import type { Finding } from '../video-marks';
 import { JsonView } from './JsonView';
 import { MediaView } from './MediaView';
 import { StatusBadge } from './StatusBadge';
 import { kindClass } from './Waterfall';
 
-/** Everything about one span: its facts, its media played in place, its data as JSON, its events. */
-export function SpanPanel({ row, onClose }: { row: TimelineRow; onClose(): void }) {
+/**
+ * Everything about one span: its facts, its media (played in place; a stored one with its
+ * probe, storyboard, annotations and the `findings` of the video_qa scorers that read it),
+ * its data as JSON, its events.
+ */
+export function SpanPanel({ row, findings = [], onClose }: { row: TimelineRow; findings?: Finding[]; onClose(): void }) {
   const { span } = row;
   const media = mediaOf(span);
   return (
@@ -74,7 +79,7 @@ export function SpanPanel({ row, onClose }: { row: TimelineRow; onClose(): void 
       )}
       {media.length > 0 && (
         <Section title="Media">
-          <MediaView assets={media} />
+          <MediaView assets={media} findings={findings} />
         </Section>
       )}
       <Section title="Input">

@@ -10,6 +10,7 @@ import { formatCost, formatDuration, formatTime, formatUsage } from '../format';
 import { mediaOf } from '../media';
 import { navigate, onLinkClick } from '../router';
 import { layoutTimeline } from '../timeline';
+import { findingsForSpan } from '../video-marks';
 
 /** While a trace runs, it is read again this often so new spans appear. */
 const RUNNING_POLL_MS = 5000;
@@ -41,6 +42,7 @@ export function TracePage({ id, spanId }: { id: string; spanId: string | null })
   const layout = useMemo(() => (trace ? layoutTimeline(trace.spans, trace) : null), [trace]);
   const selected = layout && spanId ? (layout.rows.find((r) => r.span.id === spanId) ?? null) : null;
   const traceMedia = useMemo(() => (trace ? mediaOf({ output: trace.output }) : []), [trace]);
+  const findings = useMemo(() => (trace && selected ? findingsForSpan(selected.span, trace.spans) : []), [trace, selected]);
   const base = `/traces/${encodeURIComponent(id)}`;
   const select = (span: string | null) => navigate(span ? `${base}?span=${encodeURIComponent(span)}` : base, { replace: true });
 
@@ -131,10 +133,10 @@ export function TracePage({ id, spanId }: { id: string; spanId: string | null })
       {traceMedia.length > 0 && (
         <section className="card trace-media" aria-label="Trace output media">
           <h2>Output</h2>
-          <MediaView assets={traceMedia} />
+          <MediaView assets={traceMedia} compact />
         </section>
       )}
-      <div className={`trace-body${selected ? ' with-panel' : ''}`}>
+      <div className={`trace-body${selected ? ' with-panel' : ''}${selected && mediaOf(selected.span).length ? ' with-media' : ''}`}>
         <section className="card waterfall-card" aria-labelledby="waterfall-title">
           <div className="card-head">
             <h2 id="waterfall-title">Timeline</h2>
@@ -146,7 +148,7 @@ export function TracePage({ id, spanId }: { id: string; spanId: string | null })
             <p className="empty">This trace has no spans yet.</p>
           )}
         </section>
-        {selected && <SpanPanel key={selected.span.id} row={selected} onClose={() => select(null)} />}
+        {selected && <SpanPanel key={selected.span.id} row={selected} findings={findings} onClose={() => select(null)} />}
       </div>
       <details className="card trace-io">
         <summary>Trace input, output and metadata</summary>
