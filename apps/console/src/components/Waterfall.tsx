@@ -6,6 +6,8 @@ export const ROW_HEIGHT = 30;
 // Deep chains would push names out of their column: indentation stops growing past this depth.
 const MAX_INDENT_DEPTH = 16;
 const INDENT_PX = 14;
+/** Room a tick's label needs ("500 ms", "1.00 s") with space either side: fewer ticks on a narrow track. */
+const TICK_LABEL_PX = 80;
 export const KINDS = ['span', 'generation', 'llm', 'tool', 'retrieval', 'embedding', 'agent', 'scorer'];
 
 interface Props {
@@ -22,6 +24,8 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
+  const track = useRef<HTMLDivElement>(null);
+  const [trackWidth, setTrackWidth] = useState(400);
   const { rows, totalMs } = layout;
   const { start, end } = visibleWindow(rows.length, ROW_HEIGHT, scrollTop, viewport);
 
@@ -30,6 +34,16 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
     if (!element) return;
     setViewport(element.clientHeight || 600);
     const observer = new ResizeObserver(() => setViewport(element.clientHeight || 600));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useLayoutEffect(() => {
+    const element = track.current;
+    if (!element) return;
+    const measure = () => setTrackWidth(element.clientWidth || 400);
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -45,7 +59,7 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows]);
 
-  const ticks = axisTicks(totalMs);
+  const ticks = axisTicks(totalMs, Math.max(1, Math.min(5, Math.floor(trackWidth / TICK_LABEL_PX))));
   return (
     <div className="waterfall" role="table" aria-label="Waterfall" aria-rowcount={rows.length + 1} data-span-count={rows.length}>
       <div role="rowgroup" className="wf-head-group">
@@ -53,7 +67,7 @@ export function Waterfall({ layout, selectedId, onSelect }: Props) {
           <div role="columnheader" className="wf-name">
             Span
           </div>
-          <div role="columnheader" className="wf-track">
+          <div role="columnheader" className="wf-track" ref={track}>
             <span className="visually-hidden">Timeline</span>
             {ticks.map((t) => (
               <span key={t.ms} className="wf-tick" style={{ left: `${t.pct}%` }} aria-hidden="true">
