@@ -5382,6 +5382,15 @@ export interface operations {
                      *           "completed": 1,
                      *           "failed": 0,
                      *           "cancelled": 0
+                     *         },
+                     *         "annotations": {
+                     *           "total": 3,
+                     *           "labels": {
+                     *             "flicker": 2,
+                     *             "black frames": 1
+                     *           },
+                     *           "labelsOmitted": 0,
+                     *           "mediaOmitted": 0
                      *         }
                      *       }
                      *     }

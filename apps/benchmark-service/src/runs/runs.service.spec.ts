@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { StreamRecord } from '@cinetrace/bus';
-import { DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
+import { ANNOTATION_COUNT_MEDIA_MAX, DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
@@ -13,6 +13,7 @@ import { RunAnnotations } from './run-annotations';
 import { Run } from '../store/run.entity';
 import { RunsService } from './runs.service';
 import { TaskEventsHandler } from './task-events.handler';
+import { recordRunMedia } from '../store/run-media.queries';
 import { Task } from '../store/task.entity';
 
 const PROMPT_ID = `prm_${'0'.repeat(26)}`;
@@ -299,6 +300,18 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
         annotations: { total: 3, labels: { flicker: 2, blur: 1 }, labelsOmitted: 0, mediaOmitted: 0 },
       });
       expect(countRequests()).toEqual([{ ctx, mediaIds: [media(1), media(2)] }]);
+    });
+
+    it('asks about the first 10,000 media by id and says how many more the outputs named', async () => {
+      const benchmark = await aBenchmark(1);
+      const run = await runs.start(ctx, benchmark.id, {});
+      const ids = Array.from({ length: ANNOTATION_COUNT_MEDIA_MAX + 2 }, (_, i) => media(ANNOTATION_COUNT_MEDIA_MAX + 2 - i));
+      await recordRunMedia(store.dataSource.manager, run.id, ids);
+      countLabels = () => ({ total: 1, labels: { blur: 1 }, labelsOmitted: 0 });
+
+      expect((await runs.listTasks(ctx, benchmark.id, {}, { limit: 1 })).summary?.annotations).toEqual({ total: 1, labels: { blur: 1 }, labelsOmitted: 0, mediaOmitted: 2 });
+      const [asked] = countRequests() as Array<{ mediaIds: string[] }>;
+      expect(asked.mediaIds).toEqual([...ids].sort().slice(0, ANNOTATION_COUNT_MEDIA_MAX));
     });
 
     it('counts zero without asking when the outputs name no media, and shows null when media-service does not answer', async () => {

@@ -52,7 +52,7 @@ describe.each(TEST_STORES)('AnnotationsService.countLabels on %s', (kind) => {
     expect(await annotations.countLabels(other, [media(1)])).toEqual({ total: 0, labels: {}, labelsOmitted: 0 });
   });
 
-  it('adds up a label over media asked about in several statements (up to the limit of ids)', async () => {
+  it('counts over as many ids as the limit, in one statement', async () => {
     await annotate(owner, media(5), 'flicker');
     await annotate(owner, media(ANNOTATION_COUNT_MEDIA_MAX - 1), 'flicker');
     const ids = Array.from({ length: ANNOTATION_COUNT_MEDIA_MAX }, (_, i) => media(i));

@@ -1,7 +1,7 @@
 import { ANNOTATION_COUNT_LABELS_MAX, type MediaAnnotationCountsReply } from '@cinetrace/contracts';
 
 /**
- * Label counts (one entry per label and statement, so a label may come more than once) merged
+ * Label counts (a label may come more than once: they are added up) merged
  * into a summary: the total, the most frequent labels first (ties by label, code-unit order) up
  * to `max`, and how many labels were left out. The map is built with own properties, so a
  * label such as `__proto__` is counted like any other.
