@@ -6,7 +6,8 @@ import { DataSource } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { countMediaOfRun, mediaOfRun } from '../store/run-media.queries';
 
-const NONE: RunAnnotationsView = Object.freeze({ total: 0, labels: {}, labelsOmitted: 0, mediaOmitted: 0 }) as RunAnnotationsView;
+/** A run whose outputs name no media: nothing to ask about. */
+const none = (): RunAnnotationsView => ({ total: 0, labels: {}, labelsOmitted: 0, mediaOmitted: 0 });
 
 /**
  * A run summary's `annotations`, counted when it is read (annotations change after the run
@@ -30,7 +31,7 @@ export class RunAnnotations {
 
   async countsOf(ctx: ProjectContext, runId: string): Promise<RunAnnotationsView | null> {
     const mediaIds = await mediaOfRun(this.dataSource.manager, runId, ANNOTATION_COUNT_MEDIA_MAX + 1);
-    if (mediaIds.length === 0) return NONE;
+    if (mediaIds.length === 0) return none();
     const mediaOmitted = mediaIds.length > ANNOTATION_COUNT_MEDIA_MAX ? (await countMediaOfRun(this.dataSource.manager, runId)) - ANNOTATION_COUNT_MEDIA_MAX : 0;
     try {
       const counts = await within(this.waitMs, this.bus.request(Patterns.MediaAnnotationCounts, { ctx, mediaIds: mediaIds.slice(0, ANNOTATION_COUNT_MEDIA_MAX) }));
