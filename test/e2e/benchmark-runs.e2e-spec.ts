@@ -294,7 +294,13 @@ describe('Benchmark runs', () => {
       const first = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
       const second = await runEnds(api, benchmarkId, await startOk(api, benchmarkId, { rowSubset: { limit: 3 } }));
       const latest = await tasksOf(api, benchmarkId, { limit: 2 });
-      expect(latest.body.summary).toEqual({ id: second.id, status: 'completed', counts: { total: 3, pending: 0, running: 0, completed: 3, failed: 0, cancelled: 0 } });
+      expect(latest.body.summary).toEqual({
+        id: second.id,
+        status: 'completed',
+        counts: { total: 3, pending: 0, running: 0, completed: 3, failed: 0, cancelled: 0 },
+        // Caption outputs name no media.
+        annotations: { total: 0, labels: {}, labelsOmitted: 0, mediaOmitted: 0 },
+      });
       expect(latest.body.data.map((t) => [t.runId, t.itemIndex])).toEqual([
         [second.id, 0],
         [second.id, 1],

@@ -18,14 +18,16 @@ import { TaskEventsSource, taskEventsSubscription } from './execution/task-event
 import { TaskQueue } from './execution/task-queue';
 import { benchmarkServiceMigrations } from './migrations';
 import { PromptSource } from './runs/prompt-source';
+import { RunAnnotations } from './runs/run-annotations';
 import { Run } from './store/run.entity';
+import { RunMedia } from './store/run-media.entity';
 import { RunsBusController } from './runs/runs.bus-controller';
 import { RunsService } from './runs/runs.service';
 import { TaskEventsHandler } from './runs/task-events.handler';
 import { Task } from './store/task.entity';
 
 export const BENCHMARK_SERVICE = ServiceNames.BenchmarkService;
-const entities = [Dataset, DatasetItem, Benchmark, BenchmarkSecret, Run, Task];
+const entities = [Dataset, DatasetItem, Benchmark, BenchmarkSecret, Run, Task, RunMedia];
 
 /** How runs execute in this mode: where tasks go, where their events come back from, how prompts are asked for. */
 export interface BenchmarkExecution {
@@ -56,6 +58,7 @@ export class BenchmarkServiceModule {
         BenchmarksService,
         RunsService,
         PromptSource,
+        RunAnnotations,
         TaskDispatcher,
         TaskEventsHandler,
         taskEventsSubscription(execution.events),

@@ -21,7 +21,13 @@ runServiceProcess({
         clientId: `${BENCHMARK_SERVICE}-events`,
         partitions: env.TASK_EVENT_PARTITIONS,
       },
-      bus: { transport: 'kafka', clientId: `${BENCHMARK_SERVICE}-client`, kafka, timeoutMs: env.BUS_TIMEOUT_MS, patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck] },
+      bus: {
+        transport: 'kafka',
+        clientId: `${BENCHMARK_SERVICE}-client`,
+        kafka,
+        timeoutMs: env.BUS_TIMEOUT_MS,
+        patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck, Patterns.MediaAnnotationCounts],
+      },
     });
     return busServiceProcess(BENCHMARK_SERVICE, app, kafka, { queue: () => queue.isReachable() });
   },

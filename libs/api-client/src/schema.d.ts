@@ -1587,11 +1587,34 @@ export interface components {
             finishedAt: string | null;
             durationMs: number | null;
         };
+        RunAnnotationsView: {
+            /**
+             * @description Annotations on those media, all labels included
+             * @example 7
+             */
+            total: number;
+            /**
+             * @description Annotations by label: the 100 most frequent labels (ties by label)
+             * @example {
+             *       "flicker": 4,
+             *       "black frames": 3
+             *     }
+             */
+            labels: {
+                [key: string]: number;
+            };
+            /** @description Labels left out of `labels` (beyond the 100 most frequent); their annotations are in `total` */
+            labelsOmitted: number;
+            /** @description Media the outputs name beyond the 10,000 counted (by id), whose annotations are not in the figures */
+            mediaOmitted: number;
+        };
         RunSummaryView: {
             id: string;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             counts: components["schemas"]["RunCountsView"];
+            /** @description Annotations on the project's media the run's task outputs name (`{ mediaId }` anywhere in an output); null when media-service did not answer in time */
+            annotations: components["schemas"]["RunAnnotationsView"] | null;
         };
         FetchMediaInput: {
             /**
@@ -5359,6 +5382,15 @@ export interface operations {
                      *           "completed": 1,
                      *           "failed": 0,
                      *           "cancelled": 0
+                     *         },
+                     *         "annotations": {
+                     *           "total": 3,
+                     *           "labels": {
+                     *             "flicker": 2,
+                     *             "black frames": 1
+                     *           },
+                     *           "labelsOmitted": 0,
+                     *           "mediaOmitted": 0
                      *         }
                      *       }
                      *     }

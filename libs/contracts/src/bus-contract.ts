@@ -19,7 +19,13 @@ import type { DatasetItemView, DatasetItemsAddedView, DatasetView, DeletedView }
 import type { Page, TextPage } from './lists/page';
 import type { MediaListKey, MediaListRequest, MediaRegisterRequest, MediaRequest } from './media/media.messages';
 import type { MediaBlobView, MediaRegisteredView, MediaView } from './media/media.views';
-import type { MediaAnnotationCreateRequest, MediaAnnotationListKey, MediaAnnotationListRequest } from './media/annotation.messages';
+import type {
+  MediaAnnotationCountsReply,
+  MediaAnnotationCountsRequest,
+  MediaAnnotationCreateRequest,
+  MediaAnnotationListKey,
+  MediaAnnotationListRequest,
+} from './media/annotation.messages';
 import type { MediaAnnotationView } from './media/annotation.views';
 import type { MediaFrameRequest, MediaStoryboardReply } from './media/frame.messages';
 import type { MediaFrameBlobView } from './media/frame.views';
@@ -144,6 +150,7 @@ export interface BusContract {
   [Patterns.MediaStoryboard]: { request: MediaRequest; reply: MediaStoryboardReply };
   [Patterns.MediaAnnotationCreate]: { request: MediaAnnotationCreateRequest; reply: MediaAnnotationView };
   [Patterns.MediaAnnotationList]: { request: MediaAnnotationListRequest; reply: Page<MediaAnnotationView, MediaAnnotationListKey> };
+  [Patterns.MediaAnnotationCounts]: { request: MediaAnnotationCountsRequest; reply: MediaAnnotationCountsReply };
   [Patterns.MediaCopiesRequest]: { request: MediaCopiesRequest; reply: MediaCopiesAcceptedView };
   [Patterns.ProjectPing]: { request: NoRequest; reply: PingReply };
   [Patterns.PromptPing]: { request: NoRequest; reply: PingReply };

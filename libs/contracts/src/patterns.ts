@@ -46,6 +46,7 @@ export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
   Patterns.MediaFrame,
   Patterns.MediaStoryboard,
   Patterns.MediaAnnotationList,
+  Patterns.MediaAnnotationCounts,
   Patterns.MediaPing,
 ]);
 
@@ -115,6 +116,7 @@ export const ServicePatterns = {
     Patterns.MediaStoryboard,
     Patterns.MediaAnnotationCreate,
     Patterns.MediaAnnotationList,
+    Patterns.MediaAnnotationCounts,
     Patterns.MediaCopiesRequest,
   ],
 } as const satisfies Record<string, readonly Pattern[]>;

@@ -87,6 +87,8 @@ export const Patterns = {
   MediaStoryboard: 'media.storyboard.get',
   MediaAnnotationCreate: 'media.annotations.create',
   MediaAnnotationList: 'media.annotations.list',
+  /** benchmark-service asks for the annotation labels counted over the media a run's outputs name (a run summary). */
+  MediaAnnotationCounts: 'media.annotations.counts',
   /** trace-ingest hands over the media references of stored outputs, to be copied. */
   MediaCopiesRequest: 'media.copies.request',
   ProjectPing: 'project.ping',

@@ -4,6 +4,7 @@ import { CreateRuns1763971200000 } from './1763971200000-CreateRuns';
 import { IndexTasksInFlight1764057600000 } from './1764057600000-IndexTasksInFlight';
 import { CreateBenchmarkSecrets1764100000000 } from './1764100000000-CreateBenchmarkSecrets';
 import { AddRunPrompt1764300000000 } from './1764300000000-AddRunPrompt';
+import { CreateRunMedia1764800000000 } from './1764800000000-CreateRunMedia';
 
 /** In order of their timestamps. */
 export const benchmarkServiceMigrations = [
@@ -13,4 +14,5 @@ export const benchmarkServiceMigrations = [
   IndexTasksInFlight1764057600000,
   CreateBenchmarkSecrets1764100000000,
   AddRunPrompt1764300000000,
+  CreateRunMedia1764800000000,
 ];

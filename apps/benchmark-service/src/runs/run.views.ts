@@ -1,4 +1,4 @@
-import type { RunStartedView, RunSummaryView, RunView, TaskView } from '@cinetrace/contracts';
+import type { RunAnnotationsView, RunStartedView, RunSummaryView, RunView, TaskView } from '@cinetrace/contracts';
 import { toIso } from '@cinetrace/persistence';
 import type { Run } from '../store/run.entity';
 import type { Task } from '../store/task.entity';
@@ -53,7 +53,7 @@ export const toRunStartedView = (run: Run): RunStartedView => ({
   createdAt: toIso(run.createdAt),
 });
 
-export const toRunSummaryView = (run: Run): RunSummaryView => ({ id: run.id, status: run.status, counts: toRunCounts(run) });
+export const toRunSummaryView = (run: Run, annotations: RunAnnotationsView | null): RunSummaryView => ({ id: run.id, status: run.status, counts: toRunCounts(run), annotations });
 
 export function toTaskView(task: Task): TaskView {
   return {

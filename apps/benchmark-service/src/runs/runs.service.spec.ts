@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { StreamRecord } from '@cinetrace/bus';
-import { DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
+import { ANNOTATION_COUNT_MEDIA_MAX, DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
@@ -9,9 +9,11 @@ import { BenchmarksService } from '../benchmarks/benchmarks.service';
 import { DatasetsService } from '../datasets/datasets.service';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
+import { RunAnnotations } from './run-annotations';
 import { Run } from '../store/run.entity';
 import { RunsService } from './runs.service';
 import { TaskEventsHandler } from './task-events.handler';
+import { recordRunMedia } from '../store/run-media.queries';
 import { Task } from '../store/task.entity';
 
 const PROMPT_ID = `prm_${'0'.repeat(26)}`;
@@ -19,14 +21,14 @@ const GONE_PROMPT_ID = `prm_${'1'.repeat(26)}`;
 
 /** What an executor reports of a task: an attempt began, or the task ended. */
 const started = (task: TaskView, projectId: string, attempt = 1): TaskEvent => ({ kind: 'started', taskId: task.id, runId: task.runId, projectId, attempt, at: Date.now() });
-const finished = (task: TaskView, projectId: string, status: 'completed' | 'failed' = 'completed'): TaskEvent => ({
+const finished = (task: TaskView, projectId: string, status: 'completed' | 'failed' = 'completed', output: unknown = 'a caption'): TaskEvent => ({
   kind: 'finished',
   taskId: task.id,
   runId: task.runId,
   projectId,
   status,
   attempts: 1,
-  output: 'a caption',
+  output,
   scores: [{ scorer: 'exact_match', score: status === 'completed' ? 1 : 0, passed: status === 'completed', details: null, error: null }],
   error: status === 'failed' ? 'the target answered 500' : null,
   usage: null,
@@ -47,16 +49,22 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
   let taskEvents: TaskEventsHandler;
   let projects = 0;
   let ctx: ProjectContext;
+  /** What media-service answers for label counts; throws to stand for one that does not answer. */
+  let countLabels: (request: unknown) => unknown;
+  let busRequests: Array<{ pattern: string; request: unknown }>;
 
   const runsWith = (quotas: Partial<BenchmarkServiceEnv> = {}) => {
-    const { bus } = aFakeBus({
+    const { bus, requests } = aFakeBus({
+      [Patterns.MediaAnnotationCounts]: (request) => countLabels(request),
       [Patterns.PromptGet]: (request) => {
         const { id } = request as { id: string };
         if (id !== PROMPT_ID) throw DomainError.notFound(`No prompt with id '${id}' in this project`);
         return { id, version: 3, content: 'A {{subject}} at dawn' };
       },
     });
-    return new RunsService(store.dataSource, new TaskDispatcher(store.dataSource, queue), new PromptSource(bus), aBenchmarkServiceEnv(quotas));
+    busRequests = requests;
+    const env = aBenchmarkServiceEnv(quotas);
+    return new RunsService(store.dataSource, new TaskDispatcher(store.dataSource, queue), new PromptSource(bus), new RunAnnotations(store.dataSource, bus, env), env);
   };
   const aBenchmark = async (items = 3, overrides: Record<string, unknown> = {}) => {
     const dataset = await datasets.create(ctx, aDatasetInput({ items: captionItems(items) }));
@@ -74,6 +82,7 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
   beforeEach(() => {
     ctx = aProjectContext(`prj_${++projects}`);
     queue = new RecordingTaskQueue();
+    countLabels = () => ({ total: 0, labels: {}, labelsOmitted: 0 });
     benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, aFakeBus().bus);
     runs = runsWith();
     taskEvents = new TaskEventsHandler(store.dataSource, new TaskDispatcher(store.dataSource, queue));
@@ -263,6 +272,64 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
 
       const other = await aBenchmark(1);
       await expect(runs.listTasks(ctx, other.id, { runId: first.id }, { limit: 10 })).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    });
+  });
+
+  describe('annotation counts', () => {
+    const media = (n: number) => `med_${String(n).padStart(26, '0')}`;
+    const countRequests = () => busRequests.filter((r) => r.pattern === Patterns.MediaAnnotationCounts).map((r) => r.request);
+
+    it("asks media-service once per summary about the media the run's outputs name, each once, and shows its counts", async () => {
+      const benchmark = await aBenchmark(3);
+      const run = await runs.start(ctx, benchmark.id, {});
+      const [one, two, three] = await tasksOf(benchmark.id);
+      await report(finished(one, ctx.projectId, 'completed', { video: { mediaId: media(2) } }));
+      // Reported again (an event read twice), and a failed task's output counts too.
+      await report(
+        finished(one, ctx.projectId, 'completed', { video: { mediaId: media(2) } }),
+        finished(two, ctx.projectId, 'failed', [{ mediaId: media(1) }, { mediaId: media(2) }]),
+      );
+      await report(finished(three, ctx.projectId, 'completed', { caption: 'no media' }));
+      countLabels = () => ({ total: 3, labels: { flicker: 2, blur: 1 }, labelsOmitted: 0 });
+
+      const page = await runs.listTasks(ctx, benchmark.id, {}, { limit: 1 });
+      expect(page.summary).toEqual({
+        id: run.id,
+        status: 'failed',
+        counts: expect.any(Object),
+        annotations: { total: 3, labels: { flicker: 2, blur: 1 }, labelsOmitted: 0, mediaOmitted: 0 },
+      });
+      expect(countRequests()).toEqual([{ ctx, mediaIds: [media(1), media(2)] }]);
+    });
+
+    it('asks about the first 10,000 media by id and says how many more the outputs named', async () => {
+      const benchmark = await aBenchmark(1);
+      const run = await runs.start(ctx, benchmark.id, {});
+      const ids = Array.from({ length: ANNOTATION_COUNT_MEDIA_MAX + 2 }, (_, i) => media(ANNOTATION_COUNT_MEDIA_MAX + 2 - i));
+      await recordRunMedia(store.dataSource.manager, run.id, ids);
+      countLabels = () => ({ total: 1, labels: { blur: 1 }, labelsOmitted: 0 });
+
+      expect((await runs.listTasks(ctx, benchmark.id, {}, { limit: 1 })).summary?.annotations).toEqual({ total: 1, labels: { blur: 1 }, labelsOmitted: 0, mediaOmitted: 2 });
+      const [asked] = countRequests() as Array<{ mediaIds: string[] }>;
+      expect(asked.mediaIds).toEqual([...ids].sort().slice(0, ANNOTATION_COUNT_MEDIA_MAX));
+    });
+
+    it('counts zero without asking when the outputs name no media, and shows null when media-service does not answer', async () => {
+      const plain = await aBenchmark(1);
+      await runs.start(ctx, plain.id, {});
+      await report(finished((await tasksOf(plain.id))[0], ctx.projectId));
+      countLabels = () => {
+        throw new Error('media-service is away');
+      };
+      expect((await runs.listTasks(ctx, plain.id, {}, { limit: 1 })).summary?.annotations).toEqual({ total: 0, labels: {}, labelsOmitted: 0, mediaOmitted: 0 });
+      expect(countRequests()).toEqual([]);
+
+      const withMedia = await aBenchmark(1);
+      await runs.start(ctx, withMedia.id, {});
+      await report(finished((await tasksOf(withMedia.id))[0], ctx.projectId, 'completed', { mediaId: media(3) }));
+      const page = await runs.listTasks(ctx, withMedia.id, {}, { limit: 1 });
+      expect(page.summary).toMatchObject({ status: 'completed', annotations: null });
+      expect(page.items).toHaveLength(1);
     });
   });
 });

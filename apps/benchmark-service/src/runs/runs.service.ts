@@ -34,6 +34,7 @@ import { withRunnerOverrides } from '../benchmarks/runner-settings';
 import { lockDataset } from '../store/datasets.queries';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
+import { RunAnnotations } from './run-annotations';
 import { checkStartQuotas, checkTaskCount, RunQuotas } from './run-quotas';
 import { Run, RunPlan } from '../store/run.entity';
 import { completedRunsOfPrompt, findActiveRunOf, findRunOfBenchmark, insertRun, listRunsOfBenchmark } from '../store/runs.queries';
@@ -54,6 +55,7 @@ export class RunsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dispatcher: TaskDispatcher,
     private readonly prompts: PromptSource,
+    private readonly annotations: RunAnnotations,
     env: BenchmarkServiceEnv,
   ) {
     this.quotas = { activeRuns: env.QUOTA_ACTIVE_RUNS, tasksPerRun: env.QUOTA_TASKS_PER_RUN, startsPerHour: env.QUOTA_STARTS_PER_HOUR };
@@ -116,9 +118,13 @@ export class RunsService {
     if (runId === null) return { items: [], nextKey: null, summary: null };
     const run = await findRunOfBenchmark(this.dataSource.manager, ctx.projectId, benchmarkId, runId);
     if (!run) throw DomainError.notFound(`No run with id '${runId}' of this benchmark`);
-    const rows = await listTasksOfRun(this.dataSource.manager, run.id, filters.status as Task['status'] | undefined, page.after, rowsForPage(page));
+    // The annotation counts' bus round trip runs while the page is read.
+    const [rows, annotations] = await Promise.all([
+      listTasksOfRun(this.dataSource.manager, run.id, filters.status as Task['status'] | undefined, page.after, rowsForPage(page)),
+      this.annotations.countsOf(ctx, run.id),
+    ]);
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.itemIndex);
-    return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run) };
+    return { items: items.map(toTaskView), nextKey, summary: toRunSummaryView(run, annotations) };
   }
 
   /** An item's output in a run of the project, for a video scorer comparing with it (another project's run is not found). */

@@ -8,9 +8,11 @@ import { DataSource } from 'typeorm';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { followLastRun } from '../store/benchmarks.queries';
 import { lockRun, updateRunProgress } from '../store/runs.queries';
+import { recordRunMedia } from '../store/run-media.queries';
 import { storeTaskResults } from '../store/store-task-results';
 import { Task } from '../store/task.entity';
 import { findTaskResults } from '../store/tasks.queries';
+import { mediaIdsIn } from './output-media';
 import { applyTaskEvent, settleRun } from './run-progress';
 
 /**
@@ -59,6 +61,7 @@ export class TaskEventsHandler {
         }
         if (changed.size === 0) continue;
         await storeTaskResults(tx, [...changed]);
+        await recordRunMedia(tx, run.id, mediaNamedBy(changed));
         const statusApplied = run.status;
         const settled = settleRun(run, now);
         transitions.run(statusBefore, statusApplied, run.status);
@@ -74,6 +77,13 @@ export class TaskEventsHandler {
       this.dispatcher.tasksEnded(runId, concurrency).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));
     }
   };
+}
+
+/** The media the tasks' outputs name, each once (what the run summary counts annotations over). */
+function mediaNamedBy(tasks: Iterable<Task>): string[] {
+  const ids = new Set<string>();
+  for (const task of tasks) for (const id of mediaIdsIn(task.output)) ids.add(id);
+  return [...ids];
 }
 
 /** The statuses runs and tasks entered while one batch of events was applied. */

@@ -1,4 +1,4 @@
-import type { BenchmarkView, CreateBenchmarkInput, DeletedView, RunCountsView, RunStartedView, RunView, StartRunInput, TaskView } from '@cinetrace/contracts';
+import type { BenchmarkView, CreateBenchmarkInput, DeletedView, RunCountsView, RunStartedView, RunSummaryView, RunView, StartRunInput, TaskView } from '@cinetrace/contracts';
 import { EXAMPLE } from '../ops/openapi/example-ids';
 import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
 
@@ -75,5 +75,15 @@ export const BENCHMARK_EXAMPLES: ExampleTable = {
     response: { id: EXAMPLE.runId, benchmarkId: EXAMPLE.benchmarkId, status: 'queued', taskCount: 1, createdAt: STARTED } satisfies RunStartedView,
   },
   listBenchmarkRuns: { response: listPage([run]) },
-  listBenchmarkTasks: { response: { ...listPage([task]), summary: { id: EXAMPLE.runId, status: 'completed', counts } } },
+  listBenchmarkTasks: {
+    response: {
+      ...listPage([task]),
+      summary: {
+        id: EXAMPLE.runId,
+        status: 'completed',
+        counts,
+        annotations: { total: 3, labels: { flicker: 2, 'black frames': 1 }, labelsOmitted: 0, mediaOmitted: 0 },
+      } satisfies RunSummaryView,
+    },
+  },
 };

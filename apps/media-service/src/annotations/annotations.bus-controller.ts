@@ -1,5 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import { CreateMediaAnnotationInput, MediaAnnotationListRequest, Patterns, type ProjectContext } from '@cinetrace/contracts';
+import { CreateMediaAnnotationInput, MediaAnnotationCountsRequest, MediaAnnotationListRequest, Patterns, type ProjectContext } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { AnnotationsService } from './annotations.service';
 
@@ -16,5 +16,10 @@ export class AnnotationsBusController {
   @Handles(Patterns.MediaAnnotationList)
   list(@Payload() request: MediaAnnotationListRequest) {
     return this.annotations.list(request.ctx, request.mediaId, request.page);
+  }
+
+  @Handles(Patterns.MediaAnnotationCounts)
+  counts(@Payload() request: MediaAnnotationCountsRequest) {
+    return this.annotations.countLabels(request.ctx, request.mediaIds);
   }
 }

@@ -1,7 +1,9 @@
 import {
+  ANNOTATION_COUNT_MEDIA_MAX,
   CreateMediaAnnotationInput,
   DomainError,
   type FieldError,
+  type MediaAnnotationCountsReply,
   type MediaAnnotationListKey,
   type MediaAnnotationView,
   type Page,
@@ -17,9 +19,10 @@ import { DataSource } from 'typeorm';
 import { mediaDurationMs } from '../media/media-readiness';
 import type { Media } from '../store/media.entity';
 import type { MediaAnnotation } from '../store/media-annotation.entity';
-import { insertMediaAnnotation, listMediaAnnotations } from '../store/media-annotations.queries';
+import { countLabelsOfMedia, insertMediaAnnotation, listMediaAnnotations } from '../store/media-annotations.queries';
 import { findMedia } from '../store/media.queries';
 import { toMediaAnnotationView } from './annotation.views';
+import { summarizeLabelCounts } from './label-counts';
 
 /** Time-coded annotations of a project's media: ranges checked against the probed duration; every query scoped by the project. */
 @Injectable()
@@ -54,6 +57,15 @@ export class AnnotationsService {
     const rows = await listMediaAnnotations(this.dataSource.manager, ctx.projectId, media.id, page.after, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row): MediaAnnotationListKey => [row.startMs, row.id]);
     return { items: items.map(toMediaAnnotationView), nextKey };
+  }
+
+  /** A run summary's counts: the annotations on those of `mediaIds` that are media of the caller's project, by label. */
+  async countLabels(ctx: ProjectContext, mediaIds: unknown): Promise<MediaAnnotationCountsReply> {
+    if (!Array.isArray(mediaIds) || mediaIds.length > ANNOTATION_COUNT_MEDIA_MAX || !mediaIds.every((id) => typeof id === 'string')) {
+      throw DomainError.validation([{ path: 'mediaIds', message: `must be an array of at most ${ANNOTATION_COUNT_MEDIA_MAX} strings` }]);
+    }
+    const ids = [...new Set(mediaIds as string[])];
+    return summarizeLabelCounts(ids.length ? await countLabelsOfMedia(this.dataSource.manager, ctx.projectId, ids) : []);
   }
 
   private async existing(ctx: ProjectContext, id: string): Promise<Media> {

@@ -38,10 +38,36 @@ export class TaskView {
   @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
 }
 
+/** The annotations on the media a run's task outputs name, counted when the summary is read. */
+export class RunAnnotationsView {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Annotations on those media, all labels included', example: 7 })
+  total: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer', minimum: 1 },
+    description: 'Annotations by label: the 100 most frequent labels (ties by label)',
+    example: { flicker: 4, 'black frames': 3 },
+  })
+  labels: Record<string, number>;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Labels left out of `labels` (beyond the 100 most frequent); their annotations are in `total`' })
+  labelsOmitted: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Media the outputs name beyond the 10,000 counted (by id), whose annotations are not in the figures' })
+  mediaOmitted: number;
+}
+
 export class RunSummaryView {
   @ApiProperty() id: string;
   @ApiProperty({ enum: BENCHMARK_STATUSES.filter((s) => s !== 'idle') }) status: RunStatus;
   @ApiProperty({ type: RunCountsView }) counts: RunCountsView;
+  @ApiProperty({
+    type: RunAnnotationsView,
+    nullable: true,
+    description: "Annotations on the project's media the run's task outputs name (`{ mediaId }` anywhere in an output); null when media-service did not answer in time",
+  })
+  annotations: RunAnnotationsView | null;
 }
 
 /** A page of tasks and, with it, where their run stands (null when the benchmark never ran). */
