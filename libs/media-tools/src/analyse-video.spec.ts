@@ -3,7 +3,7 @@ import { lavfi, makeClip } from '@cinetrace/testing';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyseVideo, type AnalysedMedia } from './analyse-video';
+import { analyseVideo, videoQaArgs, type AnalysedMedia } from './analyse-video';
 import { MediaAnalysisError } from './media-analysis-error';
 import { resolveMediaTool } from './media-tool-paths';
 
@@ -109,5 +109,25 @@ describe('analyseVideo (video_qa) with the system ffmpeg', () => {
   it('refuses video checks on a media without video, and stops an analysis past its time', async () => {
     await expect(analyseVideo(ffmpeg, quietTone, ['black'], {}, LIMITS)).rejects.toThrow(new MediaAnalysisError('the media has no video stream for black'));
     await expect(analyseVideo(ffmpeg, blackSecond, ['black', 'blur', 'flicker'], {}, { timeoutMs: 1 })).rejects.toThrow(/time limit/);
+  });
+});
+
+describe('videoQaArgs (the one ffmpeg pass, as bench/media.js runs it bare)', () => {
+  it('decodes the file once, one thread, a branch per check writing to its own file, the last one to the null output, audio checks only where there is audio', () => {
+    const args = videoQaArgs({ path: '/media/clip', hasAudio: true }, ['black', 'blur', 'silence'], { black: { minDurationMs: 250 } }, '/tmp/qa');
+    expect(args.filter((arg) => arg === '-i')).toHaveLength(1);
+    expect(args.slice(args.indexOf('-i') - 2, args.indexOf('-i') + 2)).toEqual(['-protocol_whitelist', 'file', '-i', 'file:/media/clip']);
+    expect(args.slice(args.indexOf('-threads'), args.indexOf('-threads') + 2)).toEqual(['-threads', '1']);
+    const graph = args[args.indexOf('-filter_complex') + 1].split(';');
+    expect(graph).toEqual([
+      '[0:v:0]split=2[v0][v1]',
+      expect.stringMatching(/^\[v0\]blackdetect=d=0\.250:.*file=\/tmp\/qa\/black\.txt,nullsink$/),
+      expect.stringMatching(/^\[v1\]blurdetect,.*file=\/tmp\/qa\/blur\.txt,nullsink$/),
+      // The last branch is the graph's output (to the null muxer): ffmpeg 7 refuses a graph without one.
+      expect.stringMatching(/^\[0:a:0\]silencedetect=.*file=\/tmp\/qa\/silence\.txt$/),
+    ]);
+    expect(args.slice(-3)).toEqual(['-f', 'null', '-']);
+    expect(videoQaArgs({ path: '/media/clip', hasAudio: false }, ['silence', 'loudness'], {}, '/tmp/qa')).toEqual([]);
+    expect(() => videoQaArgs({ path: '/media/clip', hasAudio: true }, ['black'], {}, '/tmp/a b')).toThrow(/characters a filter graph cannot take/);
   });
 });

@@ -99,19 +99,12 @@ export async function analyseVideo(
 ): Promise<VideoAnalysis> {
   const thresholds = withDefaults(overrides);
   const videoChecks = checks.filter((check) => !AUDIO_CHECKS.includes(check));
-  const audioChecks = media.hasAudio ? checks.filter((check) => AUDIO_CHECKS.includes(check)) : [];
   if (videoChecks.length > 0 && !media.hasVideo) throw new MediaAnalysisError(`the media has no video stream for ${videoChecks.join(', ')}`);
 
   const dir = await mkdtemp(join(tmpdir(), 'cinetrace-qa-'));
   try {
-    if (!SAFE_PATH.test(dir)) throw new Error(`the temporary directory ${dir} has characters a filter graph cannot take`);
-    const file = (check: VideoQaCheck) => join(dir, `${check}.txt`);
-    const graph = [
-      ...splitInto('[0:v:0]', 'split', 'v', videoBranches(videoChecks, thresholds), file, 'nullsink'),
-      ...splitInto('[0:a:0]', 'asplit', 'a', audioBranches(audioChecks, thresholds), file, 'anullsink'),
-    ];
-    if (graph.length > 0) {
-      const args = [...QUIET, '-v', 'error', ...SINGLE_THREAD, ...fileInput(media.path), '-filter_complex', graph.join(';'), '-f', 'null', '-'];
+    const args = videoQaArgs(media, checks, overrides, dir);
+    if (args.length > 0) {
       const result = await runBoundedFfmpeg(ffmpeg, args, limits).catch((err: unknown) => {
         throw runFailure(err, 'the analysis');
       });
@@ -119,7 +112,7 @@ export async function analyseVideo(
     }
     const analysis: VideoAnalysis = { findings: [], measures: {} };
     for (const check of checks) {
-      const frames = AUDIO_CHECKS.includes(check) && !media.hasAudio ? [] : await readFrameTags(file(check), MAX_STATS_BYTES);
+      const frames = AUDIO_CHECKS.includes(check) && !media.hasAudio ? [] : await readFrameTags(statsFile(dir, check), MAX_STATS_BYTES);
       READERS[check](frames, thresholds, media, analysis);
     }
     analysis.findings.sort((a, b) => a.startMs - b.startMs || a.check.localeCompare(b.check));
@@ -128,6 +121,29 @@ export async function analyseVideo(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The ffmpeg arguments of the checks' one pass over `media.path` (what analyseVideo runs, and
+ * bench/media.js runs bare beside it): each branch prints its frames' metadata to a file in
+ * `dir`. Empty when there is nothing to decode (only audio checks on a media without audio).
+ */
+export function videoQaArgs(media: Pick<AnalysedMedia, 'path' | 'hasAudio'>, checks: readonly VideoQaCheck[], overrides: QaThresholdOverrides, dir: string): string[] {
+  if (!SAFE_PATH.test(dir)) throw new Error(`the temporary directory ${dir} has characters a filter graph cannot take`);
+  const thresholds = withDefaults(overrides);
+  const videoChecks = checks.filter((check) => !AUDIO_CHECKS.includes(check));
+  const audioChecks = media.hasAudio ? checks.filter((check) => AUDIO_CHECKS.includes(check)) : [];
+  const file = (check: VideoQaCheck) => statsFile(dir, check);
+  const graph = [
+    ...splitInto('[0:v:0]', 'split', 'v', videoBranches(videoChecks, thresholds), file, 'nullsink'),
+    ...splitInto('[0:a:0]', 'asplit', 'a', audioBranches(audioChecks, thresholds), file, 'anullsink'),
+  ];
+  if (graph.length === 0) return [];
+  // ffmpeg 7 refuses a graph whose every branch ends in a sink ("zero outputs"): the last one feeds the null muxer instead.
+  graph[graph.length - 1] = graph[graph.length - 1].replace(/,a?nullsink$/, '');
+  return [...QUIET, '-v', 'error', ...SINGLE_THREAD, ...fileInput(media.path), '-filter_complex', graph.join(';'), '-f', 'null', '-'];
+}
+
+const statsFile = (dir: string, check: VideoQaCheck) => join(dir, `${check}.txt`);
 
 function withDefaults(overrides: QaThresholdOverrides): QaThresholds {
   const merged = { ...QA_DEFAULTS } as Record<VideoQaCheck, object>;

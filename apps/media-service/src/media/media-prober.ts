@@ -1,11 +1,12 @@
-import { BlobNotFoundError, type BlobStore } from '@cinetrace/blob-store';
+import { BlobNotFoundError, FsBlobStore, type BlobStore } from '@cinetrace/blob-store';
 import { type MediaTool, probeMedia } from '@cinetrace/media-tools';
 import { Logger } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { findMediaById, settleMedia } from '../store/media.queries';
 
 /**
- * A probe job: streams a pending media's blob into ffprobe (a child process, bounded in time
+ * A probe job: hands a pending media's blob to ffprobe (a child process, bounded in time
  * and output) and records `ready` with the probe or `failed` with the reason. Bytes that are
  * not media are `failed` at once; a failure of the machinery (storage away, ffprobe killed)
  * throws for a retry, and is recorded as `failed` on the last attempt.
@@ -27,8 +28,7 @@ export class MediaProber {
     if (!media || media.status !== 'pending') return;
     let outcome;
     try {
-      const read = await this.blobs.get(media.blobKey);
-      outcome = await probeMedia(this.ffprobe(), read.body, { timeoutMs: this.timeoutMs });
+      outcome = await probeMedia(this.ffprobe(), await this.source(media.blobKey), { timeoutMs: this.timeoutMs });
     } catch (err) {
       if (err instanceof BlobNotFoundError) outcome = { ok: false as const, reason: 'the stored bytes are missing' };
       else if (!lastAttempt) throw err;
@@ -39,5 +39,16 @@ export class MediaProber {
     }
     const settled = await settleMedia(this.dataSource.manager, mediaId, outcome.ok ? { status: 'ready', probe: outcome.probe } : { status: 'failed', error: outcome.reason });
     if (settled) await this.settled(mediaId).catch((err: Error) => this.logger.warn(`Media ${mediaId} probed, its trace outputs not told yet (the sweep will): ${err.message}`));
+  }
+
+  /**
+   * The filesystem storage's own file, else the stored bytes as a stream. By path ffprobe seeks
+   * to an MP4's index where it is (ffmpeg writes it last): through a pipe it had to read every
+   * byte before it (bench/README.md, Media: 0.87 of the bare ffprobe on a 39 MiB clip).
+   */
+  private async source(key: string): Promise<string | Readable> {
+    if (!(this.blobs instanceof FsBlobStore)) return (await this.blobs.get(key)).body;
+    if (!(await this.blobs.stat(key))) throw new BlobNotFoundError(key);
+    return this.blobs.filePath(key);
   }
 }

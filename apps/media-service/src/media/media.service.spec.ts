@@ -1,9 +1,9 @@
 import { expect } from '@jest/globals';
-import { FsBlobStore } from '@cinetrace/blob-store';
+import { FsBlobStore, type BlobStore } from '@cinetrace/blob-store';
 import { ErrorCode, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
 import { resolveMediaTool } from '@cinetrace/media-tools';
 import { aProjectContext, allPages, lavfi, makeClip, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -81,10 +81,53 @@ describe.each(TEST_STORES)('MediaService on %s', (kind) => {
     expect(Math.abs(probed.probe!.durationMs! - 2000)).toBeLessThanOrEqual(42);
   });
 
+  /** A prober whose ffprobe writes the arguments it was given to a file, then runs the real one. */
+  const recordingProber = (from: BlobStore, name: string) => {
+    const argsFile = join(dir, `${name}.args`);
+    const wrapper = join(dir, name);
+    writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexec '${resolveMediaTool('ffprobe', {}).path}' "$@"\n`, { mode: 0o755 });
+    const recording = new MediaProber(store.dataSource, from, () => ({ name: 'ffprobe', path: wrapper, source: 'system' }), 30_000);
+    return { prober: recording, args: () => readFileSync(argsFile, 'utf8').trim().split('\n') };
+  };
+
+  it("gives ffprobe the filesystem store's own file (it seeks to an MP4's index), and any other store's bytes through a pipe", async () => {
+    const inPlace = recordingProber(blobs, 'ffprobe-fs');
+    const { media: row } = await register(createReadStream(clip));
+    await inPlace.prober.probe(row.id, false);
+    expect(await media.get(ctx, row.id)).toMatchObject({ status: 'ready', probe: { width: 320, height: 240 } });
+    expect(inPlace.args()).toEqual(expect.arrayContaining(['file', `file:${blobs.filePath(`${ctx.projectId}/${row.sha256}`)}`]));
+
+    // Another store (S3's driver, say) has no file to give: its bytes are streamed in.
+    const elsewhere: BlobStore = {
+      put: (...a) => blobs.put(...a),
+      putDerived: (...a) => blobs.putDerived(...a),
+      get: (...a) => blobs.get(...a),
+      stat: (...a) => blobs.stat(...a),
+      delete: (...a) => blobs.delete(...a),
+    };
+    const piped = recordingProber(elsewhere, 'ffprobe-other');
+    ctx = aProjectContext(`prj_${++projects}`);
+    const { media: other } = await register(createReadStream(clip));
+    await piped.prober.probe(other.id, false);
+    expect(await media.get(ctx, other.id)).toMatchObject({ status: 'ready', probe: { width: 320, height: 240 } });
+    expect(piped.args()).toEqual(expect.arrayContaining(['pipe', 'pipe:0']));
+    expect(piped.args().join(' ')).not.toContain('file:');
+  });
+
+  it('fails a media whose stored file is gone, saying so without naming paths', async () => {
+    const { media: row } = await register(createReadStream(clip));
+    await blobs.delete(`${ctx.projectId}/${row.sha256}`);
+    await prober.probe(row.id, false);
+    expect(await media.get(ctx, row.id)).toMatchObject({ status: 'failed', probe: null, error: 'the stored bytes are missing' });
+  });
+
   it('fails bytes that are not media, with a reason', async () => {
     const { media: row } = await register(Readable.from([Buffer.from('this is not a video\n'.repeat(50))]));
     await prober.probe(row.id, false);
-    expect(await media.get(ctx, row.id)).toMatchObject({ status: 'failed', probe: null, error: expect.stringMatching(/\w/) });
+    const failed = await media.get(ctx, row.id);
+    expect(failed).toMatchObject({ status: 'failed', probe: null, error: expect.stringMatching(/\w/) });
+    // ffprobe read the stored file by its path: the reason must not show where the storage is.
+    expect(failed.error).not.toContain(dir);
   });
 
   it('refuses a key of another project', async () => {
