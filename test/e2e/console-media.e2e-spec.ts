@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Answer } from './support/api-types';
 import { allTasks, BENCHMARKS, runEnds, startOk, type TaskView } from './support/benchmarks';
-import { expectAccessible, launchChromium, screenshot, type PageElement } from './support/browser';
+import { expectAccessible, expectEventually, signInToProject, launchChromium, screenshot, type PageElement } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -218,12 +218,7 @@ describe('Console media panels', () => {
       if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
     });
     page.on('request', (request) => requested.push(request.url()));
-    await page.goto(`${ctx.stack.baseUrl}/`);
-    await page.getByLabel('API key').fill(ctx.stack.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-    await page.getByLabel('Project', { exact: true }).selectOption({ label: projectName });
-    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+    await signInToProject(page, ctx.stack.baseUrl, ctx.stack.apiKey, projectName);
   }, 300_000);
 
   afterAll(async () => {
@@ -413,16 +408,3 @@ describe('Console media panels', () => {
     await expectAccessible(page, 'benchmark-side-by-side');
   });
 });
-
-/** Retries an assertion until it passes or `timeoutMs` go by (the page updates asynchronously). */
-async function expectEventually(assertion: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}

@@ -4,7 +4,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BENCHMARKS } from './support/benchmarks';
-import { expectAccessible, launchChromium, type PageElement, type PageGlobals } from './support/browser';
+import { expectAccessible, expectEventually, signInToProject, launchChromium, type PageElement, type PageGlobals } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { createPrompt, del, inNewProject, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -89,12 +89,7 @@ describe('Console pages', () => {
     // Revoking and deleting ask for a confirmation.
     page.on('dialog', (dialog) => void dialog.accept());
 
-    await page.goto(`${ctx.stack.baseUrl}/`);
-    await page.getByLabel('API key').fill(ctx.stack.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-    await page.getByLabel('Project', { exact: true }).selectOption({ label: projectName });
-    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+    await signInToProject(page, ctx.stack.baseUrl, ctx.stack.apiKey, projectName);
   }, 150_000);
 
   afterAll(async () => {
@@ -240,16 +235,3 @@ describe('Console pages', () => {
     await page.getByRole('cell', { name: secretName, exact: true }).waitFor({ state: 'detached' });
   });
 });
-
-/** Retries an assertion until it passes or `timeoutMs` go by (the page updates asynchronously). */
-async function expectEventually(assertion: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}

@@ -1,6 +1,6 @@
 import { Api, unique } from '@cinetrace/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, launchChromium, screenshot, type PageElement, type PageGlobals } from './support/browser';
+import { expectAccessible, expectEventually, launchChromium, screenshot, type PageElement, type PageGlobals } from './support/browser';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { ingest, type SentSpan } from './support/traces';
@@ -160,9 +160,9 @@ describe('Console', () => {
     await page.getByLabel('Status').selectOption('error');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/status=error/);
-    await eventually(async () => expect(await names.allTextContents()).toEqual([failed.name]));
+    await expectEventually(async () => expect(await names.allTextContents()).toEqual([failed.name]));
     await page.getByRole('button', { name: 'Clear' }).click();
-    await eventually(async () => expect(await names.count()).toBe(3));
+    await expectEventually(async () => expect(await names.count()).toBe(3));
   });
 
   it('shows a new trace without a reload', async () => {
@@ -176,7 +176,7 @@ describe('Console', () => {
     const waterfall = page.getByRole('table', { name: 'Waterfall' });
     await waterfall.waitFor();
     const rows = waterfall.locator('[role=row][data-span-id]');
-    await eventually(async () => expect(await rows.count()).toBe(small.spans.length));
+    await expectEventually(async () => expect(await rows.count()).toBe(small.spans.length));
     expect(await rows.evaluateAll((els: PageElement[]) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'plan', 'refs', 'gen', 'upscale', 'score']);
     const indent = async (id: string) =>
       parseFloat(await waterfall.locator(`[data-span-id="${id}"] .wf-name`).evaluate((e: PageElement) => (globalThis as unknown as PageGlobals).getComputedStyle(e).paddingLeft));
@@ -242,16 +242,3 @@ describe('Console', () => {
     expect(apiMiss.headers.get('content-type')).toContain('application/problem+json');
   });
 });
-
-/** Retries an assertion until it passes or `timeoutMs` go by (the page updates asynchronously). */
-async function eventually(assertion: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}

@@ -78,3 +78,26 @@ export interface PageGlobals {
   sessionStorage: { getItem(key: string): string | null };
   getComputedStyle(element: PageElement): { paddingLeft: string };
 }
+
+/** Retries an assertion until it passes or `timeoutMs` go by (the page updates asynchronously). */
+export async function expectEventually(assertion: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await assertion();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Signs in with `apiKey` as a person would, then chooses the project named `projectName`: its traces page shows. */
+export async function signInToProject(page: Page, baseUrl: string, apiKey: string, projectName: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await page.getByLabel('Project', { exact: true }).selectOption({ label: projectName });
+  await page.getByRole('heading', { name: 'Traces' }).waitFor();
+}
