@@ -33,20 +33,24 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     await this.probe?.close();
   }
 
-  /** The reply to `payload` on `pattern`, both typed by the pattern's entry in BusContract. */
-  async request<P extends Pattern>(pattern: P, payload: RequestOf<P>): Promise<ReplyOf<P>> {
-    return replyValue<ReplyOf<P>>(await this.requestAnswer(pattern, payload));
+  /**
+   * The reply to `payload` on `pattern`, both typed by the pattern's entry in BusContract.
+   * `timeoutMs`: this request's own bound instead of the client's (a caller that must answer
+   * before its own caller stops waiting).
+   */
+  async request<P extends Pattern>(pattern: P, payload: RequestOf<P>, options: RequestOptions = {}): Promise<ReplyOf<P>> {
+    return replyValue<ReplyOf<P>>(await this.requestAnswer(pattern, payload, options));
   }
 
   /**
    * The reply as it arrived: the value as built (in process) or its JSON text (Kafka), for a
    * caller that sends it on as it is (see JsonText).
    */
-  async requestAnswer<P extends Pattern>(pattern: P, payload: RequestOf<P>): Promise<ReplyOf<P> | JsonText> {
+  async requestAnswer<P extends Pattern>(pattern: P, payload: RequestOf<P>, { timeoutMs = this.timeoutMs }: RequestOptions = {}): Promise<ReplyOf<P> | JsonText> {
     const started = performance.now();
     try {
-      await withTimeout(this.ensureConnected(), this.timeoutMs);
-      const reply = await firstValueFrom(this.proxy.send<ReplyOf<P> | JsonText>(pattern, payload).pipe(timeout(this.timeoutMs)));
+      await withTimeout(this.ensureConnected(), timeoutMs);
+      const reply = await firstValueFrom(this.proxy.send<ReplyOf<P> | JsonText>(pattern, payload).pipe(timeout(timeoutMs)));
       observeBusRequest(pattern, 'ok', (performance.now() - started) / 1000);
       return reply;
     } catch (err) {
@@ -92,6 +96,11 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     );
     return this.connecting;
   }
+}
+
+/** Per request: `timeoutMs` replaces the client's BUS_TIMEOUT_MS for this request. */
+export interface RequestOptions {
+  timeoutMs?: number;
 }
 
 /** A service's own refusal (a domain error) is an answer; no answer at all is `unavailable`. */

@@ -34,19 +34,11 @@ export class RunAnnotations {
     if (mediaIds.length === 0) return none();
     const mediaOmitted = mediaIds.length > ANNOTATION_COUNT_MEDIA_MAX ? (await countMediaOfRun(this.dataSource.manager, runId)) - ANNOTATION_COUNT_MEDIA_MAX : 0;
     try {
-      const counts = await within(this.waitMs, this.bus.request(Patterns.MediaAnnotationCounts, { ctx, mediaIds: mediaIds.slice(0, ANNOTATION_COUNT_MEDIA_MAX) }));
+      const counts = await this.bus.request(Patterns.MediaAnnotationCounts, { ctx, mediaIds: mediaIds.slice(0, ANNOTATION_COUNT_MEDIA_MAX) }, { timeoutMs: this.waitMs });
       return { ...counts, mediaOmitted };
     } catch (err) {
       this.logger.warn(`Run ${runId}: annotation counts not available: ${(err as Error).message}`);
       return null;
     }
   }
-}
-
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`media-service did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

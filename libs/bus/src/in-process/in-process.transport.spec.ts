@@ -31,6 +31,12 @@ class EchoController {
     throw DomainError.notFound('No such thing');
   }
 
+  @MessagePattern('test.slow')
+  async slow(): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return 'late';
+  }
+
   @MessagePattern('test.crash')
   crash(): never {
     throw new Error('relation "secrets" does not exist');
@@ -79,6 +85,12 @@ describe('in-process bus', () => {
 
   it('answers unavailable for a pattern no service handles', async () => {
     await expect(outsideContract('test.nobody', {})).rejects.toMatchObject({ code: 'unavailable', retryAfter: 2 });
+  });
+
+  it("bounds a request by its own timeoutMs when given, else by the client's", async () => {
+    // The handler answers after 300 ms, within the client's 1000 ms: only the request's own 50 ms refuses it.
+    await expect(bus.request('test.slow' as never, {} as never, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(outsideContract('test.slow', {})).resolves.toBe('late');
   });
 
   it('times every request by pattern and outcome; a pattern outside the contracts is "other"', async () => {
