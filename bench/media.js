@@ -24,6 +24,7 @@
 const { execFile, spawn } = require('node:child_process');
 const { createReadStream } = require('node:fs');
 const fs = require('node:fs');
+const { processStats, TICKS_PER_SECOND } = require('./lib/cpu');
 const http = require('node:http');
 const path = require('node:path');
 const { promisify } = require('node:util');
@@ -180,17 +181,9 @@ async function videoQaThroughService(service, setup, which = 'qa') {
 function treeCpuSeconds(rootPid) {
   const parents = new Map();
   const ticks = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3, the state
-    parents.set(Number(name), Number(fields[1]));
-    ticks.set(Number(name), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])); // utime, stime, cutime, cstime
+  for (const { pid, fields } of processStats()) {
+    parents.set(pid, Number(fields[1]));
+    ticks.set(pid, Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])); // utime, stime, cutime, cstime
   }
   const inTree = (pid) => {
     for (let p = pid, hops = 0; p > 1 && hops < 64; p = parents.get(p) ?? 0, hops++) if (p === rootPid) return true;
@@ -198,7 +191,7 @@ function treeCpuSeconds(rootPid) {
   };
   let total = 0;
   for (const [pid, t] of ticks) if (inTree(pid)) total += t;
-  return total / 100; // USER_HZ
+  return total / TICKS_PER_SECOND;
 }
 
 /** Wall milliseconds and CPU seconds of the tree at `rootPid` while `fn` runs. */

@@ -13,13 +13,11 @@
 // The two alternate for --rounds rounds; each figure is the median round (a shared machine's
 // neighbours make single rounds noisy).
 // Usage: node bench/prompt-poll.js [--mode all-in-one|distributed] [--duration 5] [--warmup 10] [--rounds 3]
-const fs = require('node:fs');
 const c = require('./lib/common');
+const { processStats, TICKS_PER_SECOND } = require('./lib/cpu');
 
 const opts = c.parseArgs(process.argv.slice(2), { mode: 'all-in-one', duration: 5, warmup: 10, rounds: 3 });
 const log = (...a) => console.error(...a);
-
-const TICKS_PER_SECOND = 100; // USER_HZ
 
 /**
  * CPU ticks (user + system) of the processes in one process group: the service this bench
@@ -29,15 +27,7 @@ const TICKS_PER_SECOND = 100; // USER_HZ
  */
 function groupTicks(pgid) {
   let ticks = 0;
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is the state (field 3)
+  for (const { fields } of processStats()) {
     if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]); // pgrp; utime, stime
   }
   return ticks;

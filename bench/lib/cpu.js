@@ -27,19 +27,28 @@ function readFile(file) {
   }
 }
 
+/**
+ * Every process's `/proc/<pid>/stat`: its pid, command name and the fields after the name
+ * (`fields[0]` is the state, field 3 of proc(5): `fields[1]` the parent, `fields[2]` the
+ * process group, `fields[11]` to `fields[14]` utime, stime, cutime and cstime in ticks).
+ * A process that ends while this reads is left out.
+ */
+function* processStats() {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readFile(`/proc/${name}/stat`);
+    if (!stat) continue;
+    const close = stat.lastIndexOf(')');
+    yield { pid: Number(name), comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+  }
+}
+
 /** Ticks (user + system) per pid, for the processes of interest. */
 function snapshot() {
   const byPid = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    const stat = readFile(`/proc/${pid}/stat`);
-    if (!stat) continue;
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
+  for (const { pid, comm, fields } of processStats()) {
     const label = labelOf(pid, (readFile(`/proc/${pid}/cmdline`) ?? '').replace(/\0/g, ' '), comm);
     if (!label) continue;
-    const fields = stat.slice(close + 2).split(' '); // fields[0] is the state (field 3)
     byPid.set(pid, { label, ticks: Number(fields[11]) + Number(fields[12]) }); // utime, stime
     // A baseline script this process ran and reaped is gone from /proc; its time is here.
     if (pid === process.pid) byPid.set(`${pid}:children`, { label: 'bench child (exited)', ticks: Number(fields[13]) + Number(fields[14]) }); // cutime, cstime
@@ -87,4 +96,4 @@ function formatCpu(percent) {
   return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${os.availableParallelism() * 100}%)`;
 }
 
-module.exports = { startCpu, formatCpu };
+module.exports = { startCpu, formatCpu, processStats, TICKS_PER_SECOND };
