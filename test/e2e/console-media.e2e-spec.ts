@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Answer } from './support/api-types';
 import { allTasks, BENCHMARKS, runEnds, startOk, type TaskView } from './support/benchmarks';
-import { expectAccessible, expectEventually, signInToProject, launchChromium, screenshot, type PageElement } from './support/browser';
+import { expectAccessible, expectEventually, signInToProject, launchChromium, screenshot, type PageElement, waitShowing } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
@@ -329,14 +329,17 @@ describe('Console media panels', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Benchmarks' }).click();
     await page.getByRole('link', { name: benchmarkName }).click();
     await page.getByRole('link', { name: runs[0].id }).click();
-    await page.getByRole('link', { name: 'Trace of item 0' }).click();
+    // The run chosen is not the latest one the page opened on: its own task's trace is linked, never the other's.
+    const traceLink = page.getByRole('link', { name: 'Trace of item 0' });
+    expect(await traceLink.getAttribute('href')).toBe(`/traces/${encodeURIComponent(runs[0].task.traceId!)}`);
+    await traceLink.click();
     await page.getByRole('button', { name: 'target http' }).click();
     const panel = page.getByRole('complementary', { name: 'Span target http' });
     const media = panel.getByRole('region', { name: 'Media output.video' });
     await media.waitFor();
     const black = findingsOf(runs[0].task, 'qa').find((f) => f.check === 'black')!;
     const finding = media.getByRole('list', { name: 'Findings' }).getByRole('button');
-    await finding.waitFor();
+    await waitShowing(finding, panel);
     expect(await finding.count()).toBe(1);
     const label = (await finding.getAttribute('aria-label'))!;
     expect(label).toMatch(/^black \(qa\), 0:0(1\.9|2\.0|2\.1)–0:03\.[4-6]/);

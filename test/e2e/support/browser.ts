@@ -2,7 +2,7 @@ import { e2eMode, repoRoot } from '@cinetrace/testing';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AxeResults, ElementContext } from 'axe-core';
-import { Browser, Page, chromium } from 'playwright-core';
+import { Browser, Locator, Page, chromium } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); playwright-core never downloads a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,6 +17,19 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: FLAGS });
+}
+
+/**
+ * Waits for `locator` to show; when it does not, the error also says what `around` showed
+ * then, so a failure in CI (where nobody watches the browser) tells what a person would have seen.
+ */
+export async function waitShowing(locator: Locator, around: Locator, timeout?: number): Promise<void> {
+  try {
+    await locator.waitFor(timeout === undefined ? undefined : { timeout });
+  } catch (error) {
+    const shown = await around.innerText({ timeout: 1000 }).catch(() => '(nothing)');
+    throw new Error(`${(error as Error).message}\n--- what was shown instead ---\n${shown}`);
+  }
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -13,14 +13,24 @@ export interface PagedList<T> {
   reload(): void;
 }
 
+type FetchPage<T> = (cursor: string | null) => Promise<Page<T>>;
+
+/** What the last answer was, and which list it answered: a page of another list is never shown. */
+interface Answered<T> {
+  list: FetchPage<T>;
+  page: Page<T> | null;
+  error: unknown;
+}
+
 /**
  * Keyset paging over a list route: remembers the cursors of the pages before this one,
- * and starts again at the first page whenever `fetchPage` changes (new filters).
+ * and starts again at the first page whenever `fetchPage` changes (new filters, another
+ * run). Until the new list answers, there is no page: rows of the old one under the new
+ * one's heading would send a click to the wrong item.
  */
-export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<Page<T>>): PagedList<T> {
+export function usePagedList<T>(fetchPage: FetchPage<T>): PagedList<T> {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [page, setPage] = useState<Page<T> | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const [answered, setAnswered] = useState<Answered<T> | null>(null);
   const [reloads, setReloads] = useState(0);
   const request = useRef(0);
   const cursor = cursors[cursors.length - 1];
@@ -30,22 +40,17 @@ export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<Pa
   useEffect(() => {
     const id = ++request.current;
     fetchPage(cursor).then(
-      (next) => {
-        if (id !== request.current) return;
-        setPage(next);
-        setError(null);
-      },
-      (e: unknown) => {
-        if (id !== request.current) return;
-        setPage(null);
-        setError(e);
-      },
+      (next) => id === request.current && setAnswered({ list: fetchPage, page: next, error: null }),
+      (e: unknown) => id === request.current && setAnswered({ list: fetchPage, page: null, error: e }),
     );
   }, [fetchPage, cursor, reloads]);
 
+  const current = answered?.list === fetchPage ? answered : null;
+  const page = current?.page ?? null;
+
   return {
     page,
-    error,
+    error: current?.error ?? null,
     number: cursors.length,
     hasPrevious: cursors.length > 1,
     hasNext: !!page?.nextCursor,
