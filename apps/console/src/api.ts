@@ -3,6 +3,7 @@
 // are typed by the generated `paths`, so a change to the API fails the console's build.
 import { createApiClient, type ApiClient } from '@cinetrace/api-client';
 import type { CreatedApiKey, NewAnnotation, NewApiKey, NewProject, NewSecret, Page, Problem, Project, PromptFilters, RotatedSecret, Secret, TraceQuery } from './api-types';
+import { READ_ASKS, retryingFetch } from './retrying-fetch';
 import { apiKey, chosenProject } from './session';
 
 /**
@@ -26,14 +27,17 @@ interface Scope {
   project?: boolean;
   /** Use this key instead of the signed-in one (signing in checks a key before keeping it). */
   key?: string;
+  /** How many times a read is asked in all while the API answers 503 or 429 (with Retry-After). */
+  asks?: number;
 }
 
 /** A client with the current session's key (and project): both can change between calls. */
 function client(scope: Scope = {}): ApiClient {
   const key = scope.key ?? apiKey() ?? undefined;
   const projectKey = scope.project ? chosenProject()?.key : undefined;
-  // '': the API is on the console's own origin.
-  return createApiClient({ baseUrl: '', apiKey: key, projectKey });
+  // '': the API is on the console's own origin. The page's fetch is looked up per call (tests replace it).
+  const fetchOnce = (request: Request) => globalThis.fetch(request);
+  return createApiClient({ baseUrl: '', apiKey: key, projectKey, fetch: retryingFetch(fetchOnce, scope.asks ?? READ_ASKS) });
 }
 
 /** The answer's data, or an ApiError with the problem the API answered. */
@@ -156,35 +160,25 @@ export function getMedia(id: string, signal?: AbortSignal) {
   return answer(client({ project: true }).GET('/api/v1/media/{id}', { params: { path: { id } }, signal }));
 }
 
-/** How often the storyboard is asked for again while it is computed (503 with Retry-After). */
+/** How often the storyboard is asked for while the service computes it (503 with Retry-After). */
 const STORYBOARD_ASKS = 12;
 
 /** A media's keyframes; while the service computes them (503), asked again after its Retry-After. */
-export async function getStoryboard(id: string, signal?: AbortSignal) {
-  for (let ask = 1; ; ask++) {
-    const pending = client({ project: true }).GET('/api/v1/media/{id}/storyboard', { params: { path: { id } }, signal });
-    const { response } = await pending;
-    if (response.status !== 503 || ask >= STORYBOARD_ASKS) return answer(pending);
-    await pause(retryAfterMs(response), signal);
-  }
+export function getStoryboard(id: string, signal?: AbortSignal) {
+  return answer(client({ project: true, asks: STORYBOARD_ASKS }).GET('/api/v1/media/{id}/storyboard', { params: { path: { id } }, signal }));
 }
 
 /**
  * A media's bytes (`/content`), or one frame of it (`/frames?atMs=`), as a Blob: a `<video>` or
  * `<img>` cannot send the project's key, so the console fetches them itself and plays an
- * object URL. A frame still rendering (503) is asked for again once, after its Retry-After.
+ * object URL. A frame still rendering (503) is asked for again after its Retry-After, as every read is.
  */
 export function getMediaContent(id: string, signal?: AbortSignal): Promise<Blob> {
   return answer(client({ project: true }).GET('/api/v1/media/{id}/content', { params: { path: { id } }, parseAs: 'blob', signal })) as Promise<Blob>;
 }
 
-export async function getMediaFrame(id: string, atMs: number, signal?: AbortSignal): Promise<Blob> {
-  const ask = () => client({ project: true }).GET('/api/v1/media/{id}/frames', { params: { path: { id }, query: { atMs } }, parseAs: 'blob', signal });
-  const first = ask();
-  const { response } = await first;
-  if (response.status !== 503) return answer(first) as Promise<Blob>;
-  await pause(retryAfterMs(response), signal);
-  return answer(ask()) as Promise<Blob>;
+export function getMediaFrame(id: string, atMs: number, signal?: AbortSignal): Promise<Blob> {
+  return answer(client({ project: true }).GET('/api/v1/media/{id}/frames', { params: { path: { id }, query: { atMs } }, parseAs: 'blob', signal })) as Promise<Blob>;
 }
 
 export function listAnnotations(id: string, cursor: string | null, limit: number, signal?: AbortSignal) {
@@ -193,22 +187,6 @@ export function listAnnotations(id: string, cursor: string | null, limit: number
 
 export function createAnnotation(id: string, body: NewAnnotation) {
   return answer(client({ project: true }).POST('/api/v1/media/{id}/annotations', { params: { path: { id } }, body }));
-}
-
-/** Retry-After in ms (seconds in the header; 1 s when absent), at most 10 s. */
-function retryAfterMs(response: Response): number {
-  const seconds = Number(response.headers.get('Retry-After'));
-  return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, 10_000);
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 }
 
 /** Every item of a list, page by page, up to `max` (a run's tasks, to compare two runs). */
