@@ -10,6 +10,7 @@ import { expectProblem } from './support/expectations';
 import { ids, pageThrough } from './support/lists';
 import { MEDIA_STORAGES, useMediaStorage } from './support/media-storage';
 import { inNewProject } from './support/prompts';
+import { valueOf } from './support/metrics';
 import { useStack } from './support/stack-hooks';
 import { eventually } from './support/traces';
 import { Answer, Item } from './support/api-types';
@@ -90,6 +91,7 @@ describe.each(MEDIA_STORAGES)('Media on MEDIA_STORAGE=%s: upload, probe, content
 
   it('stores an upload as pending (201), probes it to ready, and answers the same bytes again with the same media (200)', async () => {
     const { api, projectId } = await inNewProject(ctx.api);
+    const probesBefore = await valueOf(ctx.stack, 'cinetrace_media_probe_duration_seconds_count', { outcome: 'ready' });
     const created = await upload(api, clip);
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`${MEDIA}/${created.body.id}`);
@@ -107,6 +109,9 @@ describe.each(MEDIA_STORAGES)('Media on MEDIA_STORAGE=%s: upload, probe, content
     const ready = await settled(api, created.body.id);
     expect(ready).toMatchObject({ status: 'ready', error: null, probe: { width: 320, height: 240, fps: 24, hasAudio: false, videoCodec: 'h264', audioCodec: null } });
     expect(Math.abs(ready.probe!.durationMs! - 2000)).toBeLessThanOrEqual(42);
+    // The probe job is measured where media-service serves its metrics (all-in-one: the process).
+    expect(await valueOf(ctx.stack, 'cinetrace_media_probe_duration_seconds_count', { outcome: 'ready' })).toBeGreaterThan(probesBefore);
+    expect(await valueOf(ctx.stack, 'cinetrace_media_probe_duration_seconds_sum', { outcome: 'ready' })).toBeGreaterThan(0);
 
     const again = await upload(api, clip);
     expect(again.status).toBe(200);
@@ -132,10 +137,12 @@ describe.each(MEDIA_STORAGES)('Media on MEDIA_STORAGE=%s: upload, probe, content
 
   it('fails bytes that are not media, with a reason', async () => {
     const { api } = await inNewProject(ctx.api);
+    const failedBefore = await valueOf(ctx.stack, 'cinetrace_media_probe_duration_seconds_count', { outcome: 'failed' });
     const created = await upload(api, Buffer.from('this is a text file, not a video\n'.repeat(40)));
     expect(created.status).toBe(201);
     const failed = await settled(api, created.body.id);
     expect(failed).toMatchObject({ status: 'failed', probe: null, error: expect.stringMatching(/\w/) });
+    expect(await valueOf(ctx.stack, 'cinetrace_media_probe_duration_seconds_count', { outcome: 'failed' })).toBeGreaterThan(failedBefore);
   });
 
   it('plays the content whole (200) or by Range (206), and refuses a range past the end (416)', async () => {

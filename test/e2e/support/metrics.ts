@@ -59,6 +59,8 @@ export const EXPORTER: Record<string, MetricsApp> = {
   cinetrace_task_queue_jobs: 'benchmark-worker',
   cinetrace_task_queue_workers: 'benchmark-worker',
   cinetrace_media_copies_total: 'media-service',
+  cinetrace_media_probe_duration_seconds_count: 'media-service',
+  cinetrace_media_probe_duration_seconds_sum: 'media-service',
 };
 
 /** A metric's value where it is exported; 0 when it has no matching sample yet. */

@@ -1,5 +1,6 @@
 import { BlobNotFoundError, FsBlobStore, type BlobStore } from '@cinetrace/blob-store';
 import { type MediaTool, probeMedia } from '@cinetrace/media-tools';
+import { observeMediaProbe } from '@cinetrace/metrics';
 import { Logger } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
@@ -24,6 +25,7 @@ export class MediaProber {
   ) {}
 
   async probe(mediaId: string, lastAttempt: boolean): Promise<void> {
+    const started = performance.now();
     const media = await findMediaById(this.dataSource.manager, mediaId);
     if (!media || media.status !== 'pending') return;
     let outcome;
@@ -31,13 +33,16 @@ export class MediaProber {
       outcome = await probeMedia(this.ffprobe(), await this.source(media.blobKey), { timeoutMs: this.timeoutMs });
     } catch (err) {
       if (err instanceof BlobNotFoundError) outcome = { ok: false as const, reason: 'the stored bytes are missing' };
-      else if (!lastAttempt) throw err;
-      else {
+      else if (!lastAttempt) {
+        observeMediaProbe('retried', (performance.now() - started) / 1000);
+        throw err;
+      } else {
         this.logger.warn(`Probe of ${mediaId} failed for good: ${(err as Error).message}`);
         outcome = { ok: false as const, reason: 'probing failed (ffprobe or the media storage did not answer)' };
       }
     }
     const settled = await settleMedia(this.dataSource.manager, mediaId, outcome.ok ? { status: 'ready', probe: outcome.probe } : { status: 'failed', error: outcome.reason });
+    observeMediaProbe(outcome.ok ? 'ready' : 'failed', (performance.now() - started) / 1000);
     if (settled) await this.settled(mediaId).catch((err: Error) => this.logger.warn(`Media ${mediaId} probed, its trace outputs not told yet (the sweep will): ${err.message}`));
   }
 
