@@ -4,7 +4,7 @@
 //      H.264 with AAC audio (testsrc2 and sine);
 //   2. probe: each clip uploaded --repeats times, each time into a new project (the same bytes in
 //      one project are the same media, probed once); the service's time is from the upload's
-//      201 until GET /api/v1/media/{id} no longer says `pending` (polled every --poll-ms), so the
+//      201 until GET /api/v1/media/{id} with `Prefer: wait` answers it probed, so the
 //      upload itself is not counted. Beside it the bare ffprobe with the service's own arguments
 //      on the file, and the same reading the file through a pipe, as the service feeds it the
 //      stored bytes from S3 (a stream: an MP4 whose index is at its end is read whole then; the
@@ -279,16 +279,21 @@ async function probeJobsSoFar(service) {
   return { sum: read('sum'), count: read('count') };
 }
 
-/** Polls GET /api/v1/media/{id} every --poll-ms until it is no longer pending; throws unless it is ready. */
+/**
+ * GET /api/v1/media/{id} with `Prefer: wait` (the service answers once the probe settled, or
+ * after 10 s still pending: then it asks again); throws unless it is ready. Polling instead
+ * measured the poll: a GET every 10 ms took CPU from ffprobe on two cores (bench/README.md,
+ * Media, round four).
+ */
 async function untilProbed(service, headers, id, clip) {
   for (;;) {
-    const got = await c.request(service.baseUrl, 'GET', `/api/v1/media/${id}`, { headers });
+    const got = await c.request(service.baseUrl, 'GET', `/api/v1/media/${id}`, { headers: { ...headers, prefer: 'wait=10' } });
     const status = got.status === 200 ? got.json().status : undefined;
     if (status && status !== 'pending') {
       if (status !== 'ready') throw new Error(`${clip.name} was probed ${status}: ${got.json().error}`);
       return;
     }
-    await c.sleep(opts['poll-ms']);
+    if (got.status !== 200) await c.sleep(opts['poll-ms']);
   }
 }
 

@@ -125,6 +125,26 @@ describe.each(MEDIA_STORAGES)('Media on MEDIA_STORAGE=%s: upload, probe, content
     expectProblem(await api.get(MEDIA, { status: 'done' }), 400, 'validation_failed', ['status']);
   });
 
+  it('answers a GET with Prefer: wait once the media is probed (or failed), so a client need not poll', async () => {
+    const { api } = await inNewProject(ctx.api);
+    const created = await upload(api, clip);
+    expect(created.body.status).toBe('pending');
+    const waited = await api.get<Answer<'getMedia'>>(`${MEDIA}/${created.body.id}`, undefined, { headers: { prefer: 'wait=10' } });
+    expect(waited.status).toBe(200);
+    expect(waited.body).toMatchObject({ id: created.body.id, status: 'ready', probe: { width: 320, height: 240 } });
+    expect(waited.headers.get('preference-applied')).toBe('wait');
+
+    const text = await upload(api, Buffer.from('not a clip either\n'.repeat(40)));
+    const failed = await api.get<Answer<'getMedia'>>(`${MEDIA}/${text.body.id}`, undefined, { headers: { prefer: 'wait' } });
+    expect(failed.body).toMatchObject({ status: 'failed', error: expect.stringMatching(/\w/) });
+    expect(failed.headers.get('preference-applied')).toBe('wait');
+
+    // Without the preference the answer comes at once, as it stands; another project's media is still a 404 under a wait.
+    expect((await api.get(`${MEDIA}/${created.body.id}`)).headers.get('preference-applied')).toBeNull();
+    const other = await inNewProject(ctx.api);
+    expectProblem(await other.api.get(`${MEDIA}/${created.body.id}`, undefined, { headers: { prefer: 'wait=2' } }), 404, 'not_found');
+  });
+
   it('lists newest first, page by page, each media once', async () => {
     const { api } = await inNewProject(ctx.api);
     const made: string[] = [];

@@ -2408,7 +2408,7 @@ export interface components {
         "Content-Length": number;
         /** @description The bytes this answer holds and the whole size (`bytes 0-1/48211`); on a 416, the size alone (`bytes *\/48211`) */
         "Content-Range": string;
-        /** @description `wait` when the answer waited for the traces to be stored (Prefer: wait) */
+        /** @description `wait` when the answer waited as `Prefer: wait` asked: for the traces to be stored, or for the media to leave `pending` */
         "Preference-Applied": "wait";
     };
     pathItems: never;
@@ -5567,7 +5567,10 @@ export interface operations {
     getMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `wait` (or `wait=<seconds>`, at most 10): answer once the media is no longer `pending`, or when the wait ends */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -5578,6 +5581,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {

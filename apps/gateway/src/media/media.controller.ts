@@ -14,6 +14,8 @@ import { requestedRange } from './byte-range';
 import { MediaIntake } from './media-intake';
 import { mediaTypeOf } from '@cinetrace/media-fetch';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { preferredWaitMs } from '../traces/prefer-wait';
+import { untilSettled } from './media-wait';
 
 const MEDIA_FILTERS = { contentType: 'string', status: 'string' } as const satisfies FilterSpec;
 
@@ -72,9 +74,20 @@ export class MediaController {
 
   @Get(':id')
   @ApiOperation({ operationId: 'getMedia', summary: 'Get media: its status and, once probed, its probe' })
+  @ApiHeader({ name: 'Prefer', required: false, description: '`wait` (or `wait=<seconds>`, at most 10): answer once the media is no longer `pending`, or when the wait ends' })
   @ApiResponse({ status: 200, type: MediaView })
-  get(@Caller() ctx: ProjectContext, @Param('id') id: string): Promise<MediaView> {
-    return this.bus.request(Patterns.MediaGet, { ctx, id });
+  async get(
+    @Caller() ctx: ProjectContext,
+    @Param('id') id: string,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MediaView> {
+    const read = () => this.bus.request(Patterns.MediaGet, { ctx, id });
+    const waitMs = preferredWaitMs(prefer);
+    if (waitMs === undefined) return read();
+    const media = await untilSettled(read, waitMs);
+    if (media.status !== 'pending') reply.header('preference-applied', 'wait');
+    return media;
   }
 
   @Get(':id/content')

@@ -18,7 +18,10 @@ const HEADERS: Record<string, HeaderObject> = {
     required: true,
     schema: { type: 'string', pattern: '^bytes (\\d+-\\d+|\\*)/\\d+$' },
   },
-  'Preference-Applied': { description: '`wait` when the answer waited for the traces to be stored (Prefer: wait)', schema: { type: 'string', enum: ['wait'] } },
+  'Preference-Applied': {
+    description: '`wait` when the answer waited as `Prefer: wait` asked: for the traces to be stored, or for the media to leave `pending`',
+    schema: { type: 'string', enum: ['wait'] },
+  },
 };
 
 export const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
@@ -36,7 +39,7 @@ const LOCATION_ON: Record<string, string[]> = {
   startBenchmarkRun: ['202'],
 };
 const ETAG_ON = ['createPrompt', 'getPrompt', 'getPromptByIdentifier', 'updatePrompt'];
-const PREFERENCE_APPLIED_ON: Record<string, string[]> = { ingestTrace: ['201'], ingestTraceBatch: ['207'] };
+const PREFERENCE_APPLIED_ON: Record<string, string[]> = { ingestTrace: ['201'], ingestTraceBatch: ['207'], getMedia: ['200'] };
 /** OTLP exports ignore Idempotency-Key (idempotency.interceptor.ts). */
 const NO_IDEMPOTENCY = ['exportOtlpTraces', 'exportOtlpTracesUnderApi', 'createApiKey', 'createOrganization'];
 
