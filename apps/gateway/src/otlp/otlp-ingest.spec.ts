@@ -26,9 +26,16 @@ const inlineDecoder = { decode: (b: OtlpBody) => decodeOtlpExport({ ...b, maxJso
  * OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no
  * span is stored. `storedParents` is what trace-ingest answers about spans outside the export.
  */
-function setup(publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined, storedParents: Record<string, string | null> = {}) {
+function setup(
+  publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined,
+  storedParents: Record<string, string | null> = {},
+  serializesRecords = true,
+) {
   const published: StreamRecord<TraceIngestMessage>[] = [];
-  const streams = { publish: async (_topic: string, records: StreamRecord<TraceIngestMessage>[]) => (await publish(records), published.push(...records)) };
+  const streams = {
+    serializesRecords,
+    publish: async (_topic: string, records: StreamRecord<TraceIngestMessage>[]) => (await publish(records), published.push(...records)),
+  };
   const bus = {
     request: async (_pattern: string, request: { spanIds: string[] }) =>
       Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])),
@@ -55,6 +62,23 @@ describe('OtlpIngest', () => {
     expect(trace.spans.map((s) => s.id)).toEqual(['2'.repeat(16)]);
     expect(trace.name).toBeUndefined();
     expect(trace.endTime).toBeUndefined();
+  });
+
+  it('sends an attribute that repeats the input once on a stream that serializes, and the trace as it is on an in-process one', async () => {
+    const prompt = 'a lighthouse at dusk, the beam sweeping over a calm sea, 35 mm, slow dolly in';
+    const withInput = { ...span('1'.repeat(16), 'generate'), attributes: [{ key: 'input.value', value: { stringValue: prompt } }] };
+    const kafka = setup();
+    await kafka.otlp.export(ctx, body(withInput));
+    const sent = kafka.published[0].value;
+    expect(sent.trace.spans[0].input).toBe(prompt);
+    expect(sent.trace.spans[0].attributes).toEqual({ 'input.value': 0 });
+    expect(sent.attributeCopies).toEqual([['1'.repeat(16), 'input.value', 'input']]);
+
+    const inProcess = setup(undefined, {}, false);
+    await inProcess.otlp.export(ctx, body(withInput));
+    const handed = inProcess.published[0].value;
+    expect(handed.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
+    expect(handed.attributeCopies).toBeUndefined();
   });
 
   it('refuses an undecodable body as a whole (400), and lets backpressure through (503: the exporter retries)', async () => {

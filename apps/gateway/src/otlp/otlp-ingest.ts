@@ -1,15 +1,6 @@
 import { DomainError, Patterns, ProjectContext, SpanParentsRequest, TraceInput } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
-import {
-  CheckedOtlpTrace,
-  OtlpTracePayload,
-  PartialSuccess,
-  StreamAttributeCopies,
-  checkSpanParents,
-  foreignParentIds,
-  refuseInvalidSpans,
-  takeAttributeCopies,
-} from '@cinetrace/traces';
+import { CheckedOtlpTrace, OtlpTracePayload, PartialSuccess, checkSpanParents, foreignParentIds, refuseInvalidSpans } from '@cinetrace/traces';
 import { countTracesRejected } from '@cinetrace/metrics';
 import { Inject, Injectable } from '@nestjs/common';
 import { TraceIngestor } from '../traces/trace-ingestor';
@@ -55,14 +46,9 @@ export class OtlpIngest {
     }
     // Spans refused, and traces none of whose spans were kept (what reaches the stream counts as accepted).
     if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
-    // Attributes that repeat a span's input or output (input.value …) travel once.
-    const copies = new Map<TraceInput, StreamAttributeCopies>();
-    for (const trace of valid) {
-      const taken = takeAttributeCopies(trace);
-      if (taken) copies.set(trace, taken);
-    }
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
-    if (valid.length) await this.ingestor.publish(ctx, valid, copies);
+    // Attributes that repeat a span's input or output (input.value …) travel once.
+    if (valid.length) await this.ingestor.publish(ctx, valid, { leaveOutCopies: true });
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }
 

@@ -13,7 +13,7 @@ import {
 } from '@cinetrace/contracts';
 import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
 import { newId } from '@cinetrace/ids';
-import { SpanParentRules, StreamAttributeCopies, checkSpanParents, foreignParentIds, validateTrace } from '@cinetrace/traces';
+import { SpanParentRules, StreamAttributeCopies, checkSpanParents, foreignParentIds, takeAttributeCopies, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -63,18 +63,27 @@ export class TraceIngestor {
 
   /**
    * Resolves once the stream holds every trace durably (or rejects: then none counts as
-   * accepted). `copies`: per trace, the attributes takeAttributeCopies left out of it.
+   * accepted). `leaveOutCopies` (OTLP's traces): attributes that repeat a span's input or
+   * output travel once (takeAttributeCopies) when the stream serializes its records; an
+   * in-process stream hands the trace over as it is, so there is nothing to save there.
    */
-  async publish(ctx: ProjectContext, traces: TraceInput[], copies?: ReadonlyMap<TraceInput, StreamAttributeCopies>): Promise<Accepted[]> {
+  async publish(ctx: ProjectContext, traces: TraceInput[], { leaveOutCopies = false }: { leaveOutCopies?: boolean } = {}): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
+    const copies = new Map<TraceInput, StreamAttributeCopies>();
+    if (leaveOutCopies && this.streams.serializesRecords) {
+      for (const trace of traces) {
+        const taken = takeAttributeCopies(trace);
+        if (taken) copies.set(trace, taken);
+      }
+    }
     const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
     try {
       await this.streams.publish<TraceIngestMessage>(
         Topics.TraceIngest,
         accepted.map(({ ingestId, trace }) => ({
           key: `${ctx.projectId}/${trace.id}`,
-          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, copies?.get(trace)),
+          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, copies.get(trace)),
         })),
       );
     } catch (err) {

@@ -74,6 +74,7 @@ const chatAnswer = (content: unknown, usage?: unknown) => ({ id: 'chatcmpl-1', c
 
 /** A trace stream that keeps what was published (or refuses, when told to). */
 class RecordingStream implements StreamPublisher {
+  readonly serializesRecords = true;
   readonly published: { topic: string; record: StreamRecord<TraceIngestMessage> }[] = [];
   failure: Error | null = null;
   delayMs = 0;

@@ -13,6 +13,7 @@ interface Pending {
  * many requests), and each publisher is answered only after its batch committed.
  */
 export class InProcessStreams extends StreamPublisher {
+  override readonly serializesRecords = false;
   private readonly consumers = new Map<string, TopicConsumer>();
 
   subscribe<T>(topic: string, handler: BatchHandler<T>, maxBatchRecords = 2000): void {

@@ -10,6 +10,11 @@ export interface StreamRecord<T = unknown> {
  * Any failure rejects with a DomainError (`unavailable` when the stream is down).
  */
 export abstract class StreamPublisher {
+  /**
+   * Whether a record's value is serialized on its way (Kafka), or handed to the consumer as
+   * the same object (in-process): only then is it worth making a record smaller to send.
+   */
+  readonly serializesRecords: boolean = true;
   abstract publish<T>(topic: string, records: StreamRecord<T>[]): Promise<void>;
   abstract isReachable(): Promise<boolean>;
 }
