@@ -26,5 +26,5 @@ export function mediaIdsIn(output: unknown, max = OUTPUT_MEDIA_MAX): string[] {
       if (typeof child === 'object' && child !== null) pending.push(child);
     }
   }
-  return [...found].slice(0, max);
+  return [...found];
 }

@@ -70,20 +70,14 @@ export class TraceIngestor {
   async publish(ctx: ProjectContext, traces: TraceInput[], { leaveOutCopies = false }: { leaveOutCopies?: boolean } = {}): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
-    const copies = new Map<TraceInput, StreamAttributeCopies>();
-    if (leaveOutCopies && this.streams.serializesRecords) {
-      for (const trace of traces) {
-        const taken = takeAttributeCopies(trace);
-        if (taken) copies.set(trace, taken);
-      }
-    }
+    const takeCopies = leaveOutCopies && this.streams.serializesRecords;
     const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
     try {
       await this.streams.publish<TraceIngestMessage>(
         Topics.TraceIngest,
         accepted.map(({ ingestId, trace }) => ({
           key: `${ctx.projectId}/${trace.id}`,
-          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, copies.get(trace)),
+          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, takeCopies ? takeAttributeCopies(trace) : undefined),
         })),
       );
     } catch (err) {
