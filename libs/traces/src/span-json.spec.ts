@@ -37,8 +37,41 @@ describe('storedSpanJson', () => {
         usage: JSON.stringify(span.usage),
         attributes: JSON.stringify(span.attributes),
         events: JSON.stringify(span.events),
+        storedAttributes: JSON.stringify(span.attributes),
+        attributeCopies: null,
       });
     }
+  });
+
+  it('writes the attributes as stored too, with those repeating the input or output as the placeholder, in JSON.stringify order', () => {
+    const prompt = 'a slow dolly shot of a lighthouse at dusk, "film grain", 35mm\n'.repeat(2);
+    const output = { video: 'https://cdn.example/v.mp4', frames: [1, 2, 3], note: 'x'.repeat(80) };
+    const attributes: Record<string, unknown> = { z: 1, 'input.value': prompt, 'output.value': JSON.stringify(output), 2: 'two', nested: { a: [null] }, short: 'a' };
+    Object.defineProperty(attributes, '__proto__', { value: prompt, enumerable: true, writable: true, configurable: true });
+    const span: StoredSpan = {
+      id: 's',
+      parentId: null,
+      name: 'generate',
+      kind: 'llm',
+      status: 'ok',
+      statusMessage: null,
+      startTime: 1,
+      endTime: 2,
+      model: 'm',
+      input: prompt,
+      output,
+      usage: null,
+      costUsd: null,
+      attributes,
+      events: null,
+    };
+    expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+    const texts = spanFieldTexts(span)!;
+    expect(texts.attributes).toBe(JSON.stringify(attributes));
+    const stored = JSON.parse(texts.storedAttributes) as Record<string, unknown>;
+    expect(Object.keys(stored)).toEqual(Object.keys(attributes));
+    expect(stored).toEqual({ 2: 'two', z: 1, 'input.value': 0, 'output.value': 0, nested: { a: [null] }, short: 'a', ['__proto__']: 0 });
+    expect(texts.attributeCopies).toEqual({ 'input.value': 'input', 'output.value': 'output', ['__proto__']: 'input' });
   });
 
   it('is JSON.stringify of a span as a row is read back (the same field order)', () => {

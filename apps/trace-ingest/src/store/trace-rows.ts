@@ -102,14 +102,19 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan): un
   const texts = spanFieldTexts(s);
   const input = texts ? column(texts.input) : toJson(s.input);
   const output = texts ? column(texts.output) : toJson(s.output);
-  const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
-  const attributesText = texts && attributes === s.attributes ? column(texts.attributes) : toJson(attributes);
+  // The merge found the copies too when it wrote the texts; a span without texts looks here.
+  const { attributesText, copies } = texts ? { attributesText: column(texts.storedAttributes), copies: texts.attributeCopies } : storedAttributes(s, input, output);
   // Columns packed by hand, as the table has them:
   // prettier-ignore
   return [
     projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
     input, output, texts ? column(texts.usage) : toJson(s.usage), s.costUsd, attributesText, texts ? column(texts.events) : toJson(s.events), toJson(copies),
   ];
+}
+
+function storedAttributes(s: StoredSpan, input: string | null, output: string | null): { attributesText: string | null; copies: AttributeCopies | null } {
+  const { attributes, copies } = withoutCopies(s.attributes, { value: s.input, text: input }, { value: s.output, text: output });
+  return { attributesText: toJson(attributes), copies };
 }
 
 /** A field's JSON text as its column holds it: SQL NULL for null. */
