@@ -48,7 +48,7 @@ export class OtlpIngest {
     if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
     // Attributes that repeat a span's input or output (input.value …) travel once.
-    if (valid.length) await this.ingestor.publish(ctx, valid, { leaveOutCopies: true });
+    if (valid.length) await this.ingestor.publish(ctx, valid, { leaveOutCopies: true, awaited: false });
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }
 

@@ -66,8 +66,10 @@ export class TraceIngestor {
    * accepted). `leaveOutCopies` (OTLP's traces): attributes that repeat a span's input or
    * output travel once (takeAttributeCopies) when the stream serializes its records; an
    * in-process stream hands the trace over as it is, so there is nothing to save there.
+   * `awaited`: the caller will wait for the storage (`waitStored`), so trace-ingest writes a
+   * receipt of each message; otherwise none, a row and two index entries per trace spared.
    */
-  async publish(ctx: ProjectContext, traces: TraceInput[], { leaveOutCopies = false }: { leaveOutCopies?: boolean } = {}): Promise<Accepted[]> {
+  async publish(ctx: ProjectContext, traces: TraceInput[], { leaveOutCopies = false, awaited }: { leaveOutCopies?: boolean; awaited: boolean }): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
     const takeCopies = leaveOutCopies && this.streams.serializesRecords;
@@ -77,7 +79,7 @@ export class TraceIngestor {
         Topics.TraceIngest,
         accepted.map(({ ingestId, trace }) => ({
           key: `${ctx.projectId}/${trace.id}`,
-          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace }, takeCopies ? takeAttributeCopies(trace) : undefined),
+          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace, ...(awaited ? {} : NO_RECEIPT) }, takeCopies ? takeAttributeCopies(trace) : undefined),
         })),
       );
     } catch (err) {
@@ -111,6 +113,8 @@ export class TraceIngestor {
     }
   }
 }
+
+const NO_RECEIPT = { receipt: false } as const;
 
 const withCopies = (message: TraceIngestMessage, copies: StreamAttributeCopies | undefined): TraceIngestMessage => (copies ? { ...message, attributeCopies: copies } : message);
 

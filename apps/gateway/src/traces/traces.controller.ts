@@ -64,9 +64,9 @@ export class TracesController {
   ): Promise<TraceAcceptedView> {
     const checked = await this.ingestor.check(ctx, body);
     if (!checked.ok) throw DomainError.validation(checked.errors, 'The trace is not valid');
-    const [accepted] = await this.ingestor.publish(ctx, [checked.trace]);
-    reply.header('location', location(accepted.trace.id));
     const waitMs = preferredWaitMs(prefer);
+    const [accepted] = await this.ingestor.publish(ctx, [checked.trace], { awaited: waitMs !== undefined });
+    reply.header('location', location(accepted.trace.id));
     const stored = waitMs === undefined ? undefined : await this.ingestor.waitStored(ctx, [accepted.ingestId], waitMs);
     if (!stored) {
       reply.status(202);
@@ -92,8 +92,8 @@ export class TracesController {
     const items = checkBatchBody(body);
     const checked = await Promise.all(items.map((item, index) => this.ingestor.check(ctx, item, `traces[${index}]`)));
     const valid = checked.flatMap((c) => (c.ok ? [c.trace] : []));
-    const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid) : [];
     const waitMs = preferredWaitMs(prefer);
+    const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid, { awaited: waitMs !== undefined }) : [];
     let stored: IngestReceiptsReply | undefined;
     if (waitMs !== undefined && accepted.length) {
       stored = await this.ingestor.waitStored(

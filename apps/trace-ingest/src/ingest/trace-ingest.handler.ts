@@ -47,6 +47,7 @@ function isIngestMessage(value: unknown): value is TraceIngestMessage {
     Array.isArray(m.trace.spans) &&
     m.trace.spans.every((s) => !!s && typeof s.id === 'string' && typeof s.name === 'string' && typeof s.startTime === 'number') &&
     (m.attributeCopies === undefined || (Array.isArray(m.attributeCopies) && m.attributeCopies.every(isCopy))) &&
+    (m.receipt === undefined || m.receipt === false) &&
     (m.media === undefined || (Array.isArray(m.media) && m.media.every(isMediaAttachment)))
   );
 }

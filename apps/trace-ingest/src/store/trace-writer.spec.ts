@@ -288,6 +288,21 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     });
   });
 
+  it('writes a receipt only for messages someone waits on (receipt: false leaves none), and stores the trace either way', async () => {
+    const waited = message({ id: 'receipt-waited', spans: [{ id: 's1', name: 'a', startTime: T0 }] });
+    const unwaited = { ...message({ id: 'receipt-unwaited', spans: [{ id: 's1', name: 'a', startTime: T0 }] }), receipt: false as const };
+    const laterPart = { ...message({ id: 'receipt-waited', spans: [{ id: 's2', parentId: 's1', name: 'b', startTime: T0 + 1 }] }), receipt: false as const };
+    await writer.store([waited, unwaited, laterPart]);
+
+    const receipts = await reads.receipts(ctx, [waited.ingestId, unwaited.ingestId, laterPart.ingestId]);
+    expect(Object.keys(receipts)).toEqual([waited.ingestId]);
+    expect(receipts[waited.ingestId]).toMatchObject({ id: 'receipt-waited', spanCount: 2 });
+    const [{ count }] = await dataSource.query(`SELECT COUNT(*) AS count FROM trace_receipts WHERE ingest_id IN ('${unwaited.ingestId}', '${laterPart.ingestId}')`);
+    expect(Number(count)).toBe(0);
+    expect((await getTrace({ ctx, id: 'receipt-unwaited' })).spans.map((s) => s.id)).toEqual(['s1']);
+    expect((await getTrace({ ctx, id: 'receipt-waited' })).spans.map((s) => s.id)).toEqual(['s1', 's2']);
+  });
+
   describe('limits on the merged trace', () => {
     const lim = { ...ctx, projectId: 'proj_limits' };
 

@@ -191,7 +191,7 @@ export class TraceWriter {
     for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await manager.query(sql, params);
   }
 
-  /** The tags and changed spans of the traces written, and the batch's receipts. */
+  /** The tags and changed spans of the traces written, and the receipts of the batch's messages that want one. */
   private async writeRest(
     manager: EntityManager,
     messages: TraceIngestMessage[],
@@ -212,7 +212,7 @@ export class TraceWriter {
     await this.upsert(
       manager,
       RECEIPT_TABLE,
-      messages.map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt, toJson(dropped.get(m.ingestId))]),
+      messages.filter((m) => m.receipt !== false).map((m) => [m.ingestId, m.projectId, m.trace.id, storedAt, toJson(dropped.get(m.ingestId))]),
     );
   }
 }

@@ -111,7 +111,8 @@ export class AttemptTrace {
       tags: [...TASK_TRACE_TAGS],
       spans: [attemptSpan, ...spans].map(withBoundedPayloads),
     };
-    return { ingestId: newId('ing'), projectId: this.job.projectId, receivedAt: this.now(), trace: withoutSecrets(trace, secrets) };
+    // Nobody asks for its receipt: the worker waits for the stream's acknowledgement instead.
+    return { ingestId: newId('ing'), projectId: this.job.projectId, receivedAt: this.now(), trace: withoutSecrets(trace, secrets), receipt: false };
   }
 
   private get targetSpanId(): string {

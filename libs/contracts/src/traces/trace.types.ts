@@ -61,6 +61,12 @@ export interface TraceIngestMessage {
   receivedAt: number;
   trace: TraceInput;
   /**
+   * false when nobody will ask whether this message is stored (no `Prefer: wait`, a benchmark
+   * task's trace): trace-ingest then writes no receipt for it. Absent (a sender from before
+   * this field): a receipt is written.
+   */
+  receipt?: false;
+  /**
    * Span attributes the gateway left out because they repeat the span's input or output
    * (an OTLP span's `input.value`): [span id, attribute key, the field it repeats]. The
    * attribute holds 0 in their place; trace-ingest puts the value back before it merges.
