@@ -113,6 +113,8 @@ describe('BullTaskWorker', () => {
       lockDurationMs: 1000,
       republishDelayMs: 100,
       logger: quiet,
+      // Every attempt reports its start at once here, so that the event sequences below are exact.
+      startedAfterMs: 0,
       ...deps,
     });
     workers.push(worker);
@@ -268,6 +270,25 @@ describe('BullTaskWorker', () => {
     // The first finish was not published: the task ran twice and completed.
     expect(events.of('t1')).toEqual(['started 1', 'started 1', 'completed after 1']);
     expect(processor.calls.map((c) => c.attempt)).toEqual([1, 1]);
+  });
+
+  it('reports a quick attempt by its finished event alone, and a slow one as started once it has run startedAfterMs', async () => {
+    const events = new RecordingStream();
+    const processor = new FakeProcessor(async (job) => {
+      if (job.taskId === 'slow') await sleep(400);
+      return echo(job);
+    });
+    await startWorker(processor, events, { startedAfterMs: 150 });
+
+    await queue.enqueue([aTaskJob('quick'), aTaskJob('slow')]);
+    await waitFor(() => expect(events.finished('quick')).toBeDefined());
+    await waitFor(() => expect(events.of('slow')).toEqual(['started 1']), 5000);
+    await waitFor(() => expect(events.finished('slow')).toBeDefined(), 5000);
+    await sleep(300);
+
+    expect(events.of('quick')).toEqual(['completed after 1']);
+    expect(events.finished('quick')).toMatchObject({ attempts: 1, startedAt: 1000 });
+    expect(events.of('slow')).toEqual(['started 1', 'completed after 1']);
   });
 
   it('goes on with the attempt when its started event cannot be published (the finished event says when it started)', async () => {

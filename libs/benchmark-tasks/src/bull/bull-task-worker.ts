@@ -38,10 +38,18 @@ export interface BullTaskWorkerDeps {
   republishDelayMs?: number;
   /** How long start() waits for Redis. */
   startTimeoutMs?: number;
+  /** How long an attempt runs before its `started` event is published (default STARTED_AFTER_MS; 0: at once). */
+  startedAfterMs?: number;
   logger?: TaskQueueLogger;
 }
 
 const MAX_REPUBLISH_DELAY_MS = 30_000;
+/**
+ * An attempt that ends sooner reports only its `finished` event, which carries its start
+ * time: the service then stores one event per task, not two. A watcher sees such a task go
+ * from pending to its end; one that runs longer shows as running from then on.
+ */
+const STARTED_AFTER_MS = 100;
 const DEFAULT_LOCK_MS = 10_000;
 /** Tries at starting a run's next staged task before the run goes on a slot short (see startNextOf). */
 const NEXT_TASK_TRIES = 3;
@@ -58,7 +66,7 @@ const STALLED_TOO_OFTEN = 'the worker running this task stopped before it finish
 
 /**
  * benchmark-worker's side of the task queue. Each job is one attempt of a task: it
- * publishes `started`, runs the processor, and publishes `finished` when the task is
+ * runs the processor (publishing `started` if it takes a while), and publishes `finished` when the task is
  * done (completed, or failed for good); a failure that deserves another attempt is
  * thrown so that BullMQ retries it with backoff. An event that cannot be published puts
  * the job back (without using up an attempt), so Kafka being down loses nothing.
@@ -182,8 +190,8 @@ export class BullTaskWorker {
         return;
       }
       if (!attempt.stopReason) {
-        this.announce(startedEvent(task, attemptNumber, Date.now()));
-        const ended = await this.attempt(task, attemptNumber, attempt);
+        const announcing = this.announceLater(startedEvent(task, attemptNumber, Date.now()));
+        const ended = await this.attempt(task, attemptNumber, attempt).finally(() => clearTimeout(announcing));
         if (ended && !(await this.stillHolds(job, token))) {
           // Its lock expired (the process stalled past WORKER_LOCK_MS) and another worker took
           // the task over: that worker's attempt is the one recorded, not this one.
@@ -255,10 +263,21 @@ export class BullTaskWorker {
   }
 
   /**
-   * Publishes `started` without holding up the attempt: it only tells watchers the task is
-   * running, and `finished` carries the start time anyway, so one lost is logged, not retried.
-   * It joins the produce request that `finished` of a quick attempt travels in.
+   * Publishes `started` once the attempt has run `startedAfterMs`, unless it ended before (the
+   * caller clears the timer). The event only tells watchers the task is running: `finished`
+   * carries the start time and the attempt count anyway, and BullMQ counts the attempts of a
+   * job whose worker died, so a quick attempt needs none.
    */
+  private announceLater(event: TaskStartedEvent): NodeJS.Timeout | undefined {
+    const afterMs = this.deps.startedAfterMs ?? STARTED_AFTER_MS;
+    if (afterMs <= 0) {
+      this.announce(event);
+      return undefined;
+    }
+    return setTimeout(() => this.announce(event), afterMs);
+  }
+
+  /** Publishes `started` without holding up the attempt; one lost is logged, not retried. */
   private announce(event: TaskStartedEvent): void {
     this.deps.events
       .publish(TaskTopics.TaskEvents, [taskEventRecord(event)])
