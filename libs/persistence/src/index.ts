@@ -7,3 +7,4 @@ export * from './persistence.module';
 export * from './transactions';
 export * from './migration-step';
 export * from './store-check';
+export * from './select-arrays';

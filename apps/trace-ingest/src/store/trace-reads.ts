@@ -1,5 +1,5 @@
 import type { TraceListFilters, TraceListKey } from '@cinetrace/contracts';
-import { dialectOf, SqlBuilder } from '@cinetrace/persistence';
+import { dialectOf, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { metadataClauses } from './metadata-filter';
 
@@ -9,10 +9,25 @@ import { metadataClauses } from './metadata-filter';
 /** A stored row, by column name. */
 export type Row = Record<string, unknown>;
 
-/** Summary columns only: a list never reads the (possibly large) input and output. */
+/** Summary columns only: a list never reads the (possibly large) input and output. Read as arrays (selectArrays), in this order. */
 const SUMMARY_COLUMNS =
   't.project_id, t.id, t.name, t.status, t.status_explicit, t.start_time, t.start_explicit, t.end_time, t.metadata, t.tags, ' +
   't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.cost_spans, t.created_at, t.updated_at, t.dropped';
+
+// prettier-ignore
+const summaryRow = (c: unknown[]): Row => ({
+  project_id: c[0], id: c[1], name: c[2], status: c[3], status_explicit: c[4], start_time: c[5], start_explicit: c[6], end_time: c[7], metadata: c[8], tags: c[9],
+  user_id: c[10], session_id: c[11], span_count: c[12], error_count: c[13], usage: c[14], cost_usd: c[15], cost_spans: c[16], created_at: c[17], updated_at: c[18], dropped: c[19],
+});
+
+/** What a trace's GET reads of each span (spanTextFromRow), as arrays in this order. */
+const SPAN_COLUMNS = 'id, parent_id, name, kind, status, status_message, start_time, end_time, model, input, output, usage, cost_usd, attributes, events, attribute_copies';
+
+// prettier-ignore
+const spanRow = (c: unknown[]): Row => ({
+  id: c[0], parent_id: c[1], name: c[2], kind: c[3], status: c[4], status_message: c[5], start_time: c[6], end_time: c[7], model: c[8],
+  input: c[9], output: c[10], usage: c[11], cost_usd: c[12], attributes: c[13], events: c[14], attribute_copies: c[15],
+});
 
 /** The trace's row, input and output included. */
 export async function selectTrace(manager: EntityManager, projectId: string, id: string): Promise<Row | undefined> {
@@ -21,9 +36,14 @@ export async function selectTrace(manager: EntityManager, projectId: string, id:
   return row;
 }
 
-export function selectSpans(manager: EntityManager, projectId: string, traceId: string): Promise<Row[]> {
+export async function selectSpans(manager: EntityManager, projectId: string, traceId: string): Promise<Row[]> {
   const spanSql = new SqlBuilder(dialectOf(manager));
-  return manager.query(`SELECT * FROM spans WHERE project_id = ${spanSql.bind(projectId)} AND trace_id = ${spanSql.bind(traceId)}`, spanSql.params);
+  const rows = await selectArrays(
+    manager,
+    `SELECT ${SPAN_COLUMNS} FROM spans WHERE project_id = ${spanSql.bind(projectId)} AND trace_id = ${spanSql.bind(traceId)}`,
+    spanSql.params,
+  );
+  return rows.map(spanRow);
 }
 
 /** The filters a list applies, once checked (see TraceReadsService.list). */
@@ -39,11 +59,13 @@ export async function selectTraceSummaries(manager: EntityManager, projectId: st
     // (spelled as `a < x OR (a = x AND b < y)`, SQLite walked every entry before it).
     where.push(`(t.start_time, t.id) < (${sql.bind(startTime)}, ${sql.bind(id)})`);
   }
-  return manager.query(
+  const found = await selectArrays(
+    manager,
     `SELECT ${SUMMARY_COLUMNS} FROM traces t WHERE ${where.join(' AND ')}
        ORDER BY t.start_time DESC, t.id DESC LIMIT ${sql.bind(rows)}`,
     sql.params,
   );
+  return found.map(summaryRow);
 }
 
 function filterClauses(filters: TraceFilter, sql: SqlBuilder): string[] {

@@ -1,0 +1,45 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { PoolClient } from 'pg';
+import { type EntityManager, QueryFailedError } from 'typeorm';
+import { dialectOf } from './dialect-sql';
+
+/** Statements kept prepared per SQLite connection; a list's filters make a bounded number of texts, anything past this is prepared again. */
+const MAX_PREPARED = 256;
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+/**
+ * A SELECT's rows as arrays of column values, in the select list's order. Both drivers
+ * build an object per row otherwise, setting each column by name from native code:
+ * better-sqlite3 took ~0.8 ms for the 100 span rows of one trace, against ~0.4 ms as
+ * arrays (a literal built from an array afterwards costs next to nothing). Runs in the
+ * manager's transaction when it has one (PostgreSQL's snapshot reads); errors are
+ * TypeORM's QueryFailedError, as `manager.query` throws them.
+ */
+export async function selectArrays(manager: EntityManager, sql: string, params: unknown[]): Promise<unknown[][]> {
+  try {
+    if (dialectOf(manager) === 'sqlite') return statementOf(manager, sql).all(...params) as unknown[][];
+    const runner = manager.queryRunner ?? manager.connection.createQueryRunner('slave');
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      return (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows;
+    } finally {
+      if (!manager.queryRunner) await runner.release();
+    }
+  } catch (err) {
+    if (err instanceof QueryFailedError) throw err;
+    throw new QueryFailedError(sql, params, err as Error);
+  }
+}
+
+function statementOf(manager: EntityManager, sql: string): Statement {
+  const db = (manager.connection.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size >= MAX_PREPARED) statements.delete(statements.keys().next().value!);
+    statement = db.prepare(sql).raw(true);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
