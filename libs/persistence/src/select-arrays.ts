@@ -34,7 +34,7 @@ export async function selectArrays(manager: EntityManager, sql: string, params: 
 function statementOf(manager: EntityManager, sql: string): Statement {
   const db = (manager.connection.driver as unknown as { databaseConnection: Database }).databaseConnection;
   let statements = prepared.get(db);
-  if (!statements) prepared.set(db, (statements = new Map()));
+  if (!statements) prepared.set(db, (statements = new Map<string, Statement>()));
   let statement = statements.get(sql);
   if (!statement) {
     if (statements.size >= MAX_PREPARED) statements.delete(statements.keys().next().value!);
