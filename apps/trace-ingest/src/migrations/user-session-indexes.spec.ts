@@ -36,13 +36,16 @@ describe.each(TEST_STORES)('traces user and session indexes on %s', (kind) => {
   });
 
   it('holds only the traces that have a user or a session', async () => {
-    const partial =
+    type IndexRow = { name: string; sql: string };
+    const partial: IndexRow[] =
       kind === 'sqlite'
-        ? await store.dataSource.query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('traces_project_user_start', 'traces_project_session_start')`)
-        : await store.dataSource.query(
+        ? await store.dataSource.query<IndexRow[]>(
+            `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('traces_project_user_start', 'traces_project_session_start')`,
+          )
+        : await store.dataSource.query<IndexRow[]>(
             `SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE indexname IN ('traces_project_user_start', 'traces_project_session_start')`,
           );
-    const byName = Object.fromEntries((partial as { name: string; sql: string }[]).map((row) => [row.name, row.sql]));
+    const byName = Object.fromEntries(partial.map((row) => [row.name, row.sql]));
     expect(byName.traces_project_user_start).toMatch(/WHERE \(?user_id IS NOT NULL\)?/);
     expect(byName.traces_project_session_start).toMatch(/WHERE \(?session_id IS NOT NULL\)?/);
   });
