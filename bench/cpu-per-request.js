@@ -5,7 +5,7 @@
 // measured window too (bench/lib/profile-preload.js), and the functions that took the most
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
-// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list] [--rate 300] [--duration 15]
+// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep] [--rate 300] [--duration 15]
 //          [--ids otel|sequential] [--profile] [--top 25]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -42,11 +42,18 @@ async function main() {
   const small = c.traceBodyFactory({ spans: 2 });
   for (let i = 0; i < 300; i++) await c.request(target.baseUrl, 'POST', '/api/v1/traces', { headers: target.headers, body: small(`small-${i}`, Date.now()) });
 
+  // A page deep in the list, as bench:read's deep page is: the cursor after 250 of the 300 small traces.
+  let deepCursor = '';
+  for (let page = 0; page < 5; page++) {
+    const r = await c.request(target.baseUrl, 'GET', `/api/v1/traces?limit=50${deepCursor ? `&cursor=${encodeURIComponent(deepCursor)}` : ''}`, { headers: target.headers });
+    deepCursor = r.json().nextCursor;
+  }
   const PATHS = {
     ingest: { method: 'POST', path: '/api/v1/traces', type: 'application/json', body: () => makeTrace(traceId(), Date.now()) },
     otlp: { method: 'POST', path: '/v1/traces', type: 'application/x-protobuf', body: () => otlp().body },
     get: { method: 'GET', path: `/api/v1/traces/${bigId}` },
     list: { method: 'GET', path: '/api/v1/traces?limit=50' },
+    deep: { method: 'GET', path: `/api/v1/traces?limit=50&cursor=${encodeURIComponent(deepCursor)}` },
   };
   const rows = [];
   for (const name of String(opts.paths).split(',')) {
