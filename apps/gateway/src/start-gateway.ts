@@ -8,6 +8,7 @@ import { GatewayEnv } from './gateway.env';
 import { GATEWAY, GatewayModule } from './gateway.module';
 import { consoleDistDir, serveConsole } from './http/console-pages';
 import { createFastifyAdapter } from './http/fastify-adapter';
+import { useLeanAsyncResourceBind } from './http/lean-async-bind';
 import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
 import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
@@ -18,6 +19,7 @@ import { setupOpenApi } from './ops/openapi';
  * in-process) and publishing ingested data to the given streams.
  */
 export async function startGateway(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): Promise<NestFastifyApplication> {
+  useLeanAsyncResourceBind();
   const adapter = createFastifyAdapter(env);
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus, streams), adapter, {
     logger: bootLogger(GATEWAY, env.LOG_LEVEL),
