@@ -5,7 +5,7 @@
 // measured window too (bench/lib/profile-preload.js), and the functions that took the most
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
-// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep] [--rate 300] [--duration 15]
+// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch] [--rate 300] [--duration 15]
 //          [--ids otel|sequential] [--profile] [--top 25]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -42,6 +42,32 @@ async function main() {
   const small = c.traceBodyFactory({ spans: 2 });
   for (let i = 0; i < 300; i++) await c.request(target.baseUrl, 'POST', '/api/v1/traces', { headers: target.headers, body: small(`small-${i}`, Date.now()) });
 
+  const seedTrace = (id) => {
+    const start = Date.now();
+    return {
+      id,
+      name: 'render',
+      status: 'ok',
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + 500).toISOString(),
+      metadata: { batch: 1 },
+      tags: ['seed'],
+      userId: `user-${n % 100}`,
+      spans: [
+        {
+          id: 's0',
+          name: 'step 0',
+          kind: 'llm',
+          status: 'ok',
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(start + 9).toISOString(),
+          model: 'video-model-xl',
+          usage: { inputTokens: 100, outputTokens: 20 },
+          input: { prompt: 'a red kite over a grey sea, slow pan' },
+        },
+      ],
+    };
+  };
   // A page deep in the list, as bench:read's deep page is: the cursor after 250 of the 300 small traces.
   let deepCursor = '';
   for (let page = 0; page < 5; page++) {
@@ -54,6 +80,13 @@ async function main() {
     get: { method: 'GET', path: `/api/v1/traces/${bigId}` },
     list: { method: 'GET', path: '/api/v1/traces?limit=50' },
     deep: { method: 'GET', path: `/api/v1/traces?limit=50&cursor=${encodeURIComponent(deepCursor)}` },
+    // 100 one-span traces a call, as bench:read seeds (its --rate is calls a second: per trace, divide by 100).
+    batch: {
+      method: 'POST',
+      path: '/api/v1/traces/batch',
+      type: 'application/json',
+      body: () => JSON.stringify({ traces: Array.from({ length: 100 }, () => seedTrace(traceId())) }),
+    },
   };
   const rows = [];
   for (const name of String(opts.paths).split(',')) {

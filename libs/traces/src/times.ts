@@ -21,8 +21,33 @@ export function toEpochMs(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const parts = ISO_TIME.exec(value);
   if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined;
-  const ms = Date.parse(value);
+  const ms = fromParts(parts) ?? Date.parse(value);
   return Number.isFinite(ms) && inTimeRange(ms) ? ms : undefined;
+}
+
+/**
+ * The time's epoch milliseconds by arithmetic on its parts, as Date.parse reads them
+ * (fraction digits past the milliseconds dropped): a trace's times are parsed once each
+ * on ingest, and Date.parse cost ~1.5 µs apiece. Only for a time of day and a zone within
+ * their usual ranges; undefined for the rest (24:00, a leap second, a zone past ±23:59),
+ * which Date.parse then judges as before. A spec holds the two to the same answers.
+ */
+function fromParts(parts: RegExpExecArray): number | undefined {
+  const hour = Number(parts[4]);
+  const minute = Number(parts[5]);
+  const second = parts[6] === undefined ? 0 : Number(parts[6].slice(1, 3));
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const fraction = parts[7];
+  const millis = fraction === undefined ? 0 : Number(fraction.slice(1, 4).padEnd(3, '0'));
+  let offsetMinutes = 0;
+  const zone = parts[8];
+  if (zone !== 'Z') {
+    const zoneHours = Number(zone.slice(1, 3));
+    const zoneMinutes = Number(zone.slice(-2));
+    if (zoneHours > 23 || zoneMinutes > 59) return undefined;
+    offsetMinutes = (zone.charCodeAt(0) === 0x2d ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
+  }
+  return Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]), hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
 /** Whether epoch milliseconds fall in 1970..9999, the range every stored time must have. */
@@ -30,7 +55,10 @@ export function inTimeRange(ms: number): boolean {
   return ms >= EARLIEST_TIME_MS && ms <= LATEST_TIME_MS;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leapDay = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+  return day <= DAYS_IN_MONTH[month - 1] + leapDay;
 }

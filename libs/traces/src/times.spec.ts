@@ -1,0 +1,82 @@
+import { toEpochMs } from './times';
+
+/** toEpochMs as it was: the regex and calendar check, then Date.parse for every time. */
+function byDateParse(value: string): number | undefined {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.exec(value);
+  if (!parts) return undefined;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && ms >= 0 && ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999) ? ms : undefined;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+describe('toEpochMs', () => {
+  it('reads every time as Date.parse does: dates, times of day, fractions and zones, edges and out-of-range parts included', () => {
+    const dates = [
+      '1970-01-01',
+      '1969-12-31',
+      '2000-02-29',
+      '1900-02-29',
+      '2024-02-29',
+      '2023-02-29',
+      '2026-04-31',
+      '2026-12-31',
+      '2026-00-10',
+      '2026-13-01',
+      '2026-01-00',
+      '9999-12-31',
+      '0000-01-01',
+    ];
+    const clocks = [
+      '00:00',
+      '23:59',
+      '24:00',
+      '25:00',
+      '12:60',
+      '00:00:00',
+      '23:59:59',
+      '23:59:60',
+      '24:00:00',
+      '12:34:56.7',
+      '12:34:56.78',
+      '12:34:56.789',
+      '12:34:56.7891',
+      '12:34:56.999999999',
+      '00:00:00.000',
+    ];
+    const zones = ['Z', '+00:00', '-00:00', '+05:30', '-05:30', '+0530', '-0800', '+23:59', '-23:59', '+24:00', '-12:60', '+14:00'];
+    let compared = 0;
+    for (const date of dates) {
+      for (const clock of clocks) {
+        for (const zone of zones) {
+          const value = `${date}T${clock}${zone}`;
+          expect([value, toEpochMs(value)]).toEqual([value, byDateParse(value)]);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(dates.length * clocks.length * zones.length);
+  });
+
+  it('agrees with Date.parse on random times across the whole range', () => {
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const fraction = random(3) === 0 ? '' : `.${pad(random(10 ** 6), 6).slice(0, 1 + random(6))}`;
+      const zone = random(2) === 0 ? 'Z' : `${random(2) ? '+' : '-'}${pad(random(24))}${random(2) ? ':' : ''}${pad(random(60))}`;
+      const value = `${pad(1970 + random(8030), 4)}-${pad(1 + random(12))}-${pad(1 + random(31))}T${pad(random(24))}:${pad(random(60))}:${pad(random(60))}${fraction}${zone}`;
+      expect([value, toEpochMs(value)]).toEqual([value, byDateParse(value)]);
+    }
+  });
+
+  it('takes integer milliseconds within 1970..9999 and nothing else', () => {
+    expect(toEpochMs(0)).toBe(0);
+    expect(toEpochMs(1767225600123)).toBe(1767225600123);
+    for (const value of [-1, 1.5, Date.UTC(10000, 0, 1), Number.NaN, '1767225600123', null, undefined, {}]) expect(toEpochMs(value)).toBeUndefined();
+  });
+});
