@@ -297,7 +297,9 @@ describe.each(TEST_STORES)('TraceWriter on %s', (kind) => {
     const receipts = await reads.receipts(ctx, [waited.ingestId, unwaited.ingestId, laterPart.ingestId]);
     expect(Object.keys(receipts)).toEqual([waited.ingestId]);
     expect(receipts[waited.ingestId]).toMatchObject({ id: 'receipt-waited', spanCount: 2 });
-    const [{ count }] = await dataSource.query(`SELECT COUNT(*) AS count FROM trace_receipts WHERE ingest_id IN ('${unwaited.ingestId}', '${laterPart.ingestId}')`);
+    const [{ count }] = await dataSource.query<{ count: number | string }[]>(
+      `SELECT COUNT(*) AS count FROM trace_receipts WHERE ingest_id IN ('${unwaited.ingestId}', '${laterPart.ingestId}')`,
+    );
     expect(Number(count)).toBe(0);
     expect((await getTrace({ ctx, id: 'receipt-unwaited' })).spans.map((s) => s.id)).toEqual(['s1']);
     expect((await getTrace({ ctx, id: 'receipt-waited' })).spans.map((s) => s.id)).toEqual(['s1', 's2']);
