@@ -24,6 +24,7 @@ const autocannon = require('autocannon');
 const c = require('./lib/common');
 const { startCpu, formatCpu } = require('./lib/cpu');
 const { otlpBodyFactory } = require('./lib/otlp-body');
+const { rssMb, sampleRss } = require('./lib/rss');
 
 const opts = c.parseArgs(process.argv.slice(2), {
   mode: 'all-in-one',
@@ -51,6 +52,8 @@ const opts = c.parseArgs(process.argv.slice(2), {
   // With --format otlp: rounds of a JSON and an OTLP phase, their order swapped each round; the
   // OTLP / JSON ratio reported is the median of the rounds'.
   'otlp-rounds': 2,
+  // All-in-one: seconds the service idles after it is ready before its resident memory is read (RSS at rest).
+  'rest-seconds': 10,
 });
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
 if (!['json', 'otlp'].includes(opts.format)) throw new Error('--format is json or otlp');
@@ -286,6 +289,13 @@ async function runOne(kind, halfRateFrom) {
   const out = { kind };
   try {
     await c.waitTracesReady(target);
+    // The all-in-one process's memory (issue 26): at rest once booted, and at its peak while loaded.
+    const pid = kind === 'service' && opts.mode === 'all-in-one' ? target.proc?.pid : undefined;
+    if (pid) {
+      await c.sleep(opts['rest-seconds'] * 1000);
+      out.rssAtRestMb = rssMb(pid);
+      log(`   RSS at rest (${opts['rest-seconds']} s after ready): ${c.fmt(out.rssAtRestMb, 0)} MB`);
+    }
     const otlpToo = kind === 'service' && opts.format === 'otlp';
     if (opts.warmup > 0) {
       log(`   warm-up ${opts.warmup} s${otlpToo ? ' per route' : ''}`);
@@ -297,6 +307,7 @@ async function runOne(kind, halfRateFrom) {
         (opts.rate ? `, ${opts.rate} traces/s offered` : ''),
     );
     const cpu = startCpu();
+    const rss = pid ? sampleRss(pid) : null;
     const { result, acked, statuses } = await load(target, {
       duration: opts.duration,
       connections: opts.connections,
@@ -304,6 +315,7 @@ async function runOne(kind, halfRateFrom) {
       prefix: `bench-${run}`,
     });
     out.cpu = cpu.stop();
+    if (rss) out.rssPeakMb = rss.stop();
     const seconds = result.duration; // autocannon's measured seconds
     const non202 = non202Of(statuses);
     Object.assign(out, {
@@ -450,6 +462,18 @@ async function main() {
             ratio: groupRatio,
             target: '>= 0.6',
             pass: opts.only || opts.rate ? null : groupRatio === null ? false : groupRatio >= 0.6,
+          },
+        ]
+      : []),
+    ...(opts.mode === 'all-in-one' && opts.only !== 'baseline'
+      ? [
+          { figure: 'RSS at rest (MB)', service: num(s.rssAtRestMb), baseline: null, target: '<= 200', pass: num(s.rssAtRestMb) === null ? false : s.rssAtRestMb <= 200 },
+          {
+            figure: 'RSS peak during the throughput run (MB)',
+            service: num(s.rssPeakMb),
+            baseline: null,
+            target: '<= 400' + (opts.duration < 60 ? ' (60 s)' : ''),
+            pass: num(s.rssPeakMb) === null ? false : s.rssPeakMb <= 400,
           },
         ]
       : []),
