@@ -25,7 +25,9 @@ describe('the lean AsyncResource#bind', () => {
     });
     const owner = { name: 'caller' };
     expect(seen.call(owner, 2, 3)).toEqual({ self: owner, sum: 5, id: resource.asyncId() });
-    const fixed = resource.bind(function (this: unknown) {
+    // Node's typings leave thisArg out of bind; the runtime takes it.
+    const bindTo = resource.bind.bind(resource) as unknown as <F extends (...args: never[]) => unknown>(fn: F, thisArg: unknown) => F;
+    const fixed = bindTo(function (this: unknown) {
       return this;
     }, owner);
     expect(fixed.call({ other: true })).toBe(owner);
