@@ -29,10 +29,13 @@ export function toEpochMs(value: unknown): number | undefined {
  * The time's epoch milliseconds by arithmetic on its parts, as Date.parse reads them
  * (fraction digits past the milliseconds dropped): a trace's times are parsed once each
  * on ingest, and Date.parse cost ~1.5 µs apiece. Only for a time of day and a zone within
- * their usual ranges; undefined for the rest (24:00, a leap second, a zone past ±23:59),
- * which Date.parse then judges as before. A spec holds the two to the same answers.
+ * their usual ranges, and years from 0100 (Date.UTC reads 0..99 as 1900..1999); undefined
+ * for the rest (24:00, a leap second, a zone past ±23:59, the year 0075), which Date.parse
+ * then judges as before. A spec holds the two to the same answers.
  */
 function fromParts(parts: RegExpExecArray): number | undefined {
+  const year = Number(parts[1]);
+  if (year < 100) return undefined;
   const hour = Number(parts[4]);
   const minute = Number(parts[5]);
   const second = parts[6] === undefined ? 0 : Number(parts[6].slice(1, 3));
@@ -47,7 +50,7 @@ function fromParts(parts: RegExpExecArray): number | undefined {
     if (zoneHours > 23 || zoneMinutes > 59) return undefined;
     offsetMinutes = (zone.charCodeAt(0) === 0x2d ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
   }
-  return Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]), hour, minute, second, millis) - offsetMinutes * 60_000;
+  return Date.UTC(year, Number(parts[2]) - 1, Number(parts[3]), hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
 /** Whether epoch milliseconds fall in 1970..9999, the range every stored time must have. */
