@@ -77,5 +77,5 @@ function attributeTexts(
     whole.push(`${keyText}:${valueText}`);
     stored.push(`${keyText}:${column ? JSON.stringify(COPY_PLACEHOLDER) : valueText}`);
   }
-  return { attributes: `{${whole.join(',')}}`, storedAttributes: `{${stored.join(',')}}`, attributeCopies: { ...copies } };
+  return { attributes: `{${whole.join(',')}}`, storedAttributes: `{${stored.join(',')}}`, attributeCopies: copies };
 }
