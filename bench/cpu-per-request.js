@@ -6,7 +6,7 @@
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
 // Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch] [--rate 300] [--duration 15]
-//          [--ids otel|sequential] [--profile] [--top 25]
+//          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25]
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -14,9 +14,10 @@ const autocannon = require('autocannon');
 const c = require('./lib/common');
 const { otlpBodyFactory } = require('./lib/otlp-body');
 
-const opts = c.parseArgs(process.argv.slice(2), { mode: 'all-in-one', paths: 'ingest,otlp,get,list', rate: 300, duration: 15, ids: 'otel', profile: false, top: 25 });
+const opts = c.parseArgs(process.argv.slice(2), { mode: 'all-in-one', paths: 'ingest,otlp,get,list', rate: 300, duration: 15, ids: 'otel', profile: false, 'keep-profiles': false, top: 25 });
 const log = (...a) => console.error(...a);
-const profileDir = opts.profile ? c.tempDir('cinetrace-profiles-') : null;
+// --keep-profiles leaves the profiles (for a diff of two paths, say); they are removed otherwise.
+const profileDir = !opts.profile ? null : opts['keep-profiles'] ? fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'cinetrace-profiles-')) : c.tempDir('cinetrace-profiles-');
 if (opts.profile) {
   process.env.BENCH_NODE_OPTIONS = `--require ${path.join(__dirname, 'lib/profile-preload.js')}`;
   process.env.BENCH_PROFILE_DIR = profileDir;

@@ -1,4 +1,5 @@
 import type { TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
+import { setOwn } from './set-own';
 
 /**
  * Attributes that repeat a span's input or output. OTLP keeps every original attribute
@@ -87,7 +88,3 @@ export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttribut
 
 const payloadText = (value: unknown): PayloadText => ({ value, text: value === undefined || value === null ? null : JSON.stringify(value) });
 
-/** `object[key] = value` as a plain data property, whatever the key (`__proto__` included). */
-function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-}

@@ -1,7 +1,8 @@
 import type { SpanInput, TraceInput } from '@cinetrace/contracts';
-import { storedSpanJson } from './span-json';
+import { measureSpan } from './span-json';
 import type { StoredSpan, StoredTrace } from './stored-trace';
 import { addDropped, DEFAULT_TRACE_LIMITS, DroppedParts, droppedAnything, noneDropped, TraceLimits } from './trace-limits';
+import { setOwn } from './set-own';
 
 /**
  * What a merge needs of the stored trace: its row, and the stored versions of the spans
@@ -45,11 +46,11 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
   for (const incoming of input.spans) {
     const before = stored.get(incoming.id);
     const after = mergeSpan(before, incoming);
-    const afterJson = storedSpanJson(after);
-    const beforeJson = before ? storedSpanJson(before) : '';
-    if (before && beforeJson === afterJson) continue;
-    const bytesBefore = before ? Buffer.byteLength(beforeJson) : 0;
-    const bytesAfter = Buffer.byteLength(afterJson);
+    const afterMeasure = measureSpan(after);
+    const beforeMeasure = before ? measureSpan(before) : undefined;
+    if (beforeMeasure && beforeMeasure.identity === afterMeasure.identity) continue;
+    const bytesBefore = beforeMeasure ? beforeMeasure.bytes : 0;
+    const bytesAfter = afterMeasure.bytes;
     const overCount = !before && trace.spanCount >= limits.maxSpans;
     // A span that shrinks is always taken: it moves the trace back towards its bound.
     const overBytes = bytesAfter > bytesBefore && trace.spanBytes - bytesBefore + bytesAfter > limits.maxSpanBytes;
@@ -205,10 +206,6 @@ function subtractSpan(trace: StoredTrace, span: StoredSpan): void {
   addSpan(trace, span, -1);
 }
 
-/** `object[key] = value` as a plain data property, whatever the key (`__proto__` included). */
-function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-}
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -1,9 +1,9 @@
 import { mergeTrace } from './merge-trace';
-import { spanFieldTexts, storedSpanJson } from './span-json';
+import { measureSpan, spanFieldTexts } from './span-json';
 import type { StoredSpan } from './stored-trace';
 
-describe('storedSpanJson', () => {
-  it('is JSON.stringify of the span, for spans as a merge builds them, and keeps each JSON field text', () => {
+describe('measureSpan', () => {
+  it('is JSON.stringify of the span and its bytes, for spans as a merge builds them, and keeps each JSON field text', () => {
     const { changedSpans } = mergeTrace(
       'p1',
       undefined,
@@ -29,13 +29,12 @@ describe('storedSpanJson', () => {
     );
     expect(changedSpans).toHaveLength(3);
     for (const span of changedSpans) {
-      expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+      expect(measureSpan(span)).toEqual({ identity: JSON.stringify(span), bytes: Buffer.byteLength(JSON.stringify(span)) });
       const texts = spanFieldTexts(span)!;
       expect(texts).toEqual({
         input: JSON.stringify(span.input),
         output: JSON.stringify(span.output),
         usage: JSON.stringify(span.usage),
-        attributes: JSON.stringify(span.attributes),
         events: JSON.stringify(span.events),
         storedAttributes: JSON.stringify(span.attributes),
         attributeCopies: null,
@@ -43,9 +42,9 @@ describe('storedSpanJson', () => {
     }
   });
 
-  it('writes the attributes as stored too, with those repeating the input or output as the placeholder, in JSON.stringify order', () => {
+  it('writes the attributes as stored too, with those repeating the input or output as the placeholder, in JSON.stringify order, and counts the bytes of the whole span', () => {
     const prompt = 'a slow dolly shot of a lighthouse at dusk, "film grain", 35mm\n'.repeat(2);
-    const output = { video: 'https://cdn.example/v.mp4', frames: [1, 2, 3], note: 'x'.repeat(80) };
+    const output = { video: 'https://cdn.example/v.mp4', frames: [1, 2, 3], note: 'x'.repeat(80), quoted: 'say "ünï" \\ 😀\t\u0001 \u2028' };
     const attributes: Record<string, unknown> = { z: 1, 'input.value': prompt, 'output.value': JSON.stringify(output), 2: 'two', nested: { a: [null] }, short: 'a' };
     Object.defineProperty(attributes, '__proto__', { value: prompt, enumerable: true, writable: true, configurable: true });
     const span: StoredSpan = {
@@ -65,9 +64,8 @@ describe('storedSpanJson', () => {
       attributes,
       events: null,
     };
-    expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+    expect(measureSpan(span).bytes).toBe(Buffer.byteLength(JSON.stringify(span)));
     const texts = spanFieldTexts(span)!;
-    expect(texts.attributes).toBe(JSON.stringify(attributes));
     const stored = JSON.parse(texts.storedAttributes) as Record<string, unknown>;
     expect(Object.keys(stored)).toEqual(Object.keys(attributes));
     expect(stored).toEqual({ 2: 'two', z: 1, 'input.value': 0, 'output.value': 0, nested: { a: [null] }, short: 'a', ['__proto__']: 0 });
@@ -92,6 +90,33 @@ describe('storedSpanJson', () => {
       attributes: null,
       events: null,
     };
-    expect(storedSpanJson(span)).toBe(JSON.stringify(span));
+    expect(measureSpan(span)).toEqual({ identity: JSON.stringify(span), bytes: Buffer.byteLength(JSON.stringify(span)) });
+  });
+
+  it('tells a copy of the input from an attribute holding what the placeholder holds', () => {
+    const prompt = 'p'.repeat(100);
+    const span = (attributes: Record<string, unknown>): StoredSpan => ({
+      id: 's',
+      parentId: null,
+      name: 'n',
+      kind: 'llm',
+      status: 'ok',
+      statusMessage: null,
+      startTime: 1,
+      endTime: 2,
+      model: null,
+      input: prompt,
+      output: null,
+      usage: null,
+      costUsd: null,
+      attributes,
+      events: null,
+    });
+    const copy = span({ 'input.value': prompt });
+    const zero = span({ 'input.value': 0 });
+    const again = span({ 'input.value': prompt });
+    expect(measureSpan(copy).identity).not.toBe(measureSpan(zero).identity);
+    expect(measureSpan(copy).identity).toBe(measureSpan(again).identity);
+    expect(measureSpan(zero).identity).toBe(JSON.stringify(zero));
   });
 });

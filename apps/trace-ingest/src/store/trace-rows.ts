@@ -98,7 +98,7 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
 }
 
 export function spanToRow(projectId: string, traceId: string, s: StoredSpan): unknown[] {
-  // The texts the merge wrote when it measured the span (storedSpanJson), else written here.
+  // The texts the merge wrote when it measured the span (measureSpan), else written here.
   const texts = spanFieldTexts(s);
   const input = texts ? column(texts.input) : toJson(s.input);
   const output = texts ? column(texts.output) : toJson(s.output);
