@@ -364,9 +364,13 @@ function string(reader: Reader, tag: number): string {
   return reader.string();
 }
 
+/** A bytes field as hex, read off the body itself: no Buffer view per id (three per span). */
 function hexBytes(reader: Reader, tag: number): string {
   expectWireType(tag, LENGTH_DELIMITED);
-  return bytesOf(reader).toString('hex');
+  const end = messageEnd(reader);
+  const start = reader.pos;
+  reader.pos = end;
+  return (reader.buf as Buffer).toString('hex', start, end);
 }
 
 /** A bytes field as a Buffer over the body (the reader is made on a Buffer, so its slices are Buffers: no copy). */
