@@ -2,7 +2,7 @@ import { BenchmarkServiceEnv, InProcessTaskQueue, startBenchmarkService } from '
 import { BusSecretSource, TaskMedia, TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { blobStoreFrom } from '@cinetrace/blob-store';
 import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
-import { validateEnv } from '@cinetrace/config';
+import { limitHeapGrowth, validateEnv } from '@cinetrace/config';
 import { GatewayEnv, httpPortOf, otlpGrpcPortOf, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
  * DATA_DIR. Services start first so the gateway never routes to a missing handler.
  */
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const gatewayEnv = validateEnv(GatewayEnv);
   const projectEnv = validateEnv(ProjectServiceEnv);
   const promptEnv = validateEnv(PromptServiceEnv);

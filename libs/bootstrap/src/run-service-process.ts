@@ -1,4 +1,4 @@
-import { kafkaConnectionFromEnv, requireVariables, validateEnv, type KafkaConnectionEnv, type KafkaConnectionSettings } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, limitHeapGrowth, requireVariables, validateEnv, type KafkaConnectionEnv, type KafkaConnectionSettings } from '@cinetrace/config';
 import { superviseProcess, type DependencyChecks } from '@cinetrace/health';
 import { withoutUrlCredentials } from '@cinetrace/logging';
 import { collectProcessMetrics } from '@cinetrace/metrics';
@@ -29,7 +29,7 @@ export interface RunningProcess {
 type ProcessEnv = KafkaConnectionEnv & { HEALTH_PORT?: number };
 
 /**
- * The start every distributed process shares: required variables, the validated
+ * The start every distributed process shares: V8's heap growth (HEAP_GROWING_PERCENT), required variables, the validated
  * environment, process metrics, the Kafka connection, then the app; its probes on
  * HEALTH_PORT, and a graceful stop on SIGTERM or SIGINT (exit 0, or 1 when stopping
  * failed). A start that fails prints one line naming the app and the reason (URL
@@ -43,6 +43,7 @@ export function runServiceProcess<E extends ProcessEnv>(app: ServiceProcess<E>):
 }
 
 async function start<E extends ProcessEnv>(app: ServiceProcess<E>): Promise<void> {
+  limitHeapGrowth();
   requireVariables(app.requires, 'in the distributed mode');
   const env = validateEnv(app.env);
   // Node's process metrics, served on /metrics with the app's own.

@@ -17,3 +17,4 @@ export * from './kafka-connection';
 export * from './postgres-connection';
 export * from './redis-connection';
 export * from './connection-security';
+export * from './heap-growth';
