@@ -14,7 +14,16 @@ const autocannon = require('autocannon');
 const c = require('./lib/common');
 const { otlpBodyFactory } = require('./lib/otlp-body');
 
-const opts = c.parseArgs(process.argv.slice(2), { mode: 'all-in-one', paths: 'ingest,otlp,get,list', rate: 300, duration: 15, ids: 'otel', profile: false, 'keep-profiles': false, top: 25 });
+const opts = c.parseArgs(process.argv.slice(2), {
+  mode: 'all-in-one',
+  paths: 'ingest,otlp,get,list',
+  rate: 300,
+  duration: 15,
+  ids: 'otel',
+  profile: false,
+  'keep-profiles': false,
+  top: 25,
+});
 const log = (...a) => console.error(...a);
 // --keep-profiles leaves the profiles (for a diff of two paths, say); they are removed otherwise.
 const profileDir = !opts.profile ? null : opts['keep-profiles'] ? fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'cinetrace-profiles-')) : c.tempDir('cinetrace-profiles-');

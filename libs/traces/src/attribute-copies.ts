@@ -87,4 +87,3 @@ export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttribut
 }
 
 const payloadText = (value: unknown): PayloadText => ({ value, text: value === undefined || value === null ? null : JSON.stringify(value) });
-

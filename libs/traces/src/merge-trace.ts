@@ -206,7 +206,6 @@ function subtractSpan(trace: StoredTrace, span: StoredSpan): void {
   addSpan(trace, span, -1);
 }
 
-
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
