@@ -6,7 +6,7 @@
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
 // Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch] [--rate 300] [--duration 15]
-//          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25]
+//          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25] [--connections 8]
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -23,6 +23,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   profile: false,
   'keep-profiles': false,
   top: 25,
+  connections: 8, // autocannon's; more to saturate the distributed mode
 });
 const log = (...a) => console.error(...a);
 // --keep-profiles leaves the profiles (for a diff of two paths, say); they are removed otherwise.
@@ -104,7 +105,7 @@ async function main() {
     if (!p) throw new Error(`--paths: ${name} is not one of ${Object.keys(PATHS).join(', ')}`);
     const request = { method: p.method, path: p.path, headers: { ...target.headers, ...(p.type ? { 'content-type': p.type } : {}) } };
     if (p.body) request.setupRequest = (req) => ({ ...req, body: p.body() });
-    const run = (duration, overallRate) => autocannon({ url: target.baseUrl, connections: 8, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
+    const run = (duration, overallRate) => autocannon({ url: target.baseUrl, connections: opts.connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
     await run(3, 0); // warm-up
     const before = apps.map((a) => ticksOf(a.pid));
     if (opts.profile) for (const a of apps) process.kill(a.pid, 'SIGUSR2');
