@@ -105,7 +105,8 @@ async function main() {
     if (!p) throw new Error(`--paths: ${name} is not one of ${Object.keys(PATHS).join(', ')}`);
     const request = { method: p.method, path: p.path, headers: { ...target.headers, ...(p.type ? { 'content-type': p.type } : {}) } };
     if (p.body) request.setupRequest = (req) => ({ ...req, body: p.body() });
-    const run = (duration, overallRate) => autocannon({ url: target.baseUrl, connections: opts.connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
+    const run = (duration, overallRate) =>
+      autocannon({ url: target.baseUrl, connections: opts.connections, duration, ...(overallRate ? { overallRate } : {}), requests: [request] });
     await run(3, 0); // warm-up
     const before = apps.map((a) => ticksOf(a.pid));
     if (opts.profile) for (const a of apps) process.kill(a.pid, 'SIGUSR2');
