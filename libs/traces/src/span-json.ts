@@ -26,13 +26,6 @@ const fieldTexts = new WeakMap<StoredSpan, SpanFieldTexts>();
 
 const text = (value: unknown) => JSON.stringify(value) ?? 'null';
 
-/** JSON.stringify of a span's scalar field without a call into it for numbers and null (~0.15 µs each, ten per span). */
-const scalarText = (value: unknown): string => {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  return JSON.stringify(value) ?? 'null';
-};
-
 /**
  * A span's JSON measured from the texts of its JSON fields, which are kept for the span's
  * row (`spanFieldTexts`): merging measured each span's JSON and writing its row serialized
@@ -56,12 +49,12 @@ export function measureSpan(span: StoredSpan): SpanMeasure {
   };
   fieldTexts.set(span, texts);
   const json =
-    `{"id":${scalarText(span.id)},"parentId":${scalarText(span.parentId)},"name":${scalarText(span.name)},"kind":${scalarText(span.kind)},` +
-    `"status":${scalarText(span.status)},"statusMessage":${scalarText(span.statusMessage)},"startTime":${scalarText(span.startTime)},` +
-    `"endTime":${scalarText(span.endTime)},"model":${scalarText(span.model)},"input":${texts.input},"output":${texts.output},"usage":${texts.usage},` +
-    `"costUsd":${scalarText(span.costUsd)},"attributes":${storedAttributes},"events":${texts.events}}`;
-  if (!attributeCopies) return { identity: json, bytes: Buffer.byteLength(json) };
+    `{"id":${text(span.id)},"parentId":${text(span.parentId)},"name":${text(span.name)},"kind":${text(span.kind)},` +
+    `"status":${text(span.status)},"statusMessage":${text(span.statusMessage)},"startTime":${text(span.startTime)},` +
+    `"endTime":${text(span.endTime)},"model":${text(span.model)},"input":${texts.input},"output":${texts.output},"usage":${texts.usage},` +
+    `"costUsd":${text(span.costUsd)},"attributes":${storedAttributes},"events":${texts.events}}`;
   let bytes = Buffer.byteLength(json);
+  if (!attributeCopies) return { identity: json, bytes };
   for (const key in attributeCopies) bytes += copyJsonBytes(attributeCopies[key] === 'input' ? input : output) - PLACEHOLDER_BYTES;
   // The stored text cannot tell a copy from an attribute that holds the placeholder's value: the copies tell.
   return { identity: `${json}\n${JSON.stringify(attributeCopies)}`, bytes };
@@ -104,12 +97,8 @@ function attributeTexts(attributes: StoredSpan['attributes'], input: PayloadText
     }
   }
   if (!copies) return { storedAttributes: text(attributes), attributeCopies: null };
-  // A spread keeps every key in its place (an own `__proto__` too), and assigning keeps each
-  // key where it is; only `__proto__` needs setOwn (defining properties leaves JSON.stringify a slower object).
+  // A spread keeps every key in its place (an own `__proto__` too); setOwn replaces values in place.
   const stored: Record<string, unknown> = { ...attributes };
-  for (const key in copies) {
-    if (key === '__proto__') setOwn(stored, key, COPY_PLACEHOLDER);
-    else stored[key] = COPY_PLACEHOLDER;
-  }
+  for (const key in copies) setOwn(stored, key, COPY_PLACEHOLDER);
   return { storedAttributes: text(stored), attributeCopies: copies };
 }
