@@ -24,8 +24,9 @@ import { join, resolve } from 'node:path';
  * DATA_DIR. Services start first so the gateway never routes to a missing handler.
  */
 async function main(): Promise<void> {
-  limitHeapGrowth();
   const gatewayEnv = validateEnv(GatewayEnv);
+  // Every app's environment has it; the gateway's is read first.
+  limitHeapGrowth(gatewayEnv.HEAP_GROWING_PERCENT);
   const projectEnv = validateEnv(ProjectServiceEnv);
   const promptEnv = validateEnv(PromptServiceEnv);
   const traceEnv = validateEnv(TraceIngestEnv);

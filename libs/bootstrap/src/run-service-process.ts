@@ -26,11 +26,11 @@ export interface RunningProcess {
   deadlineMs?: number;
 }
 
-type ProcessEnv = KafkaConnectionEnv & { HEALTH_PORT?: number };
+type ProcessEnv = KafkaConnectionEnv & { HEALTH_PORT?: number; HEAP_GROWING_PERCENT: number };
 
 /**
- * The start every distributed process shares: V8's heap growth (HEAP_GROWING_PERCENT), required variables, the validated
- * environment, process metrics, the Kafka connection, then the app; its probes on
+ * The start every distributed process shares: required variables, the validated
+ * environment, V8's heap growth (HEAP_GROWING_PERCENT), process metrics, the Kafka connection, then the app; its probes on
  * HEALTH_PORT, and a graceful stop on SIGTERM or SIGINT (exit 0, or 1 when stopping
  * failed). A start that fails prints one line naming the app and the reason (URL
  * credentials removed) and exits 1.
@@ -43,9 +43,9 @@ export function runServiceProcess<E extends ProcessEnv>(app: ServiceProcess<E>):
 }
 
 async function start<E extends ProcessEnv>(app: ServiceProcess<E>): Promise<void> {
-  limitHeapGrowth();
   requireVariables(app.requires, 'in the distributed mode');
   const env = validateEnv(app.env);
+  limitHeapGrowth(env.HEAP_GROWING_PERCENT);
   // Node's process metrics, served on /metrics with the app's own.
   collectProcessMetrics(app.name);
   const running = await app.start(env, kafkaConnectionFromEnv(env));

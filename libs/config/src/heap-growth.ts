@@ -1,5 +1,7 @@
+import { IsInt, Max, Min } from 'class-validator';
 import { setFlagsFromString } from 'node:v8';
-import { EnvironmentError } from './environment-error';
+import type { EnvClass } from './env-class';
+import { ToInt } from './env-types';
 
 /**
  * How far V8 lets the heap grow past what a full GC left live, in percent, before the next
@@ -9,20 +11,17 @@ import { EnvironmentError } from './environment-error';
  * growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 50;
-const MAX_HEAP_GROWING_PERCENT = 1000;
 
-/**
- * Sets V8's heap growing factor from HEAP_GROWING_PERCENT (0: V8's own), before the app
- * allocates much. Answers the percent set, undefined for V8's own; a value that is not a
- * whole number from 0 to 1000 is an EnvironmentError, as any other bad variable.
- */
-export function limitHeapGrowth(env: NodeJS.ProcessEnv = process.env, setFlags: (flags: string) => void = setFlagsFromString): number | undefined {
-  const raw = env.HEAP_GROWING_PERCENT?.trim();
-  const percent = raw === undefined || raw === '' ? DEFAULT_HEAP_GROWING_PERCENT : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(percent >= 0 && percent <= MAX_HEAP_GROWING_PERCENT)) {
-    throw new EnvironmentError([`HEAP_GROWING_PERCENT must be a whole number from 0 to ${MAX_HEAP_GROWING_PERCENT} (0: V8's own), not "${String(raw).slice(0, 32)}"`]);
+/** The heap block: every process has it. */
+export function withHeapGrowth<B extends EnvClass>(Base: B) {
+  class HeapGrowthEnv extends Base {
+    /** 0: V8's own growth. */
+    @ToInt() @IsInt() @Min(0) @Max(1000) HEAP_GROWING_PERCENT = DEFAULT_HEAP_GROWING_PERCENT;
   }
-  if (percent === 0) return undefined;
-  setFlags(`--heap-growing-percent=${percent}`);
-  return percent;
+  return HeapGrowthEnv;
+}
+
+/** Sets V8's heap growing factor (HEAP_GROWING_PERCENT, validated), before the app allocates much; 0 leaves V8's own. */
+export function limitHeapGrowth(percent: number, setFlags: (flags: string) => void = setFlagsFromString): void {
+  if (percent > 0) setFlags(`--heap-growing-percent=${percent}`);
 }
