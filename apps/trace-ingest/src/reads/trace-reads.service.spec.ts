@@ -57,6 +57,35 @@ describe.each(TEST_STORES)('TraceReadsService on %s', (kind) => {
       }
     });
 
+    it('shows each trace as its GET does, but for input, output and spans', async () => {
+      const tags = Array.from({ length: 51 }, (_, i) => `tag-${i}`); // one past the limit: the item shows what was dropped
+      await writer.store([
+        ingest(ctx, {
+          id: 'full',
+          name: 'render "final"',
+          status: 'error',
+          startTime: T0,
+          endTime: T0 + 2500,
+          userId: 'u1',
+          sessionId: 's1',
+          tags,
+          metadata: { model: 'wan-2.1', nested: { fps: 24 } },
+          input: { prompt: 'a lighthouse' },
+          output: 'done',
+          spans: [{ id: 'gen', name: 'generate', startTime: T0, endTime: T0 + 2000, usage: { inputTokens: 12, videoSeconds: 4 }, costUsd: 0.25 }],
+        }),
+        ingest(ctx, { id: 'bare', startTime: T0 - 1000, spans: [] }),
+      ]);
+
+      const { items } = await listTraces(reads, { ctx, filters: {}, page: { limit: 10 } });
+      expect(items.map((item) => item.id)).toEqual(['full', 'bare']);
+      for (const item of items) {
+        const { input: _input, output: _output, spans: _spans, ...summary } = (await reads.get({ ctx, id: item.id })).value<TraceView>();
+        expect(item).toEqual(summary);
+      }
+      expect(items[0]).toMatchObject({ projectId: ctx.projectId, costUsd: 0.25, usage: { inputTokens: 12, videoSeconds: 4 }, dropped: { tags: ['tag-50'] } });
+    });
+
     it('keeps its place when traces arrive between pages: nothing already listed again, nothing older skipped', async () => {
       await writer.store(Array.from({ length: 6 }, (_, i) => ingest(ctx, { id: `old_${i}`, startTime: T0 + i, spans: [] })));
       const first = await listTraces(reads, { ctx, filters: {}, page: { limit: 3 } });
