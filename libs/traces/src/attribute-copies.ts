@@ -81,8 +81,9 @@ export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttribut
     const span = spans.get(spanId);
     const attributes = span?.attributes;
     if (!span || !attributes || !Object.hasOwn(attributes, key) || attributes[key] !== COPY_PLACEHOLDER) continue;
-    const text = JSON.stringify(span[column]);
-    if (text !== undefined) setOwn(attributes, key, copiedValue(text));
+    const payload = span[column];
+    // What copiedValue would make of the payload's JSON text, without writing and parsing a string payload.
+    if (payload !== undefined) setOwn(attributes, key, typeof payload === 'string' ? payload : JSON.stringify(payload));
   }
 }
 

@@ -1,4 +1,5 @@
 import { SqlBuilder, type Dialect } from '@cinetrace/persistence';
+import { pgArrayLiteral } from './pg-array-literal';
 
 /** A column's PostgreSQL type, as its array parameter is cast for `unnest`. */
 export type PgType = 'text' | 'int2' | 'int4' | 'int8' | 'float8';
@@ -45,7 +46,7 @@ function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: 
   const arrays = table.columns.map(([, type], i) => `$${i + 1}::${type}[]`);
   return {
     sql: `INSERT INTO ${table.name} (${columnList(table)}) SELECT * FROM unnest(${arrays.join(', ')}) ${conflict}`,
-    params: table.columns.map((_, i) => rows.map((row) => row[i])),
+    params: table.columns.map((_, i) => pgArrayLiteral(rows.map((row) => row[i]))),
   };
 }
 
