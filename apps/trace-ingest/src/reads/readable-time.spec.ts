@@ -7,6 +7,8 @@ describe('isoTime', () => {
     // Deterministic spread over the whole range, and a run of nearby times (the cached day).
     for (let i = 0; i < 5000; i++) times.push(Math.floor((LATEST_TIME_MS / 5000) * i) + (i % 997));
     for (let i = 0; i < 5000; i++) times.push(Date.UTC(2026, 0, 1) + i * 7919);
+    // Two days in turn, as a list item's start and creation times can be (both days cached).
+    for (let i = 0; i < 100; i++) times.push(Date.UTC(2029, 0, 1) + i * 1001, Date.UTC(2026, 10, 27) + i * 1001);
     for (const ms of times) expect([ms, isoTime(ms)]).toEqual([ms, new Date(ms).toISOString()]);
   });
 

@@ -20,20 +20,26 @@ export function durationMs(startTime: number, endTime: number | null): number | 
 const DAY_MS = 86_400_000;
 const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-let cachedDay = NaN;
-let cachedDayPrefix = '';
+/** Each day's `YYYY-MM-DDT`, as computed: a list item's start and creation are often on different days. */
+const dayPrefixes = new Map<number, string>();
+/** Enough days for any page or trace; past it the cache starts again. */
+const MAX_CACHED_DAYS = 4096;
 
 /**
  * A stored time as the ISO 8601 text answers carry (`toISOString` of readableTime). The
  * date part is computed once per day and the time of day by arithmetic: a 100-span GET
  * writes ~300 times, and `new Date(ms).toISOString()` (~0.4 µs each) was an eighth of its CPU.
+ * Days are kept by number, not only the last one: a list item's start and creation times on
+ * different days made every other call miss, ~650 ns a time against ~80.
  */
 export function isoTime(ms: number): string {
   const time = readableTime(ms);
   const day = Math.floor(time / DAY_MS);
-  if (day !== cachedDay) {
-    cachedDay = day;
-    cachedDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11); // YYYY-MM-DDT (years 1970..9999: always four digits)
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= MAX_CACHED_DAYS) dayPrefixes.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11); // YYYY-MM-DDT (years 1970..9999: always four digits)
+    dayPrefixes.set(day, prefix);
   }
   let rest = time - day * DAY_MS;
   const hours = Math.floor(rest / 3_600_000);
@@ -41,5 +47,5 @@ export function isoTime(ms: number): string {
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
-  return `${cachedDayPrefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[rest - seconds * 1000]}Z`;
+  return `${prefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[rest - seconds * 1000]}Z`;
 }
