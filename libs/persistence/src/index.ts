@@ -7,4 +7,4 @@ export * from './persistence.module';
 export * from './transactions';
 export * from './migration-step';
 export * from './store-check';
-export * from './select-arrays';
+export * from './prepared-statements';

@@ -22,7 +22,7 @@ export interface Statement {
  * keys must be distinct. PostgreSQL: one statement whatever the row count, each column
  * bound as one array and spread by `unnest`; a multi-row VALUES list binds a parameter per
  * cell, and a batch's 1,000 spans (17,000 parameters) spent half its time in parse and bind.
- * SQLite (in-process, no parse cost to speak of, no arrays): multi-row VALUES, chunked.
+ * SQLite (in-process, no arrays): multi-row VALUES, chunked (chunkRows).
  */
 export function upsertStatements(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][]): Statement[] {
   return insertStatements(dialect, table, rows, onConflict(table));
@@ -51,9 +51,29 @@ function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: 
 }
 
 function valuesInsert(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement {
+  if (dialect === 'sqlite') return { sql: sqliteValuesSql(table, rows.length, conflict), params: rows.flat() };
   const sql = new SqlBuilder(dialect);
   const values = rows.map((row) => `(${sql.bindAll(row)})`).join(', ');
   return { sql: `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${values} ${conflict}`, params: sql.params };
+}
+
+/**
+ * SQLite's `INSERT … VALUES (?, …), …` for this many rows, written once per table, size and
+ * conflict clause (chunkRows makes a dozen sizes): the same string each time, so the prepared
+ * statement is found by a hash the string already holds, not by hashing ~30 KB of text again.
+ */
+const sqliteValuesTexts = new WeakMap<UpsertTable, Map<string, string>>();
+function sqliteValuesSql(table: UpsertTable, rows: number, conflict: string): string {
+  let texts = sqliteValuesTexts.get(table);
+  if (!texts) sqliteValuesTexts.set(table, (texts = new Map<string, string>()));
+  const key = `${rows} ${conflict}`;
+  let sql = texts.get(key);
+  if (sql === undefined) {
+    const row = `(${table.columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${Array.from({ length: rows }, () => row).join(', ')} ${conflict}`;
+    texts.set(key, sql);
+  }
+  return sql;
 }
 
 const columnList = (table: UpsertTable) => table.columns.map(([column]) => column).join(', ');
@@ -63,10 +83,19 @@ function onConflict(table: UpsertTable): string {
   return `ON CONFLICT (${table.key.join(', ')}) ${action}`;
 }
 
-/** Splits rows so that no statement binds more parameters than SQLite allows. */
+/**
+ * Splits rows into chunks of power-of-two sizes (1000 rows: 512, 256, 128, 64, 32, 8), none
+ * binding more parameters than SQLite allows: a table's statements then come in a dozen
+ * texts, each kept prepared, whatever the batch sizes (runStatement, selectArrays).
+ */
 function chunkRows<T extends readonly unknown[]>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
-  const size = Math.max(1, Math.floor(maxParams / columns));
+  let largest = 1;
+  while (largest * 2 * columns <= maxParams) largest *= 2;
   const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  for (let at = 0, size = largest; at < rows.length;) {
+    while (size > rows.length - at) size /= 2;
+    chunks.push(rows.slice(at, at + size));
+    at += size;
+  }
   return chunks;
 }

@@ -1,5 +1,5 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
-import { Dialect, inTransaction, SqlBuilder } from '@cinetrace/persistence';
+import { Dialect, inTransaction, runStatement, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import { DroppedParts, mediaAttachmentInput, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState, uncopiedMediaIn } from '@cinetrace/traces';
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -126,8 +126,8 @@ export class TraceWriter {
   private async insertNewTraces(manager: EntityManager, traces: StoredTrace[]): Promise<Set<string>> {
     const inserted = new Set<string>();
     for (const { sql, params } of insertAbsentStatements(this.dialect, TRACE_TABLE, traces.map(traceToRow))) {
-      const rows: { project_id: string; id: string }[] = await manager.query(sql, params);
-      for (const row of rows) inserted.add(keyOf(row.project_id, row.id));
+      // RETURNING project_id, id
+      for (const [projectId, id] of await selectArrays(manager, sql, params)) inserted.add(keyOf(projectId as string, id as string));
     }
     return inserted;
   }
@@ -188,7 +188,7 @@ export class TraceWriter {
   }
 
   private async upsert(manager: EntityManager, table: UpsertTable, rows: unknown[][]): Promise<void> {
-    for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await manager.query(sql, params);
+    for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await runStatement(manager, sql, params);
   }
 
   /** The tags and changed spans of the traces written, and the receipts of the batch's messages that want one. */

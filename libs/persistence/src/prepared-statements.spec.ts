@@ -1,12 +1,12 @@
 import { expect } from '@jest/globals';
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { QueryFailedError } from 'typeorm';
+import { type EntityManager, QueryFailedError } from 'typeorm';
 import { serviceStore, type StoreEnv } from './data-source.factory';
 import { SqlBuilder } from './dialect-sql';
-import { selectArrays } from './select-arrays';
+import { runStatement, selectArrays } from './prepared-statements';
 import { inSnapshot } from './transactions';
 
-describe.each(TEST_STORES)('selectArrays on %s', (kind) => {
+describe.each(TEST_STORES)('selectArrays and runStatement on %s', (kind) => {
   let store: TestStore;
 
   beforeAll(async () => {
@@ -45,8 +45,32 @@ describe.each(TEST_STORES)('selectArrays on %s', (kind) => {
   });
 
   it('fails as manager.query does, with the driver’s error inside', async () => {
-    const failure = await selectArrays(store.dataSource.manager, 'SELECT nope FROM things', []).catch((err: unknown) => err);
-    expect(failure).toBeInstanceOf(QueryFailedError);
-    expect((failure as QueryFailedError).driverError).toBeDefined();
+    for (const attempt of [
+      () => selectArrays(store.dataSource.manager, 'SELECT nope FROM things', []),
+      () => runStatement(store.dataSource.manager, `INSERT INTO things VALUES ('a', 1, NULL)`, []), // 'a' is taken
+    ]) {
+      const failure = await attempt().catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(QueryFailedError);
+      expect((failure as QueryFailedError).driverError).toBeDefined();
+    }
+  });
+
+  it('runs a write with its parameters bound, within the transaction it is given', async () => {
+    const note = `it's "quoted", ✓`;
+    const insert = (manager: EntityManager, id: string, n: number) => {
+      const sql = new SqlBuilder(kind);
+      return runStatement(manager, `INSERT INTO things VALUES (${sql.bind(id)}, ${sql.bind(n)}, ${sql.bind(note)})`, sql.params);
+    };
+    await insert(store.dataSource.manager, 'w1', 10);
+    // A write in a transaction that then fails is gone with it.
+    await expect(
+      store.dataSource.transaction(async (manager) => {
+        await insert(manager, 'w2', 11);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const rows = await selectArrays(store.dataSource.manager, `SELECT id, n, note FROM things WHERE id LIKE 'w%' ORDER BY id`, []);
+    expect(rows.map(([id, n, text]) => [id, Number(n), text])).toEqual([['w1', 10, note]]);
+    await store.dataSource.query(`DELETE FROM things WHERE id LIKE 'w%'`);
   });
 });

@@ -1,0 +1,38 @@
+import { expect } from '@jest/globals';
+import { upsertStatements, type UpsertTable } from './sql-builder';
+
+const table = (columns: number): UpsertTable => ({
+  name: 't',
+  columns: Array.from({ length: columns }, (_, i) => [`c${i}`, 'text'] as const),
+  key: ['c0'],
+  update: ['c1'],
+});
+const rows = (count: number, columns: number) => Array.from({ length: count }, (_, r) => Array.from({ length: columns }, (_, c) => `${r}.${c}`));
+/** Rows per SQLite statement, from its parameters. */
+const chunkSizes = (count: number, columns: number) => upsertStatements('sqlite', table(columns), rows(count, columns)).map((s) => s.params.length / columns);
+
+describe('upsertStatements on SQLite', () => {
+  it('splits rows into power-of-two chunks, so that a table has a dozen statement texts whatever the batch sizes', () => {
+    expect(chunkSizes(1000, 23)).toEqual([512, 256, 128, 64, 32, 8]);
+    expect(chunkSizes(1, 23)).toEqual([1]);
+    expect(chunkSizes(37, 18)).toEqual([32, 4, 1]);
+    const distinctTexts = new Set([...Array(3000).keys()].flatMap((n) => upsertStatements('sqlite', table(23), rows(n + 1, 23)).map((s) => s.sql)));
+    expect(distinctTexts.size).toBe(11); // 1, 2, 4, … 1024 rows
+  });
+
+  it('binds no more than SQLite allows in one statement, and every row once, in order', () => {
+    const statements = upsertStatements('sqlite', table(23), rows(3000, 23));
+    expect(Math.max(...statements.map((s) => s.params.length))).toBeLessThanOrEqual(30_000);
+    expect(statements.flatMap((s) => s.params)).toEqual(rows(3000, 23).flat());
+  });
+
+  it('writes one unnest statement on PostgreSQL, each column one array literal', () => {
+    const [statement, ...more] = upsertStatements('postgres', table(2), [
+      ['a', 'say "hi"'],
+      ['b', null],
+    ]);
+    expect(more).toEqual([]);
+    expect(statement.sql).toBe('INSERT INTO t (c0, c1) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (c0) DO UPDATE SET c1 = excluded.c1');
+    expect(statement.params).toEqual(['{"a","b"}', '{"say \\"hi\\"",NULL}']);
+  });
+});
