@@ -8,7 +8,7 @@ import { dialectOf } from './dialect-sql';
 // connection (its transaction when it has one). Errors are TypeORM's QueryFailedError, as
 // `manager.query` throws them.
 
-/** Statements kept prepared per SQLite connection; a list's filters make a bounded number of texts, anything past this is prepared again. */
+/** Statements kept prepared per SQLite connection: a list's filters and the writes' chunk sizes make a bounded number of texts; anything past this is prepared again. */
 const MAX_PREPARED = 256;
 const prepared = new WeakMap<Database, Map<string, Statement>>();
 
@@ -40,14 +40,15 @@ export async function selectArrays(manager: EntityManager, sql: string, params: 
  */
 export async function runStatement(manager: EntityManager, sql: string, params: unknown[]): Promise<void> {
   try {
-    if (dialectOf(manager) === 'sqlite') statementOf(manager, sql, false).run(params);
+    if (dialectOf(manager) === 'sqlite') statementOf(manager, sql).run(params);
     else await manager.query(sql, params);
   } catch (err) {
     throw queryFailed(sql, params, err);
   }
 }
 
-function statementOf(manager: EntityManager, sql: string, rows = true): Statement {
+/** The statement kept for this text; one that answers rows (a SELECT, a RETURNING) answers them as arrays. */
+function statementOf(manager: EntityManager, sql: string): Statement {
   const db = (manager.connection.driver as unknown as { databaseConnection: Database }).databaseConnection;
   let statements = prepared.get(db);
   if (!statements) prepared.set(db, (statements = new Map<string, Statement>()));
@@ -55,7 +56,7 @@ function statementOf(manager: EntityManager, sql: string, rows = true): Statemen
   if (!statement) {
     if (statements.size >= MAX_PREPARED) statements.delete(statements.keys().next().value!);
     statement = db.prepare(sql);
-    if (rows) statement.raw(true);
+    if (statement.reader) statement.raw(true);
     statements.set(sql, statement);
   }
   return statement;
