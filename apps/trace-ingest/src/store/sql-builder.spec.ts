@@ -28,13 +28,34 @@ describe('upsertStatements on SQLite', () => {
     expect(statements.flatMap((s) => s.params)).toEqual(rows(3000, 23).flat());
   });
 
-  it('writes one unnest statement on PostgreSQL, each column one array literal', () => {
-    const [statement, ...more] = upsertStatements('postgres', table(2), [
-      ['a', 'say "hi"'],
-      ['b', null],
+  it('writes one unnest statement on PostgreSQL, a text column as its texts joined, any other as an array literal', () => {
+    const mixed: UpsertTable = {
+      name: 't',
+      columns: [
+        ['c0', 'text'],
+        ['c1', 'text'],
+        ['c2', 'int8'],
+      ],
+      key: ['c0'],
+      update: ['c1'],
+    };
+    const [statement, ...more] = upsertStatements('postgres', mixed, [
+      ['a', 'say "hi"', 1],
+      ['b', null, null],
     ]);
     expect(more).toEqual([]);
-    expect(statement.sql).toBe('INSERT INTO t (c0, c1) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (c0) DO UPDATE SET c1 = excluded.c1');
-    expect(statement.params).toEqual(['{"a","b"}', '{"say \\"hi\\"",NULL}']);
+    expect(statement.sql).toBe(
+      "INSERT INTO t (c0, c1, c2) SELECT * FROM unnest(string_to_array($1, E'\\x01', E'\\x02'), string_to_array($2, E'\\x01', E'\\x02'), $3::int8[]) ON CONFLICT (c0) DO UPDATE SET c1 = excluded.c1",
+    );
+    expect(statement.params).toEqual(['a\u0001b', 'say "hi"\u0001\u0002', '{1,NULL}']);
+  });
+
+  it('sends a text column holding a separator as an array literal', () => {
+    const [statement] = upsertStatements('postgres', table(2), [
+      ['a', 'x\u0001y'],
+      ['b', 'z'],
+    ]);
+    expect(statement.sql).toContain("unnest(string_to_array($1, E'\\x01', E'\\x02'), $2::text[])");
+    expect(statement.params[1]).toBe('{"x\u0001y","z"}');
   });
 });
