@@ -36,7 +36,9 @@ const opts = c.parseArgs(process.argv.slice(2), {
   // (~150-180 a second) than it serves, and measure the GETs' queue instead of the store.
   'probe-rate': 0,
   'poll-ms': 0, // 0: 2 ms all-in-one, 10 ms distributed (each GET there is a request-reply over Kafka)
-  warmup: 3,
+  // Seconds of light load before measuring (per route with --format otlp); by default 3 all-in-one, 10 distributed,
+  // where a fresh broker's JIT compiles through the first seconds (bench/README, "Reads, round four").
+  warmup: -1,
   only: '',
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
   spans: 10,
@@ -59,6 +61,7 @@ if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode 
 if (!['json', 'otlp'].includes(opts.format)) throw new Error('--format is json or otlp');
 if (!opts.ids) opts.ids = opts.format === 'otlp' ? 'otel' : 'sequential';
 if (!['sequential', 'otel'].includes(opts.ids)) throw new Error('--ids is sequential or otel');
+if (opts.warmup < 0) opts.warmup = opts.mode === 'distributed' ? 10 : 3;
 if (!opts.connections) opts.connections = opts.mode === 'distributed' ? 64 : 32;
 const pollMs = opts['poll-ms'] || (opts.mode === 'distributed' ? 10 : 2);
 if (!opts['probe-rate']) opts['probe-rate'] = opts.mode === 'distributed' ? 10 : 50;

@@ -10,7 +10,7 @@ describe('pgTextList', () => {
   }, 60_000);
   afterAll(() => store?.close());
 
-  const readBack = async (list: string): Promise<unknown[]> => {
+  const readBack = async (list: string | Buffer): Promise<unknown[]> => {
     const [row] = await store.dataSource.query<Array<{ a: unknown[] }>>(`SELECT ${pgTextListSql('$1')} AS a`, [list]);
     return row.a;
   };
@@ -29,6 +29,16 @@ describe('pgTextList', () => {
     expect(await readBack(pgTextList(values)!)).toEqual(values.map((v) => v ?? null));
     expect(await readBack(pgTextList([null])!)).toEqual([null]);
     expect(await readBack(pgTextList(['', ''])!)).toEqual(['', '']);
+  });
+
+  it('carries long texts as UTF-8 bytes, multi-byte characters and NULLs included', async () => {
+    const prompt = (i: number) => JSON.stringify({ prompt: `a "quoted" prompt ${i} `.repeat(8), n: i });
+    const values = [prompt(1), null, '视频 🎬 生成 '.repeat(40), prompt(2), '', '\u2028 line\nbreak '.repeat(10), undefined, prompt(3)];
+    const list = pgTextList(values)!;
+    expect(Buffer.isBuffer(list)).toBe(true);
+    expect(await readBack(list)).toEqual(values.map((v) => v ?? null));
+    const manyWide = Array.from({ length: 50 }, (_, i) => `${i} ` + '🎬视'.repeat(30));
+    expect(await readBack(pgTextList(manyWide)!)).toEqual(manyWide);
   });
 
   it('declines what it cannot carry: a text holding either mark, or one empty text', () => {

@@ -46,7 +46,7 @@ function insertStatements(dialect: Dialect, table: UpsertTable, rows: readonly u
 
 function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: string): Statement {
   const arrays: string[] = [];
-  const params: string[] = [];
+  const params: Array<string | Buffer> = [];
   table.columns.forEach(([, type], i) => {
     const values = rows.map((row) => row[i]);
     const list = type === 'text' ? pgTextList(values) : null;
