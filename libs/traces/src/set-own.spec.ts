@@ -12,7 +12,7 @@ describe('setOwn', () => {
   });
 
   it('writes and overwrites any other key in place, keeping the order of the keys', () => {
-    const object: Record<string, unknown> = JSON.parse('{"a":1,"constructor":2}');
+    const object = JSON.parse('{"a":1,"constructor":2}') as Record<string, unknown>;
     setOwn(object, 'b', 3);
     setOwn(object, 'a', 4);
     setOwn(object, 'toString', 5);
