@@ -26,8 +26,8 @@ import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
 import { GatewayExceptionFilter } from './otlp/otlp-exception.filter';
-import { OtlpController } from './otlp/otlp.controller';
 import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
+import { OTLP_TRACE_ROUTES } from './otlp/otlp-routes';
 import { OtlpDecodePool } from './otlp/otlp-decode-pool';
 import { OtlpIngest } from './otlp/otlp-ingest';
 import { OrganizationsController } from './organizations/organizations.controller';
@@ -50,7 +50,7 @@ export class GatewayModule {
   static register(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env))],
+      imports: [LoggingModule.forApp(GATEWAY, env.LOG_LEVEL, OTLP_TRACE_ROUTES), BusModule.forClient(bus), PersistenceModule.forService(gatewayStore(env))],
       controllers: [
         ProjectsController,
         ApiKeysController,
@@ -59,7 +59,6 @@ export class GatewayModule {
         PromptsController,
         PromptReleasesController,
         TracesController,
-        OtlpController,
         DatasetsController,
         BenchmarksController,
         MediaController,

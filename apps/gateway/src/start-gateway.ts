@@ -11,7 +11,10 @@ import { createFastifyAdapter } from './http/fastify-adapter';
 import { useLeanAsyncResourceBind } from './http/lean-async-bind';
 import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
+import { AuthGuard } from './auth/auth.guard';
 import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
+import { registerOtlpHttpRoutes } from './otlp/otlp-http.routes';
+import { OtlpIngest } from './otlp/otlp-ingest';
 import { setupOpenApi } from './ops/openapi';
 
 /**
@@ -31,6 +34,7 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   const fastify = app.getHttpAdapter().getInstance();
   app.get(HttpMetrics).attach(fastify);
   registerMethodNotAllowed(fastify);
+  registerOtlpHttpRoutes(fastify, app.get(AuthGuard), app.get(OtlpIngest));
   setupOpenApi(app);
   // The web console, when it was built (npm run build builds it with the apps).
   const consoleDir = consoleDistDir();

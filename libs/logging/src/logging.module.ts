@@ -1,5 +1,5 @@
 import type { LogLevel } from '@cinetrace/config';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { logDestination } from './log-format';
@@ -16,7 +16,12 @@ export type { LogLevel };
  */
 @Module({})
 export class LoggingModule {
-  static forApp(app: string, level: LogLevel): DynamicModule {
+  /**
+   * `unloggedPosts`: POST routes whose requests get no request logger (pino-http's child
+   * logger, bound through AsyncLocalStorage): routes served outside Nest's pipeline, whose
+   * own log lines name their request (the gateway's OTLP routes).
+   */
+  static forApp(app: string, level: LogLevel, unloggedPosts: readonly string[] = []): DynamicModule {
     const options = {
       level,
       base: { app: logProcessName(app) },
@@ -35,7 +40,12 @@ export class LoggingModule {
     const destination = logDestination();
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRoot({ pinoHttp: destination ? [options, destination] : options })],
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: destination ? [options, destination] : options,
+          ...(unloggedPosts.length ? { exclude: unloggedPosts.map((path) => ({ path, method: RequestMethod.POST })) } : {}),
+        }),
+      ],
     };
   }
 }

@@ -24,7 +24,8 @@ export class GatewayExceptionFilter extends ProblemDetailsFilter {
     const problem = toProblem(exception, String(request.id));
     if (problem.body.code === 'internal') {
       const err = exception as Error;
-      this.otlpLogger.error(`${request.method} ${request.routeOptions?.url ?? ''} failed: ${err?.name}: ${err?.message}`);
+      // The OTLP routes have no request logger (otlp-http.routes.ts): the line names its request.
+      this.otlpLogger.error(`${request.method} ${request.routeOptions?.url ?? ''} failed: ${err?.name}: ${err?.message} (request ${String(request.id)})`);
     }
     const status = problem.body.status;
     const { contentType, body } = encodeStatus(requestEncoding(request), GRPC_CODE_FOR_HTTP_STATUS[status] ?? 2, problem.body.detail);

@@ -1,12 +1,12 @@
-import { DomainError, ErrorCode, ProjectContext } from '@cinetrace/contracts';
+import type { ProjectContext } from '@cinetrace/contracts';
 import { toProblem } from '@cinetrace/http-problem';
 import { encodeExportResponse, encodeGrpcStatusDetails } from '@cinetrace/traces';
 import * as grpc from '@grpc/grpc-js';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AuthGuard } from '../auth/auth.guard';
-import { callerContext } from '../auth/caller';
 import { GatewayEnv } from '../gateway.env';
+import { otlpCaller } from './otlp-caller';
 import { OtlpIngest } from './otlp-ingest';
 import { GRPC_CODE_FOR_HTTP_STATUS_OVER_GRPC } from './otlp-status-codes';
 
@@ -83,18 +83,12 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async caller(metadata: grpc.Metadata, requestId: string): Promise<ProjectContext> {
+  private caller(metadata: grpc.Metadata, requestId: string): Promise<ProjectContext> {
     const first = (name: string) => {
       const value = metadata.get(name)[0];
       return typeof value === 'string' ? value : undefined;
     };
-    const auth = await this.auth.authenticate({ authorization: first('authorization'), projectKey: first('x-project-key') }, 'project', {
-      scope: 'ingest',
-      wholeOrganization: false,
-      instanceAdmin: false,
-    });
-    if (!auth.project) throw new DomainError(ErrorCode.ProjectKeyRequired, 'Send the project key as x-project-key');
-    return callerContext(auth, requestId) as ProjectContext;
+    return otlpCaller(this.auth, { authorization: first('authorization'), projectKey: first('x-project-key') }, requestId);
   }
 
   /** The API's answer to `err`, as a gRPC status: the same words, never internals (logged instead, as HTTP does). */

@@ -1,4 +1,5 @@
-import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
+import { SCOPE_MARK } from '../../auth/access.decorators';
 import { OTLP_TRACE_ROUTES } from '../../otlp/otlp-routes';
 import { headerRef } from './response-headers';
 
@@ -21,7 +22,32 @@ const OTLP_ERRORS: Record<number, string> = {
   503: 'The trace stream is unavailable: retry after Retry-After',
 };
 
-/** OTLP/HTTP trace export as it behaves (otlp.controller.ts, otlp-exception.filter.ts): bodies and answers in protobuf or OTLP/JSON. */
+/** Each OTLP route's operation as the rest of the document's refinement expects it (the routes are Fastify's, so no controller describes them). */
+const OTLP_OPERATIONS: Record<(typeof OTLP_TRACE_ROUTES)[number], Pick<OperationObject, 'operationId' | 'summary' | 'description'>> = {
+  '/v1/traces': {
+    operationId: 'exportOtlpTraces',
+    summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
+    description:
+      "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
+      '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
+  },
+  '/api/v1/otel/v1/traces': {
+    operationId: 'exportOtlpTracesUnderApi',
+    summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)',
+  },
+};
+
+/** Adds the OTLP routes' operations, first: security, problem responses and describeOtlpOperations then treat them as any other. */
+export function describeOtlpRoutes(doc: OpenAPIObject): void {
+  for (const path of OTLP_TRACE_ROUTES) {
+    const operation: OperationObject = { ...OTLP_OPERATIONS[path], tags: ['OpenTelemetry'], parameters: [], responses: {} };
+    // The scope the auth guard's rule asks (otlpCaller), read by describeSecurity as on a controller's route.
+    (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
+    doc.paths[path] = { post: operation };
+  }
+}
+
+/** OTLP/HTTP trace export as it behaves (otlp-http.routes.ts, otlp-exception.filter.ts): bodies and answers in protobuf or OTLP/JSON. */
 export function describeOtlpOperations(doc: OpenAPIObject): void {
   const schemas = doc.components!.schemas!;
   schemas.ExportTraceServiceRequest = {

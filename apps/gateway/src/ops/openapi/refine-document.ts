@@ -19,7 +19,7 @@ import { nullableToTypeArrays } from './nullable-types';
 import { describeExamples } from './operation-examples';
 import { describeMediaOperations } from './media-operations';
 import { describeMediaFrameOperations } from './media-frame-operations';
-import { describeOtlpOperations, OTLP_PATHS } from './otlp-operations';
+import { describeOtlpOperations, describeOtlpRoutes, OTLP_PATHS } from './otlp-operations';
 import { describeProblems } from './problem-responses';
 import { describeRequestHeaders } from './request-headers';
 import { describeResponseHeaders } from './response-headers';
@@ -34,6 +34,7 @@ import { describeTraceBodies } from './trace-schemas';
  */
 export function refineDocument(doc: OpenAPIObject): OpenAPIObject {
   describeDocumentRoute(doc);
+  describeOtlpRoutes(doc);
   anyJsonFields(doc);
   nullableToTypeArrays(doc);
   closeInputSchemas(doc);

@@ -1,0 +1,75 @@
+import { expect } from '@jest/globals';
+import { DomainError, ErrorCode, ProjectContext } from '@cinetrace/contracts';
+import { decodeExportResponse } from '@cinetrace/traces';
+import Fastify, { FastifyInstance } from 'fastify';
+import type { AuthGuard, Credentials } from '../auth/auth.guard';
+import type { OtlpBody } from './otlp-body';
+import { registerOtlpHttpRoutes } from './otlp-http.routes';
+import type { OtlpIngest } from './otlp-ingest';
+
+const API_KEY = 'ct_valid';
+const PROJECT_KEY = 'video-gen';
+
+/**
+ * The OTLP routes on a bare Fastify, with a fake guard (one valid key pair) and a fake
+ * ingest that records what it was given. Errors land in an error handler that answers
+ * their status and code, as GatewayExceptionFilter does under Nest.
+ */
+async function setup(rejectedSpans = 0) {
+  const exported: Array<{ ctx: ProjectContext; body: OtlpBody }> = [];
+  const scopesAsked: unknown[] = [];
+  const auth = {
+    authenticate: async (credentials: Credentials, access: string, route: unknown) => {
+      scopesAsked.push({ access, route });
+      if (credentials.authorization !== `Bearer ${API_KEY}`) throw new DomainError(ErrorCode.Unauthenticated, 'no key');
+      if (credentials.projectKey !== PROJECT_KEY) throw new DomainError(ErrorCode.ProjectKeyRequired, 'no project');
+      return { orgId: 'org_1', apiKeyId: 'key_1', scopes: ['ingest'], project: { id: 'prj_1' } };
+    },
+  } as unknown as AuthGuard;
+  const otlp = {
+    export: async (ctx: ProjectContext, body: OtlpBody) => (exported.push({ ctx, body }), { rejectedSpans, errorMessage: rejectedSpans ? 'refused' : '' }),
+  } as unknown as OtlpIngest;
+  const fastify: FastifyInstance = Fastify();
+  fastify.addContentTypeParser('application/x-protobuf', { parseAs: 'buffer' }, (_req, bytes, done) => done(null, { encoding: 'protobuf', bytes }));
+  fastify.setErrorHandler((err, _request, reply) => {
+    const code = err instanceof DomainError ? err.code : 'internal';
+    void reply.status(code === ErrorCode.Unauthenticated ? 401 : code === ErrorCode.ProjectKeyRequired ? 401 : 400).send({ code });
+  });
+  registerOtlpHttpRoutes(fastify, auth, otlp);
+  await fastify.ready();
+  return { fastify, exported, scopesAsked };
+}
+
+const headers = { authorization: `Bearer ${API_KEY}`, 'x-project-key': PROJECT_KEY, 'content-type': 'application/x-protobuf' };
+const payload = Buffer.from([0x0a, 0x00]);
+
+describe('the OTLP/HTTP routes, served outside Nest', () => {
+  it.each(['/v1/traces', '/api/v1/otel/v1/traces'])('%s exports as the key’s project and answers an ExportTraceServiceResponse', async (url) => {
+    const { fastify, exported, scopesAsked } = await setup(2);
+    const reply = await fastify.inject({ method: 'POST', url, headers, payload });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/x-protobuf');
+    expect(decodeExportResponse(reply.rawPayload)).toEqual({ partialSuccess: { rejectedSpans: 2, errorMessage: 'refused' } });
+    expect(exported).toHaveLength(1);
+    expect(exported[0].ctx).toMatchObject({ orgId: 'org_1', projectId: 'prj_1', requestId: expect.any(String) });
+    expect(exported[0].body).toEqual({ encoding: 'protobuf', bytes: payload });
+    // The scope the OTLP operations document: project access with `ingest`.
+    expect(scopesAsked).toEqual([{ access: 'project', route: { scope: 'ingest', wholeOrganization: false, instanceAdmin: false } }]);
+  });
+
+  it('refuses a wrong key before anything is exported', async () => {
+    const { fastify, exported } = await setup();
+    const reply = await fastify.inject({ method: 'POST', url: '/v1/traces', headers: { ...headers, authorization: 'Bearer nope' }, payload });
+    expect([reply.statusCode, reply.json()]).toEqual([401, { code: ErrorCode.Unauthenticated }]);
+    expect(exported).toHaveLength(0);
+  });
+
+  it('refuses query parameters, after the keys, as every route that defines none does', async () => {
+    const { fastify, exported } = await setup();
+    const refused = await fastify.inject({ method: 'POST', url: '/v1/traces?debug=1', headers, payload });
+    expect([refused.statusCode, refused.json()]).toEqual([400, { code: ErrorCode.ValidationFailed }]);
+    const unauthenticated = await fastify.inject({ method: 'POST', url: '/v1/traces?debug=1', headers: { ...headers, authorization: '' }, payload });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(exported).toHaveLength(0);
+  });
+});
