@@ -11,7 +11,7 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
 /**
  * OTLP/HTTP trace export, served on Fastify itself as OTLP/gRPC is served on grpc-js: outside
  * Nest's REST pipeline (its request-logging middleware, guards, pipes and route wrapper),
- * none of which shapes an OTLP answer, and which took ~15% of the gateway's CPU per export
+ * none of which shapes an OTLP answer, and which took ~11% of the gateway's busy time per export
  * (bench/README.md, "Round eight"). What that pipeline did for these routes happens here or
  * in Fastify's hooks as before: the API key, the project key and the `ingest` scope
  * (otlpCaller), no query parameters (UnknownQueryGuard's rule), the body parsers (protobuf,
