@@ -1,4 +1,5 @@
 import { Reader, util } from 'protobufjs';
+import { utf8Text } from './utf8-interning';
 import { Json, MAX_VALUE_DEPTH, NO_KEY, OtlpValueError, ReadAttributes, TOO_DEEP, UnixNanos, doubleValue } from './otlp-values';
 
 /**
@@ -359,9 +360,13 @@ function readKeyValueList(target: { values: Record<string, Json> }, reader: Read
   }
 }
 
+/** A string field, short ones interned (utf8-interning.ts): keys and values repeat on every span. */
 function string(reader: Reader, tag: number): string {
   expectWireType(tag, LENGTH_DELIMITED);
-  return reader.string();
+  const end = messageEnd(reader);
+  const start = reader.pos;
+  reader.pos = end;
+  return utf8Text(reader.buf as Buffer, start, end);
 }
 
 /** A bytes field as hex, read off the body itself: no Buffer view per id (three per span). */
