@@ -22,29 +22,55 @@ const OTLP_ERRORS: Record<number, string> = {
   503: 'The trace stream is unavailable: retry after Retry-After',
 };
 
-/** Each OTLP route's operation as the rest of the document's refinement expects it (the routes are Fastify's, so no controller describes them). */
-const OTLP_OPERATIONS: Record<(typeof OTLP_TRACE_ROUTES)[number], Pick<OperationObject, 'operationId' | 'summary' | 'description'>> = {
-  '/v1/traces': {
-    operationId: 'exportOtlpTraces',
-    summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
-    description:
-      "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
-      '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
-  },
-  '/api/v1/otel/v1/traces': {
-    operationId: 'exportOtlpTracesUnderApi',
-    summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)',
-  },
-};
+/**
+ * Each OTLP route's operation as the rest of the document's refinement expects it (the routes
+ * are Fastify's, so no controller describes them), its keys in the order @nestjs/swagger gave
+ * them: the refinement fills `requestBody` and `responses` in place, so the served document
+ * is what it was when a controller served these routes, down to its bytes.
+ */
+function otlpOperation(path: (typeof OTLP_TRACE_ROUTES)[number]): OperationObject {
+  const tags = ['OpenTelemetry'];
+  const operation: OperationObject =
+    path === '/v1/traces'
+      ? {
+          description:
+            "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
+            '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
+          operationId: 'exportOtlpTraces',
+          parameters: [],
+          requestBody: undefined,
+          responses: {},
+          summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
+          tags,
+        }
+      : {
+          operationId: 'exportOtlpTracesUnderApi',
+          parameters: [],
+          requestBody: undefined,
+          responses: {},
+          summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)',
+          tags,
+        };
+  // The scope the auth guard's rule asks (otlpCaller), read by describeSecurity as on a controller's route.
+  (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
+  return operation;
+}
 
-/** Adds the OTLP routes' operations, first: security, problem responses and describeOtlpOperations then treat them as any other. */
+/** The JSON API's trace routes, which the OTLP routes follow in the document. */
+const JSON_TRACE_ROUTES = '/api/v1/traces';
+
+/**
+ * Adds the OTLP routes' operations, first: security, problem responses and
+ * describeOtlpOperations then treat them as any other. They go right after the JSON trace
+ * routes, where the controller that served them put them, so that the document, and the
+ * client generated from it (libs/api-client), keep their order.
+ */
 export function describeOtlpRoutes(doc: OpenAPIObject): void {
-  for (const path of OTLP_TRACE_ROUTES) {
-    const operation: OperationObject = { ...OTLP_OPERATIONS[path], tags: ['OpenTelemetry'], parameters: [], responses: {} };
-    // The scope the auth guard's rule asks (otlpCaller), read by describeSecurity as on a controller's route.
-    (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
-    doc.paths[path] = { post: operation };
-  }
+  const otlp: OpenAPIObject['paths'] = {};
+  for (const path of OTLP_TRACE_ROUTES) otlp[path] = { post: otlpOperation(path) };
+  const paths = Object.entries(doc.paths);
+  const after = paths.findLastIndex(([path]) => path.startsWith(JSON_TRACE_ROUTES));
+  doc.paths = Object.fromEntries([...paths.slice(0, after + 1), ...Object.entries(otlp), ...paths.slice(after + 1)]);
 }
 
 /** OTLP/HTTP trace export as it behaves (otlp-http.routes.ts, otlp-exception.filter.ts): bodies and answers in protobuf or OTLP/JSON. */
