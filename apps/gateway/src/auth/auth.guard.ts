@@ -7,6 +7,7 @@ import { Access, ACCESS_METADATA, INSTANCE_ADMIN_METADATA, REQUIRED_SCOPE_METADA
 import { AuthCache } from './auth-cache';
 import type { AuthenticatedRequest, ResolvedAuth } from './caller';
 import { checkScope, RouteRequirement, scopeForMethod } from './scope-rules';
+import type { FastifyRequest } from 'fastify';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -38,8 +39,7 @@ export class AuthGuard implements CanActivate {
       wholeOrganization: this.reflector.getAllAndOverride<boolean>(WHOLE_ORGANIZATION_METADATA, targets) ?? false,
       instanceAdmin: this.reflector.getAllAndOverride<boolean>(INSTANCE_ADMIN_METADATA, targets) ?? false,
     };
-    const credentials = { authorization: header(request, 'authorization'), projectKey: header(request, 'x-project-key') };
-    request.auth = await this.authenticate(credentials, access, route);
+    request.auth = await this.authenticate(httpCredentials(request), access, route);
     return true;
   }
 
@@ -79,7 +79,12 @@ function withScopes(reply: AuthResolveReply): AuthResolveReply {
   throw new DomainError(ErrorCode.Unavailable, 'Authentication is being upgraded; try again', undefined, 2);
 }
 
-function header(request: AuthenticatedRequest, name: string): string | undefined {
+/** The two auth values of an HTTP request (the first of each header sent twice): the guard's, and the OTLP routes' outside Nest. */
+export function httpCredentials(request: Pick<FastifyRequest, 'headers'>): Credentials {
+  return { authorization: header(request, 'authorization'), projectKey: header(request, 'x-project-key') };
+}
+
+function header(request: Pick<FastifyRequest, 'headers'>, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

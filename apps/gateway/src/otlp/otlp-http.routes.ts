@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { encodeExportResponse } from '@cinetrace/traces';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthGuard } from '../auth/auth.guard';
+import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
 import type { OtlpBody } from './otlp-body';
 import { otlpCaller } from './otlp-caller';
@@ -24,12 +24,8 @@ export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard
 }
 
 async function exportTraces(request: FastifyRequest, reply: FastifyReply, auth: AuthGuard, otlp: OtlpIngest): Promise<FastifyReply> {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
   // In the order the guards ran: the keys first, then the query.
-  const ctx = await otlpCaller(auth, { authorization: header('authorization'), projectKey: header('x-project-key') }, String(request.id));
+  const ctx = await otlpCaller(auth, httpCredentials(request), String(request.id));
   refuseQueryParameters(request);
   const body = request.body;
   if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');
