@@ -22,35 +22,38 @@ const OTLP_ERRORS: Record<number, string> = {
   503: 'The trace stream is unavailable: retry after Retry-After',
 };
 
+/** What each OTLP route's operation says of itself (the routes are Fastify's, so no controller describes them). */
+const OTLP_OPERATIONS: Record<(typeof OTLP_TRACE_ROUTES)[number], { operationId: string; summary: string; description?: string }> = {
+  '/v1/traces': {
+    operationId: 'exportOtlpTraces',
+    summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
+    description:
+      "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
+      '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
+  },
+  '/api/v1/otel/v1/traces': {
+    operationId: 'exportOtlpTracesUnderApi',
+    summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)',
+  },
+};
+
 /**
- * Each OTLP route's operation as the rest of the document's refinement expects it (the routes
- * are Fastify's, so no controller describes them), its keys in the order @nestjs/swagger gave
- * them: the refinement fills `requestBody` and `responses` in place, so the served document
- * is what it was when a controller served these routes, down to its bytes.
+ * An OTLP route's operation as the rest of the document's refinement expects it, its keys in
+ * the order @nestjs/swagger gave them: the refinement fills `requestBody` and `responses` in
+ * place, so the served document is what it was when a controller served these routes, down
+ * to its bytes.
  */
 function otlpOperation(path: (typeof OTLP_TRACE_ROUTES)[number]): OperationObject {
-  const tags = ['OpenTelemetry'];
-  const operation: OperationObject =
-    path === '/v1/traces'
-      ? {
-          description:
-            "Protobuf or OTLP/JSON, optionally `Content-Encoding: gzip`. Answers an ExportTraceServiceResponse in the request's encoding " +
-            '(`partialSuccess` when spans were rejected); errors are a google.rpc.Status. See the API reference, "OTLP ingest".',
-          operationId: 'exportOtlpTraces',
-          parameters: [],
-          requestBody: undefined,
-          responses: {},
-          summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest); spans merge into traces by their OTel trace id',
-          tags,
-        }
-      : {
-          operationId: 'exportOtlpTracesUnderApi',
-          parameters: [],
-          requestBody: undefined,
-          responses: {},
-          summary: 'OTLP/HTTP trace export under the API prefix (the same as POST /v1/traces)',
-          tags,
-        };
+  const { operationId, summary, description } = OTLP_OPERATIONS[path];
+  const operation: OperationObject = {
+    ...(description === undefined ? {} : { description }),
+    operationId,
+    parameters: [],
+    requestBody: undefined,
+    responses: {},
+    summary,
+    tags: ['OpenTelemetry'],
+  };
   // The scope the auth guard's rule asks (otlpCaller), read by describeSecurity as on a controller's route.
   (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
   return operation;
