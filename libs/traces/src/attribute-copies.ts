@@ -4,8 +4,9 @@ import { setOwn } from './set-own';
 /**
  * Attributes that repeat a span's input or output. OTLP keeps every original attribute
  * (API.md), so a span mapped from `input.value` or `gen_ai.input.messages` holds its payload
- * twice: as `input` and as that attribute. Such a copy travels and is stored once: the
+ * twice: as `input` and as that attribute. Such a copy is stored once (span-json): the
  * attribute holds a placeholder (its key keeps its place) and a note names the field it repeats.
+ * (On the trace stream the gateway leaves out the field instead: otlp/otlp-payload-copies.)
  */
 
 /** Which span field an attribute repeats. */
@@ -41,40 +42,13 @@ export function copiedValue(payloadText: string): string {
   return payloadText.charCodeAt(0) === 0x22 ? (JSON.parse(payloadText) as string) : payloadText;
 }
 
-/** On the trace stream: [span id, attribute key, the field it repeats], for each attribute left out. */
+/** On the trace stream, from gateways before payloadCopies: [span id, attribute key, the field it repeats], for each attribute left out. */
 export type StreamAttributeCopies = NonNullable<TraceIngestMessage['attributeCopies']>;
 
 /**
- * Takes the copies out of a validated trace's span attributes before it is published (each
- * attributes object is replaced, never changed: the caller's may be shared), and says
- * which; undefined when there are none. The JSON route's traces carry none to speak of;
- * an OTLP trace's stream record shrinks by about a quarter.
+ * Puts the copies back into a trace read from the stream, so that it is the trace the gateway
+ * validated: for records gateways wrote before they left out payloads instead (restoreOtlpPayloads).
  */
-export function takeAttributeCopies(trace: TraceInput): StreamAttributeCopies | undefined {
-  let copies: StreamAttributeCopies | undefined;
-  for (const span of trace.spans) {
-    const attributes = span.attributes;
-    if (!attributes || (span.input === undefined && span.output === undefined)) continue;
-    let input: PayloadText | undefined;
-    let output: PayloadText | undefined;
-    let kept: Record<string, unknown> | undefined;
-    for (const key in attributes) {
-      const value = attributes[key];
-      if (typeof value !== 'string' || value.length < MIN_COPY_LENGTH) continue;
-      input ??= payloadText(span.input);
-      output ??= payloadText(span.output);
-      const column = copiedColumn(value, input, output);
-      if (!column) continue;
-      kept ??= { ...attributes };
-      setOwn(kept, key, COPY_PLACEHOLDER);
-      (copies ??= []).push([span.id, key, column]);
-    }
-    if (kept) span.attributes = kept;
-  }
-  return copies;
-}
-
-/** Puts the copies back into a trace read from the stream, so that it is the trace the gateway validated. */
 export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttributeCopies): void {
   const spans = new Map(trace.spans.map((span) => [span.id, span]));
   for (const [spanId, key, column] of copies) {
@@ -86,5 +60,3 @@ export function restoreAttributeCopies(trace: TraceInput, copies: StreamAttribut
     if (payload !== undefined) setOwn(attributes, key, typeof payload === 'string' ? payload : JSON.stringify(payload));
   }
 }
-
-const payloadText = (value: unknown): PayloadText => ({ value, text: value === undefined || value === null ? null : JSON.stringify(value) });

@@ -64,21 +64,22 @@ describe('OtlpIngest', () => {
     expect(trace.endTime).toBeUndefined();
   });
 
-  it('sends an attribute that repeats the input once on a stream that serializes, and the trace as it is on an in-process one', async () => {
+  it('sends an input that an attribute holds once on a stream that serializes, and the trace as it is on an in-process one', async () => {
     const prompt = 'a lighthouse at dusk, the beam sweeping over a calm sea, 35 mm, slow dolly in';
     const withInput = { ...span('1'.repeat(16), 'generate'), attributes: [{ key: 'input.value', value: { stringValue: prompt } }] };
     const kafka = setup();
     await kafka.otlp.export(ctx, body(withInput));
     const sent = kafka.published[0].value;
-    expect(sent.trace.spans[0].input).toBe(prompt);
-    expect(sent.trace.spans[0].attributes).toEqual({ 'input.value': 0 });
-    expect(sent.attributeCopies).toEqual([['1'.repeat(16), 'input.value', 'input']]);
+    expect(sent.trace.spans[0].input).toBeUndefined();
+    expect(sent.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
+    expect(sent.payloadCopies).toEqual([['1'.repeat(16), 'input', 'input.value', 'text']]);
 
     const inProcess = setup(undefined, {}, false);
     await inProcess.otlp.export(ctx, body(withInput));
     const handed = inProcess.published[0].value;
+    expect(handed.trace.spans[0].input).toBe(prompt);
     expect(handed.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
-    expect(handed.attributeCopies).toBeUndefined();
+    expect(handed.payloadCopies).toBeUndefined();
   });
 
   it('refuses an undecodable body as a whole (400), and lets backpressure through (503: the exporter retries)', async () => {

@@ -47,8 +47,8 @@ export class OtlpIngest {
     // Spans refused, and traces none of whose spans were kept (what reaches the stream counts as accepted).
     if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
-    // Attributes that repeat a span's input or output (input.value …) travel once.
-    if (valid.length) await this.ingestor.publish(ctx, valid, { leaveOutCopies: true, awaited: false });
+    // A span input or output made from an attribute (input.value …) travels once, as that attribute.
+    if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false });
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }
 

@@ -13,7 +13,7 @@ import {
 } from '@cinetrace/contracts';
 import { countTracesAccepted, countTracesRejected, startIngestSeries, type TraceRejectReason } from '@cinetrace/metrics';
 import { newId } from '@cinetrace/ids';
-import { SpanParentRules, StreamAttributeCopies, checkSpanParents, foreignParentIds, takeAttributeCopies, validateTrace } from '@cinetrace/traces';
+import { SpanParentRules, checkSpanParents, foreignParentIds, leaveOutOtlpPayloads, validateTrace } from '@cinetrace/traces';
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -63,23 +63,23 @@ export class TraceIngestor {
 
   /**
    * Resolves once the stream holds every trace durably (or rejects: then none counts as
-   * accepted). `leaveOutCopies` (OTLP's traces): attributes that repeat a span's input or
-   * output travel once (takeAttributeCopies) when the stream serializes its records; an
-   * in-process stream hands the trace over as it is, so there is nothing to save there.
+   * accepted). `fromOtlp` (traces otlpToTraces made): a span input or output that an attribute
+   * holds travels once, as that attribute (leaveOutOtlpPayloads), when the stream serializes
+   * its records; an in-process stream hands the trace over as it is, so there is nothing to save there.
    * `awaited`: the caller will wait for the storage (`waitStored`), so trace-ingest writes a
    * receipt of each message; otherwise none, a row and two index entries per trace spared.
    */
-  async publish(ctx: ProjectContext, traces: TraceInput[], { leaveOutCopies = false, awaited }: { leaveOutCopies?: boolean; awaited: boolean }): Promise<Accepted[]> {
+  async publish(ctx: ProjectContext, traces: TraceInput[], { fromOtlp = false, awaited }: { fromOtlp?: boolean; awaited: boolean }): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
-    const takeCopies = leaveOutCopies && this.streams.serializesRecords;
+    const leaveOutPayloads = fromOtlp && this.streams.serializesRecords;
     const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
     try {
       await this.streams.publish<TraceIngestMessage>(
         Topics.TraceIngest,
         accepted.map(({ ingestId, trace }) => ({
           key: `${ctx.projectId}/${trace.id}`,
-          value: withCopies({ ingestId, projectId: ctx.projectId, receivedAt, trace, ...(awaited ? {} : NO_RECEIPT) }, takeCopies ? takeAttributeCopies(trace) : undefined),
+          value: streamMessage({ ingestId, projectId: ctx.projectId, receivedAt, trace, ...(awaited ? {} : NO_RECEIPT) }, leaveOutPayloads),
         })),
       );
     } catch (err) {
@@ -116,7 +116,11 @@ export class TraceIngestor {
 
 const NO_RECEIPT = { receipt: false } as const;
 
-const withCopies = (message: TraceIngestMessage, copies: StreamAttributeCopies | undefined): TraceIngestMessage => (copies ? { ...message, attributeCopies: copies } : message);
+function streamMessage(base: TraceIngestMessage, leaveOutPayloads: boolean): TraceIngestMessage {
+  if (!leaveOutPayloads) return base;
+  const { trace, copies } = leaveOutOtlpPayloads(base.trace);
+  return copies ? { ...base, trace, payloadCopies: copies } : base;
+}
 
 /** Counts a trace refused at the check, its spans as far as the raw payload has a span list. */
 function countRejected(reason: TraceRejectReason, raw: unknown): void {

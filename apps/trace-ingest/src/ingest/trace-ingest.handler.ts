@@ -1,7 +1,7 @@
 import { StreamRecord } from '@cinetrace/bus';
 import { TraceIngestMessage, TraceMediaAttachment } from '@cinetrace/contracts';
 import { timeTraceBatchWrite } from '@cinetrace/metrics';
-import { restoreAttributeCopies } from '@cinetrace/traces';
+import { restoreAttributeCopies, restoreOtlpPayloads } from '@cinetrace/traces';
 import { Injectable, Logger } from '@nestjs/common';
 import { TraceMediaRelay } from '../media/trace-media-relay';
 import { TraceWriter } from '../store/trace-writer';
@@ -24,8 +24,11 @@ export class TraceIngestHandler {
     const messages = records.map((r) => r.value);
     const malformed = messages.findIndex((m) => !isIngestMessage(m));
     if (malformed >= 0) throw new Error(`record ${records[malformed].key} is not a trace ingest message`);
-    // The gateway left out attributes that repeat their span's input or output: the trace is merged as it validated it.
-    for (const message of messages) if (message.attributeCopies) restoreAttributeCopies(message.trace, message.attributeCopies);
+    // The gateway left out span inputs and outputs that an attribute holds (older gateways: the attributes): the trace is merged as it validated it.
+    for (const message of messages) {
+      if (message.payloadCopies) restoreOtlpPayloads(message.trace, message.payloadCopies);
+      if (message.attributeCopies) restoreAttributeCopies(message.trace, message.attributeCopies);
+    }
     const started = Date.now();
     const mediaQueued = await timeTraceBatchWrite(messages.length, () => this.writer.store(messages));
     if (mediaQueued) this.media.wake();
@@ -46,6 +49,7 @@ function isIngestMessage(value: unknown): value is TraceIngestMessage {
     typeof m.trace.id === 'string' &&
     Array.isArray(m.trace.spans) &&
     m.trace.spans.every((s) => !!s && typeof s.id === 'string' && typeof s.name === 'string' && typeof s.startTime === 'number') &&
+    (m.payloadCopies === undefined || (Array.isArray(m.payloadCopies) && m.payloadCopies.every(isPayloadCopy))) &&
     (m.attributeCopies === undefined || (Array.isArray(m.attributeCopies) && m.attributeCopies.every(isCopy))) &&
     (m.receipt === undefined || m.receipt === false) &&
     (m.media === undefined || (Array.isArray(m.media) && m.media.every(isMediaAttachment)))
@@ -64,4 +68,7 @@ function isMediaAttachment(value: unknown): boolean {
   );
 }
 
-const isCopy = (copy: unknown) => Array.isArray(copy) && typeof copy[0] === 'string' && typeof copy[1] === 'string' && (copy[2] === 'input' || copy[2] === 'output');
+const isColumn = (column: unknown) => column === 'input' || column === 'output';
+const isPayloadCopy = (copy: unknown) =>
+  Array.isArray(copy) && typeof copy[0] === 'string' && isColumn(copy[1]) && typeof copy[2] === 'string' && (copy[3] === 'text' || copy[3] === 'json');
+const isCopy = (copy: unknown) => Array.isArray(copy) && typeof copy[0] === 'string' && typeof copy[1] === 'string' && isColumn(copy[2]);

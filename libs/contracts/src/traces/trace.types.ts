@@ -67,9 +67,16 @@ export interface TraceIngestMessage {
    */
   receipt?: false;
   /**
-   * Span attributes the gateway left out because they repeat the span's input or output
-   * (an OTLP span's `input.value`): [span id, attribute key, the field it repeats]. The
-   * attribute holds 0 in their place; trace-ingest puts the value back before it merges.
+   * Span inputs and outputs the gateway left out because an attribute of the span holds them
+   * (an OTLP span's input is its `input.value`): [span id, the field, the attribute's key,
+   * `text` (the field is the attribute's string) or `json` (the field is that string parsed as
+   * JSON)]. trace-ingest puts each field back before it merges.
+   */
+  payloadCopies?: Array<[spanId: string, column: 'input' | 'output', key: string, form: 'text' | 'json']>;
+  /**
+   * What gateways before payloadCopies sent instead, still read so that records they left in the
+   * stream store whole: attributes left out because they repeat the span's input or output,
+   * [span id, attribute key, the field it repeats], each holding 0 in its place.
    */
   attributeCopies?: Array<[spanId: string, key: string, column: 'input' | 'output']>;
   /**

@@ -3,3 +3,4 @@ export * from './otlp-values';
 export * from './otlp-codec';
 export * from './otlp-to-traces';
 export * from './otlp-span-checks';
+export * from './otlp-payload-copies';

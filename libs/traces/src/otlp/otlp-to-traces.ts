@@ -48,8 +48,24 @@ const GEN_AI_OPERATION_KINDS: Record<string, SpanKind> = {
  * (API.md: every original attribute is kept), unless that would take `attributes` past its
  * 64 KiB: then each keeps a note of where its value went (input and output hold 1 MiB each).
  */
-const OUTPUT_ATTRIBUTES = new Set<string>([GenAi.OutputMessages, GenAi.Completion, OpenInference.OutputValue]);
-const PAYLOAD_ATTRIBUTES = new Set<string>([GenAi.InputMessages, GenAi.Prompt, OpenInference.InputValue, ...OUTPUT_ATTRIBUTES]);
+export const PAYLOAD_SOURCES = {
+  input: [GenAi.InputMessages, GenAi.Prompt, OpenInference.InputValue],
+  output: [GenAi.OutputMessages, GenAi.Completion, OpenInference.OutputValue],
+} as const satisfies Record<'input' | 'output', readonly string[]>;
+const OUTPUT_ATTRIBUTES = new Set<string>(PAYLOAD_SOURCES.output);
+const PAYLOAD_ATTRIBUTES = new Set<string>([...PAYLOAD_SOURCES.input, ...OUTPUT_ATTRIBUTES]);
+
+/** The attribute a span's input (or output) is taken from: the first of its sources that holds a value. */
+export function payloadSource(attributes: Record<string, unknown>, column: keyof typeof PAYLOAD_SOURCES): string | undefined {
+  for (const key of PAYLOAD_SOURCES[column]) if (attributes[key] !== undefined && attributes[key] !== null) return key;
+  return undefined;
+}
+
+/** That attribute's value; when none holds one, the last source's (null or undefined), as `a ?? b ?? c` would give. */
+function payloadAttribute(attributes: Record<string, unknown>, column: keyof typeof PAYLOAD_SOURCES): unknown {
+  const sources = PAYLOAD_SOURCES[column];
+  return attributes[payloadSource(attributes, column) ?? sources[sources.length - 1]];
+}
 
 /**
  * Maps an ExportTraceServiceRequest (OTLP/JSON shape, ids as hex) to trace payloads, one
@@ -174,7 +190,7 @@ function payloadChars(own: Record<string, unknown>): number {
 }
 
 /** What a payload attribute says in `attributes` when its value only fits in the span's input or output. */
-const movedNote = (key: string) => `(moved to the span's ${OUTPUT_ATTRIBUTES.has(key) ? 'output' : 'input'}: attributes hold 64 KiB)`;
+export const movedNote = (key: string) => `(moved to the span's ${OUTPUT_ATTRIBUTES.has(key) ? 'output' : 'input'}: attributes hold 64 KiB)`;
 
 /** kind, model, usage, input and output from GenAI, OpenInference and cinetrace.video attributes. */
 function semanticFields(a: Record<string, unknown>): Record<string, unknown> {
@@ -192,9 +208,9 @@ function semanticFields(a: Record<string, unknown>): Record<string, unknown> {
   setNumber(usage, 'frames', a[CinetraceVideo.FrameCount]);
   if (Object.keys(usage).length) fields.usage = usage;
 
-  const input = a[GenAi.InputMessages] ?? a[GenAi.Prompt] ?? a[OpenInference.InputValue];
+  const input = payloadAttribute(a, 'input');
   if (input !== undefined) fields.input = payloadValue(input, a[OpenInference.InputMimeType]);
-  const output = a[GenAi.OutputMessages] ?? a[GenAi.Completion] ?? a[OpenInference.OutputValue];
+  const output = payloadAttribute(a, 'output');
   const video = videoAsset(a);
   // A generated video is the span's output (the console plays it); a text output beside it stays readable in `textOutput`.
   if (video) fields.output = output === undefined ? video : { ...video, textOutput: payloadValue(output, a[OpenInference.OutputMimeType]) };
