@@ -34,7 +34,10 @@ export function leaveOutOtlpPayloads(trace: TraceInput): { trace: TraceInput; co
     if (!input && !output) continue;
     spans ??= trace.spans.slice();
     // JSON.stringify leaves out an undefined field, as if it were not there.
-    spans[i] = { ...span, ...(input && { input: undefined }), ...(output && { output: undefined }) };
+    const sent: SpanInput = { ...span };
+    if (input) sent.input = undefined;
+    if (output) sent.output = undefined;
+    spans[i] = sent;
     if (input) (copies ??= []).push([span.id, 'input', ...input]);
     if (output) (copies ??= []).push([span.id, 'output', ...output]);
   }
