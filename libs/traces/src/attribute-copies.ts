@@ -15,8 +15,8 @@ export type CopiedColumn = 'input' | 'output';
 /** What a copied attribute holds while its value is left out. */
 export const COPY_PLACEHOLDER = 0;
 
-/** Shorter values are not worth a second look. */
-const MIN_COPY_LENGTH = 64;
+/** Shorter values are not worth a second look, on the trace stream (otlp-payload-copies) or in storage. */
+export const MIN_COPY_LENGTH = 64;
 
 /** A payload field: its value, and its JSON text (null when it has none). */
 export interface PayloadText {

@@ -1,6 +1,6 @@
 import type { SpanInput, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
-import { CinetraceVideo } from './otlp-conventions';
-import { movedNote, payloadSource } from './otlp-to-traces';
+import { MIN_COPY_LENGTH } from '../attribute-copies';
+import { hasVideoOutput, movedNote, payloadSource } from './otlp-to-traces';
 
 /**
  * An OTLP span's input and output are made from its attributes (`input.value`, the GenAI
@@ -14,9 +14,6 @@ import { movedNote, payloadSource } from './otlp-to-traces';
 export type StreamPayloadCopies = NonNullable<TraceIngestMessage['payloadCopies']>;
 type PayloadCopy = StreamPayloadCopies[number];
 type PayloadColumn = PayloadCopy[1];
-
-/** Shorter payloads are not worth their note. */
-const MIN_COPY_LENGTH = 64;
 
 /**
  * A trace otlpToTraces mapped (and validation kept) as it goes on the stream: the spans whose
@@ -54,8 +51,7 @@ function copyOf(span: SpanInput, column: PayloadColumn): [key: string, form: 'te
   const value = span[column];
   const attributes = span.attributes;
   if (value === undefined || value === null || !attributes) return undefined;
-  // A generated video's output is made of several attributes, not one.
-  if (column === 'output' && typeof attributes[CinetraceVideo.OutputUrl] === 'string') return undefined;
+  if (column === 'output' && hasVideoOutput(attributes)) return undefined;
   const key = payloadSource(attributes, column);
   const text = key === undefined ? undefined : attributes[key];
   if (key === undefined || typeof text !== 'string' || text.length < MIN_COPY_LENGTH) return undefined;

@@ -228,11 +228,13 @@ function kindOf(a: Record<string, unknown>): SpanKind | undefined {
   return undefined;
 }
 
+/** Whether a span's output is a generated video (videoAsset), made of several attributes rather than one. */
+export const hasVideoOutput = (a: Record<string, unknown>): boolean => typeof a[CinetraceVideo.OutputUrl] === 'string';
+
 /** The output asset of a video generation, in the media shape API.md names: `{ url, contentType, … }`. */
 function videoAsset(a: Record<string, unknown>): Record<string, unknown> | undefined {
-  const url = a[CinetraceVideo.OutputUrl];
-  if (typeof url !== 'string') return undefined;
-  const asset: Record<string, unknown> = { url };
+  if (!hasVideoOutput(a)) return undefined;
+  const asset: Record<string, unknown> = { url: a[CinetraceVideo.OutputUrl] };
   const contentType = a[CinetraceVideo.OutputContentType];
   if (typeof contentType === 'string') asset.contentType = contentType;
   const described: Array<[string, unknown]> = [
