@@ -1,6 +1,8 @@
 import { expect } from '@jest/globals';
 import type { BusClient, StreamPublisher, StreamRecord } from '@cinetrace/bus';
 import { DomainError, ErrorCode, ProjectContext, TraceIngestMessage } from '@cinetrace/contracts';
+import { OTLP_TRACE_DESCRIPTOR, traceOfExportRecord } from '@cinetrace/traces';
+import * as protobuf from 'protobufjs';
 import { TraceIngestor } from '../traces/trace-ingestor';
 import type { OtlpBody } from './otlp-body';
 import { decodeOtlpExport } from './otlp-decoding';
@@ -18,6 +20,14 @@ const span = (spanId: string, name: string, parentSpanId = '') => ({
   endTimeUnixNano: '1780000001000000000',
 });
 const body = (...spans: object[]) => ({ encoding: 'json' as const, bytes: Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })) });
+
+const ExportRequest = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR).lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+/** The spans (ids in hex, as `span` makes them) as an OTLP/protobuf export request. */
+const protobufBody = (...spans: Array<ReturnType<typeof span>>) => {
+  const hex = (id: string) => Buffer.from(id, 'hex');
+  const raw = spans.map((s) => ({ ...s, traceId: hex(s.traceId), spanId: hex(s.spanId), parentSpanId: hex(s.parentSpanId) }));
+  return { encoding: 'protobuf' as const, bytes: Buffer.from(ExportRequest.encode(ExportRequest.fromObject({ resourceSpans: [{ scopeSpans: [{ spans: raw }] }] })).finish()) };
+};
 
 /** Decodes on the calling thread: the pool runs the same function on its threads. */
 const inlineDecoder = { decode: (b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }) };
@@ -80,6 +90,28 @@ describe('OtlpIngest', () => {
     expect(handed.trace.spans[0].input).toBe(prompt);
     expect(handed.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
     expect(handed.payloadCopies).toBeUndefined();
+  });
+
+  it('sends an export that is one whole valid trace as its protobuf bytes, and any other as the traces it maps to', async () => {
+    const { otlp, published } = setup();
+    const whole = protobufBody(span('1'.repeat(16), 'root'), span('2'.repeat(16), 'child', '1'.repeat(16)));
+    await otlp.export(ctx, whole);
+    expect(published[0]).toMatchObject({ key: `prj_1/${TRACE}`, value: { trace: { id: TRACE, spans: [] }, otlp: 'protobuf', receipt: false } });
+    expect(published[0].bytes).toBe(whole.bytes);
+    // trace-ingest gets from those bytes the trace the gateway validated.
+    expect(traceOfExportRecord(published[0].bytes!, TRACE)).toMatchObject({ id: TRACE, name: 'root', spans: [{ id: '1'.repeat(16) }, { id: '2'.repeat(16) }] });
+
+    // A span refused: the kept ones go as a trace, never as bytes that hold the refused one too.
+    await otlp.export(ctx, protobufBody(span('1'.repeat(16), 'root'), span('2'.repeat(16), 'x'.repeat(257), '1'.repeat(16))));
+    expect(published[1].bytes).toBeUndefined();
+    expect(published[1].value.otlp).toBeUndefined();
+    expect(published[1].value.trace.spans.map((s) => s.id)).toEqual(['1'.repeat(16)]);
+
+    // In-process, the trace is handed over as it is.
+    const inProcess = setup(undefined, {}, false);
+    await inProcess.otlp.export(ctx, whole);
+    expect(inProcess.published[0].bytes).toBeUndefined();
+    expect(inProcess.published[0].value.trace.spans).toHaveLength(2);
   });
 
   it('refuses an undecodable body as a whole (400), and lets backpressure through (503: the exporter retries)', async () => {

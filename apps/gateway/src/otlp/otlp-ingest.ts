@@ -1,6 +1,6 @@
 import { DomainError, Patterns, ProjectContext, SpanParentsRequest, TraceInput } from '@cinetrace/contracts';
 import { BusClient } from '@cinetrace/bus';
-import { CheckedOtlpTrace, OtlpTracePayload, PartialSuccess, checkSpanParents, foreignParentIds, refuseInvalidSpans } from '@cinetrace/traces';
+import { CheckedOtlpTrace, OtlpTracePayload, PartialSuccess, checkSpanParents, exportTravelsAsBytes, foreignParentIds, refuseInvalidSpans } from '@cinetrace/traces';
 import { countTracesRejected } from '@cinetrace/metrics';
 import { Inject, Injectable } from '@nestjs/common';
 import { TraceIngestor } from '../traces/trace-ingestor';
@@ -47,8 +47,10 @@ export class OtlpIngest {
     // Spans refused, and traces none of whose spans were kept (what reaches the stream counts as accepted).
     if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
-    // A span input or output made from an attribute (input.value …) travels once, as that attribute.
-    if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false });
+    // An export that is one whole valid trace crosses the stream as its bytes; otherwise a span
+    // input or output made from an attribute (input.value …) travels once, as that attribute.
+    const whole = valid.length === 1 && valid[0] === decoded.traces[0] && exportTravelsAsBytes(body.encoding, body.bytes, decoded.traces, rejectedSpans);
+    if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false, ...(whole ? { exportBytes: body.bytes } : {}) });
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }
 

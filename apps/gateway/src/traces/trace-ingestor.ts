@@ -66,21 +66,30 @@ export class TraceIngestor {
    * accepted). `fromOtlp` (traces otlpToTraces made): a span input or output that an attribute
    * holds travels once, as that attribute (leaveOutOtlpPayloads), when the stream serializes
    * its records; an in-process stream hands the trace over as it is, so there is nothing to save there.
+   * `exportBytes`: the OTLP/protobuf export the one trace came from whole (exportTravelsAsBytes);
+   * a serializing stream carries those bytes instead of the trace, and trace-ingest maps them again.
    * `awaited`: the caller will wait for the storage (`waitStored`), so trace-ingest writes a
    * receipt of each message; otherwise none, a row and two index entries per trace spared.
    */
-  async publish(ctx: ProjectContext, traces: TraceInput[], { fromOtlp = false, awaited }: { fromOtlp?: boolean; awaited: boolean }): Promise<Accepted[]> {
+  async publish(
+    ctx: ProjectContext,
+    traces: TraceInput[],
+    { fromOtlp = false, awaited, exportBytes }: { fromOtlp?: boolean; awaited: boolean; exportBytes?: Uint8Array },
+  ): Promise<Accepted[]> {
     const receivedAt = Date.now();
     const accepted = traces.map((trace) => ({ ingestId: newId('ing'), trace }));
-    const leaveOutPayloads = fromOtlp && this.streams.serializesRecords;
+    const serialized = this.streams.serializesRecords;
+    const asBytes = serialized && exportBytes !== undefined && traces.length === 1 ? exportBytes : undefined;
     const spans = traces.reduce((sum, trace) => sum + trace.spans.length, 0);
     try {
       await this.streams.publish<TraceIngestMessage>(
         Topics.TraceIngest,
-        accepted.map(({ ingestId, trace }) => ({
-          key: `${ctx.projectId}/${trace.id}`,
-          value: streamMessage({ ingestId, projectId: ctx.projectId, receivedAt, trace, ...(awaited ? {} : NO_RECEIPT) }, leaveOutPayloads),
-        })),
+        accepted.map(({ ingestId, trace }) => {
+          const base: TraceIngestMessage = { ingestId, projectId: ctx.projectId, receivedAt, trace, ...(awaited ? {} : NO_RECEIPT) };
+          const key = `${ctx.projectId}/${trace.id}`;
+          if (asBytes) return { key, value: { ...base, trace: { id: trace.id, spans: [] }, otlp: 'protobuf' }, bytes: asBytes };
+          return { key, value: streamMessage(base, fromOtlp && serialized) };
+        }),
       );
     } catch (err) {
       // Held back (the consumers lag) or the stream failed: the client is told to retry.

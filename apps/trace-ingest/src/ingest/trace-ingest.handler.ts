@@ -1,7 +1,7 @@
 import { StreamRecord } from '@cinetrace/bus';
 import { TraceIngestMessage, TraceMediaAttachment } from '@cinetrace/contracts';
 import { timeTraceBatchWrite } from '@cinetrace/metrics';
-import { restoreAttributeCopies, restoreOtlpPayloads } from '@cinetrace/traces';
+import { restoreAttributeCopies, restoreOtlpPayloads, traceOfExportRecord } from '@cinetrace/traces';
 import { Injectable, Logger } from '@nestjs/common';
 import { TraceMediaRelay } from '../media/trace-media-relay';
 import { TraceWriter } from '../store/trace-writer';
@@ -21,7 +21,8 @@ export class TraceIngestHandler {
   ) {}
 
   readonly handle = async (records: StreamRecord<TraceIngestMessage>[]): Promise<void> => {
-    const messages = records.map((r) => r.value);
+    // An OTLP export that crossed as its bytes becomes the trace the gateway mapped from them.
+    const messages = records.map((r) => (r.value?.otlp === 'protobuf' ? withExportTrace(r) : r.value));
     const malformed = messages.findIndex((m) => !isIngestMessage(m));
     if (malformed >= 0) throw new Error(`record ${records[malformed].key} is not a trace ingest message`);
     // The gateway left out span inputs and outputs that an attribute holds (older gateways: the attributes): the trace is merged as it validated it.
@@ -36,6 +37,13 @@ export class TraceIngestHandler {
       `stored ${messages.length} trace(s) in ${Date.now() - started} ms, ${started - Math.min(...messages.map((m) => m.receivedAt))} ms after the oldest was received`,
     );
   };
+}
+
+/** The message with the trace its export bytes hold (throws when they hold no such trace, or are missing). */
+function withExportTrace({ key, value, bytes }: StreamRecord<TraceIngestMessage>): TraceIngestMessage {
+  const traceId = value.trace?.id;
+  if (!bytes || typeof traceId !== 'string') throw new Error(`record ${key} names an OTLP export it does not carry`);
+  return { ...value, trace: traceOfExportRecord(bytes, traceId) };
 }
 
 function isIngestMessage(value: unknown): value is TraceIngestMessage {

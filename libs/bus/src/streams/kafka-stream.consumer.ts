@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaConnection, kafkaClientConfig, KAFKA_GROUP_TIMING } from '../kafka/kafka.options';
 import { deadLetterTopic, ensureTopics, streamTopic } from '../kafka/kafka-topics';
 import { BatchHandler, StreamRecord } from './stream.types';
+import { decodeStreamRecord } from './stream-record-codec';
 import { WriteBehind } from './write-behind';
 
 export interface StreamConsumerOptions {
@@ -152,7 +153,7 @@ export class KafkaStreamConsumer<T = unknown> {
   }
 
   private async handleBatch(messages: KafkaMessage[]): Promise<void> {
-    const decoded = messages.map((m) => ({ message: m, record: decode<T>(m) }));
+    const decoded = messages.map((m) => ({ message: m, record: decodeStreamRecord<T>(m) }));
     const poison = decoded.filter((d) => d.record === undefined);
     for (const p of poison) await this.deadLetter(p.message, 'the value is not JSON');
     const good = decoded.filter((d) => d.record !== undefined);
@@ -203,13 +204,5 @@ export class KafkaStreamConsumer<T = unknown> {
     } finally {
       await producer.disconnect().catch(() => undefined);
     }
-  }
-}
-
-function decode<T>(message: KafkaMessage): StreamRecord<T> | undefined {
-  try {
-    return { key: message.key?.toString('utf8') ?? '', value: JSON.parse(message.value?.toString('utf8') ?? '') as T };
-  } catch {
-    return undefined;
   }
 }

@@ -7,6 +7,7 @@ import { BUS_RETRY_AFTER_SECONDS } from '../to-domain-error';
 import { KafkaGroupLag } from '../kafka/consumer-group-lag';
 import { KafkaConnection, kafkaClientConfig } from '../kafka/kafka.options';
 import { LagBound, LagGate } from './lag-gate';
+import { encodeStreamRecord } from './stream-record-codec';
 import { StreamPublisher, StreamRecord } from './stream.types';
 
 interface PendingSend {
@@ -85,10 +86,9 @@ export class KafkaStreamPublisher extends StreamPublisher implements OnApplicati
     }
     let bytes = 0;
     const messages = records.map((r) => {
-      // kafkajs would encode the string itself; doing it here gives the exact size for batching.
-      const value = Buffer.from(JSON.stringify(r.value));
-      bytes += value.length + r.key.length;
-      return { key: r.key, value };
+      const message = encodeStreamRecord(r);
+      bytes += message.value.length + r.key.length;
+      return message;
     });
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, messages, bytes, queuedAt: performance.now(), done: (err) => (err === undefined ? resolve() : reject(err)) });

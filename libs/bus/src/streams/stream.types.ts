@@ -2,6 +2,11 @@
 export interface StreamRecord<T = unknown> {
   key: string;
   value: T;
+  /**
+   * Bytes that travel beside the value as they are, never serialized into it (on Kafka: the
+   * message's value, with the JSON value in a header), for a payload that already is bytes.
+   */
+  bytes?: Uint8Array;
 }
 
 /**

@@ -74,6 +74,13 @@ export interface TraceIngestMessage {
    */
   payloadCopies?: Array<[spanId: string, column: 'input' | 'output', key: string, form: 'text' | 'json']>;
   /**
+   * `protobuf`: the trace crosses the stream as the OTLP export request it came in (the
+   * record's bytes, one trace and nothing refused in it), and `trace` is `{ id, spans: [] }`
+   * until trace-ingest maps and validates those bytes as the gateway did. Spares the gateway
+   * serializing the mapped trace, half again as large as the export (every attribute kept).
+   */
+  otlp?: 'protobuf';
+  /**
    * What gateways before payloadCopies sent instead, still read so that records they left in the
    * stream store whole: attributes left out because they repeat the span's input or output,
    * [span id, attribute key, the field it repeats], each holding 0 in its place.

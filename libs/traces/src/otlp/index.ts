@@ -4,3 +4,5 @@ export * from './otlp-codec';
 export * from './otlp-to-traces';
 export * from './otlp-span-checks';
 export * from './otlp-payload-copies';
+export * from './otlp-export-record';
+export { OTLP_TRACE_DESCRIPTOR } from './otlp-descriptor';
