@@ -16,6 +16,8 @@ export type OtlpDecoded =
       refusals: string[];
       /** Traces none of whose spans were kept. */
       refusedTraces: number;
+      /** Every trace passed validation as the mapping made it (nothing refused or dropped): mapping the bytes again gives `traces`. */
+      asMapped: boolean;
     }
   | { ok: false; code: ErrorCode; detail: string; errors?: FieldError[] };
 
@@ -39,6 +41,7 @@ export async function decodeOtlpExport({ encoding, bytes, maxJsonDepth }: OtlpEx
     const refusals = mapping.rejected.map((r) => (r.spanId ? `span ${r.spanId}: ${r.message}` : r.message));
     let rejectedSpans = mapping.rejected.length;
     const traces: TraceInput[] = [];
+    let asMapped = !mapping.rejected.length;
     for (const { trace } of mapping.payloads) {
       // Nearly every trace passes as it is: checked once here, without a promise per trace.
       const alone = checkOtlpPayloadAlone(trace);
@@ -46,12 +49,14 @@ export async function decodeOtlpExport({ encoding, bytes, maxJsonDepth }: OtlpEx
         traces.push(alone.trace);
         continue;
       }
+      // Spans refused, or the trace fields its root gave dropped (then with no span refused).
+      asMapped = false;
       const checked = await refuseInvalidSpans(trace, checkOtlpPayloadAlone, alone);
       rejectedSpans += checked.rejected;
       refusals.push(...checked.messages);
       if (checked.trace) traces.push(checked.trace);
     }
-    return { ok: true, traces, rejectedSpans, refusals, refusedTraces: mapping.payloads.length - traces.length };
+    return { ok: true, traces, rejectedSpans, refusals, refusedTraces: mapping.payloads.length - traces.length, asMapped };
   } catch (err) {
     if (err instanceof OtlpValueError) return { ok: false, code: ErrorCode.MalformedRequest, detail: `The body is not an ExportTraceServiceRequest: ${err.message}` };
     if (err instanceof DomainError) return { ok: false, code: err.code, detail: err.detail, errors: err.errors };

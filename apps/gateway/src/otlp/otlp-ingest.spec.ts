@@ -107,6 +107,13 @@ describe('OtlpIngest', () => {
     expect(published[1].value.otlp).toBeUndefined();
     expect(published[1].value.trace.spans.map((s) => s.id)).toEqual(['1'.repeat(16)]);
 
+    // The decoder says which exports its traces are exactly the mapping of.
+    expect(await inlineDecoder.decode(whole)).toMatchObject({ ok: true, asMapped: true });
+    expect(await inlineDecoder.decode(protobufBody(span('1'.repeat(16), 'root'), span('2'.repeat(16), 'x'.repeat(257), '1'.repeat(16))))).toMatchObject({
+      ok: true,
+      asMapped: false,
+    });
+
     // In-process, the trace is handed over as it is.
     const inProcess = setup(undefined, {}, false);
     await inProcess.otlp.export(ctx, whole);

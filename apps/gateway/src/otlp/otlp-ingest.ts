@@ -49,7 +49,9 @@ export class OtlpIngest {
     // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
     // An export that is one whole valid trace crosses the stream as its bytes; otherwise a span
     // input or output made from an attribute (input.value …) travels once, as that attribute.
-    const whole = valid.length === 1 && valid[0] === decoded.traces[0] && exportTravelsAsBytes(body.encoding, body.bytes, decoded.traces, rejectedSpans);
+    // Only while the one trace is exactly what the bytes map to: validated as mapped, kept as it is by the parents' check.
+    const keptAsMapped = decoded.asMapped && valid.length === 1 && valid[0] === decoded.traces[0];
+    const whole = keptAsMapped && exportTravelsAsBytes(body.encoding, body.bytes, decoded.traces);
     if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false, ...(whole ? { exportBytes: body.bytes } : {}) });
     return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }

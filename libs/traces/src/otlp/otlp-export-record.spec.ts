@@ -62,15 +62,14 @@ describe('an OTLP export on the trace stream as its bytes', () => {
     expect(stored.spans[1].attributes).toMatchObject({ 'otel.resource': { 'service.name': 'render-farm' }, 'input.value': prompt });
   });
 
-  it('goes as bytes only when the export is one whole valid protobuf trace of bounded size', () => {
+  it('goes as bytes only when the export is one protobuf trace of bounded size', () => {
     const bytes = oneTrace();
     const traces = gatewayTraces(bytes);
-    expect(exportTravelsAsBytes('protobuf', bytes, traces, 0)).toBe(true);
-    expect(exportTravelsAsBytes('json', bytes, traces, 0)).toBe(false);
-    expect(exportTravelsAsBytes('protobuf', bytes, traces, 1)).toBe(false);
-    expect(exportTravelsAsBytes('protobuf', Buffer.alloc(MAX_EXPORT_RECORD_BYTES + 1), traces, 0)).toBe(false);
+    expect(exportTravelsAsBytes('protobuf', bytes, traces)).toBe(true);
+    expect(exportTravelsAsBytes('json', bytes, traces)).toBe(false);
+    expect(exportTravelsAsBytes('protobuf', Buffer.alloc(MAX_EXPORT_RECORD_BYTES + 1), traces)).toBe(false);
     const two = encode([span(TRACE, 'b7ad6b7169203331'), span(OTHER, '00f067aa0ba902b7')]);
-    expect(exportTravelsAsBytes('protobuf', two, gatewayTraces(two), 0)).toBe(false);
+    expect(exportTravelsAsBytes('protobuf', two, gatewayTraces(two))).toBe(false);
   });
 
   it('refuses bytes that are not that one valid trace (the consumer sets the record aside)', () => {

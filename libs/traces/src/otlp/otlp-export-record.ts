@@ -4,19 +4,20 @@ import { checkOtlpPayloadAlone } from './otlp-span-checks';
 import { otlpToTraces } from './otlp-to-traces';
 
 /**
- * The largest OTLP/protobuf export that crosses the trace stream as its own bytes (as the
- * gateway's own rule, the size it decodes on its event loop): trace-ingest maps one in a few
- * milliseconds at most. Larger exports cross as the traces they mapped to.
+ * The largest OTLP/protobuf export that crosses the trace stream as its own bytes: trace-ingest
+ * decodes and maps it on its event loop, a few milliseconds at most. Larger exports cross as
+ * the traces they mapped to.
  */
 export const MAX_EXPORT_RECORD_BYTES = 256 * 1024;
 
 /**
  * Whether an export the gateway decoded can cross the trace stream as its bytes rather than
- * as the trace it mapped to: protobuf, not too large, and every span of it in the one valid
- * trace (nothing refused, nothing split), so that mapping the bytes again gives that trace.
+ * as the trace it mapped to: protobuf, not too large, and one trace (nothing split). The
+ * caller also makes sure that trace is exactly what mapping and validating the bytes gives
+ * (no span refused, no trace field dropped), as traceOfExportRecord will do again.
  */
-export const exportTravelsAsBytes = (encoding: string, bytes: Uint8Array, traces: readonly TraceInput[], rejectedSpans: number): boolean =>
-  encoding === 'protobuf' && bytes.byteLength <= MAX_EXPORT_RECORD_BYTES && traces.length === 1 && rejectedSpans === 0;
+export const exportTravelsAsBytes = (encoding: string, bytes: Uint8Array, traces: readonly TraceInput[]): boolean =>
+  encoding === 'protobuf' && bytes.byteLength <= MAX_EXPORT_RECORD_BYTES && traces.length === 1;
 
 /**
  * The trace an export record's bytes hold, mapped and validated exactly as the gateway did
