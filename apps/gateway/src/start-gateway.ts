@@ -16,6 +16,8 @@ import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
 import { registerOtlpHttpRoutes } from './otlp/otlp-http.routes';
 import { OtlpIngest } from './otlp/otlp-ingest';
 import { setupOpenApi } from './ops/openapi';
+import { serveTraceIngestFastPath } from './traces/trace-ingest-fast-path';
+import { TraceIngestor } from './traces/trace-ingestor';
 
 /**
  * Starts the gateway on PORT, talking to services over the given bus (Kafka or
@@ -35,6 +37,7 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   app.get(HttpMetrics).attach(fastify);
   registerMethodNotAllowed(fastify);
   registerOtlpHttpRoutes(fastify, app.get(AuthGuard), app.get(OtlpIngest));
+  serveTraceIngestFastPath(fastify, app.get(AuthGuard), app.get(TraceIngestor));
   setupOpenApi(app);
   // The web console, when it was built (npm run build builds it with the apps).
   const consoleDir = consoleDistDir();

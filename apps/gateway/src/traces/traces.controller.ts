@@ -1,6 +1,5 @@
 import { BusClient, JsonText } from '@cinetrace/bus';
 import {
-  DomainError,
   IngestReceiptsReply,
   ListEnvelope,
   Patterns,
@@ -20,7 +19,8 @@ import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
-import { Accepted, TraceIngestor, asAccepted } from './trace-ingestor';
+import { Accepted, TraceIngestor } from './trace-ingestor';
+import { ingestOneTrace } from './ingest-one-trace';
 import { preferredWaitMs } from './prefer-wait';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
@@ -35,8 +35,6 @@ const LIST_FILTERS = {
   from: 'time',
   to: 'time',
 } as const satisfies FilterSpec;
-
-const location = (id: string) => `/api/v1/traces/${encodeURIComponent(id)}`;
 
 /** /api/v1/traces: ingest (to the trace stream) and reads (from trace-ingest), project scope. */
 @ApiTags('Traces')
@@ -62,18 +60,8 @@ export class TracesController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TraceAcceptedView> {
-    const checked = await this.ingestor.check(ctx, body);
-    if (!checked.ok) throw DomainError.validation(checked.errors, 'The trace is not valid');
-    const waitMs = preferredWaitMs(prefer);
-    const [accepted] = await this.ingestor.publish(ctx, [checked.trace], { awaited: waitMs !== undefined });
-    reply.header('location', location(accepted.trace.id));
-    const stored = waitMs === undefined ? undefined : await this.ingestor.waitStored(ctx, [accepted.ingestId], waitMs);
-    if (!stored) {
-      reply.status(202);
-      return asAccepted(accepted.trace);
-    }
-    reply.status(201).header('preference-applied', 'wait');
-    return stored[accepted.ingestId];
+    // Without an Idempotency-Key, the fast path (trace-ingest-fast-path.ts) answers before this runs.
+    return ingestOneTrace(this.ingestor, ctx, body, prefer, reply);
   }
 
   @Post('batch')

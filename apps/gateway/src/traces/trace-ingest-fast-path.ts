@@ -1,0 +1,49 @@
+import type { ProjectContext } from '@cinetrace/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
+import { callerContext, type AuthenticatedRequest } from '../auth/caller';
+import { refuseQueryParameters } from '../http/unknown-query.guard';
+import { ingestOneTrace } from './ingest-one-trace';
+import type { TraceIngestor } from './trace-ingestor';
+
+/** The route, as TracesController declares it (POST api/v1/traces), and what its guard asks of the key. */
+const INGEST_ROUTE = '/api/v1/traces';
+const INGEST_ACCESS = { scope: 'ingest', wholeOrganization: false, instanceAdmin: false } as const;
+
+/**
+ * POST /api/v1/traces, the hottest route, answered in a Fastify preHandler of the route Nest
+ * registers, before Nest's route wrapper runs: its guards, interceptors, pipes and param
+ * decorators through rxjs cost ~15% of the all-in-one process's CPU per 10-span trace
+ * (bench/README.md, "Round eleven"). What they did for this route happens here, in their
+ * order: the keys and the `ingest` scope (AuthGuard.authenticate), no query parameter
+ * (UnknownQueryGuard's rule), then ingestOneTrace, as the controller runs it. Errors reach
+ * GatewayExceptionFilter as any route's do (Nest's error handler is Fastify's).
+ *
+ * A request with an `Idempotency-Key` passes on to the controller: IdempotencyInterceptor
+ * stores and replays its answer. The controller keeps describing the route in the OpenAPI
+ * document. Register before Nest registers its routes (app.listen / app.init).
+ */
+export function serveTraceIngestFastPath(fastify: FastifyInstance, auth: AuthGuard, ingestor: TraceIngestor): void {
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    if (route.url !== INGEST_ROUTE || !methodsOf(route).includes('POST')) return;
+    const fastPath = (request: FastifyRequest, reply: FastifyReply) => ingestUnlessIdempotent(request, reply, auth, ingestor);
+    route.preHandler = [...asList(route.preHandler), fastPath];
+  });
+}
+
+async function ingestUnlessIdempotent(request: AuthenticatedRequest, reply: FastifyReply, auth: AuthGuard, ingestor: TraceIngestor): Promise<FastifyReply | undefined> {
+  if (request.headers['idempotency-key'] !== undefined) return undefined;
+  request.auth = await auth.authenticate(httpCredentials(request), 'project', INGEST_ACCESS);
+  refuseQueryParameters(request);
+  const ctx = callerContext(request.auth, String(request.id)) as ProjectContext;
+  const prefer = request.headers.prefer;
+  const answer = await ingestOneTrace(ingestor, ctx, request.body, Array.isArray(prefer) ? prefer[0] : prefer, reply);
+  return reply.send(answer);
+}
+
+const methodsOf = (route: RouteOptions): string[] => (Array.isArray(route.method) ? route.method : [route.method]);
+
+function asList<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
