@@ -6,7 +6,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { randomUUID } from 'node:crypto';
 import { AuthGuard } from '../auth/auth.guard';
 import { GatewayEnv } from '../gateway.env';
-import { otlpCaller } from './otlp-caller';
+import { ingestCaller } from '../auth/ingest-caller';
 import { OtlpIngest } from './otlp-ingest';
 import { GRPC_CODE_FOR_HTTP_STATUS_OVER_GRPC } from './otlp-status-codes';
 
@@ -88,7 +88,7 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
       const value = metadata.get(name)[0];
       return typeof value === 'string' ? value : undefined;
     };
-    return otlpCaller(this.auth, { authorization: first('authorization'), projectKey: first('x-project-key') }, requestId);
+    return ingestCaller(this.auth, { authorization: first('authorization'), projectKey: first('x-project-key') }, requestId);
   }
 
   /** The API's answer to `err`, as a gRPC status: the same words, never internals (logged instead, as HTTP does). */

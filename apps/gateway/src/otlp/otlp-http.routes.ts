@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
 import type { OtlpBody } from './otlp-body';
-import { otlpCaller } from './otlp-caller';
+import { ingestCaller } from '../auth/ingest-caller';
 import type { OtlpIngest } from './otlp-ingest';
 import { OTLP_TRACE_ROUTES } from './otlp-routes';
 
@@ -14,7 +14,7 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * none of which shapes an OTLP answer, and which took ~11% of the gateway's busy time per export
  * (bench/README.md, "Round eight"). What that pipeline did for these routes happens here or
  * in Fastify's hooks as before: the API key, the project key and the `ingest` scope
- * (otlpCaller), no query parameters (UnknownQueryGuard's rule), the body parsers (protobuf,
+ * (ingestCaller), no query parameters (UnknownQueryGuard's rule), the body parsers (protobuf,
  * OTLP/JSON, gzip), the request id, HTTP metrics, and every error answered as a
  * google.rpc.Status by GatewayExceptionFilter (Nest's error handler is Fastify's).
  * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
@@ -25,7 +25,7 @@ export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard
 
 async function exportTraces(request: FastifyRequest, reply: FastifyReply, auth: AuthGuard, otlp: OtlpIngest): Promise<FastifyReply> {
   // In the order the guards ran: the keys first, then the query.
-  const ctx = await otlpCaller(auth, httpCredentials(request), String(request.id));
+  const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
   refuseQueryParameters(request);
   const body = request.body;
   if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');

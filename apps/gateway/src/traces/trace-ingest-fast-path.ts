@@ -1,21 +1,19 @@
-import type { ProjectContext } from '@cinetrace/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
-import { callerContext, type AuthenticatedRequest } from '../auth/caller';
+import { ingestCaller } from '../auth/ingest-caller';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
 import { ingestOneTrace } from './ingest-one-trace';
 import type { TraceIngestor } from './trace-ingestor';
 
-/** The route, as TracesController declares it (POST api/v1/traces), and what its guard asks of the key. */
+/** The route, as TracesController declares it (POST api/v1/traces). */
 const INGEST_ROUTE = '/api/v1/traces';
-const INGEST_ACCESS = { scope: 'ingest', wholeOrganization: false, instanceAdmin: false } as const;
 
 /**
  * POST /api/v1/traces, the hottest route, answered in a Fastify preHandler of the route Nest
  * registers, before Nest's route wrapper runs: its guards, interceptors, pipes and param
- * decorators through rxjs cost ~15% of the all-in-one process's CPU per 10-span trace
+ * decorators through rxjs cost ~8% of the all-in-one process's CPU per 10-span trace
  * (bench/README.md, "Round eleven"). What they did for this route happens here, in their
- * order: the keys and the `ingest` scope (AuthGuard.authenticate), no query parameter
+ * order: the keys and the `ingest` scope (ingestCaller), no query parameter
  * (UnknownQueryGuard's rule), then ingestOneTrace, as the controller runs it. Errors reach
  * GatewayExceptionFilter as any route's do (Nest's error handler is Fastify's).
  *
@@ -31,11 +29,10 @@ export function serveTraceIngestFastPath(fastify: FastifyInstance, auth: AuthGua
   });
 }
 
-async function ingestUnlessIdempotent(request: AuthenticatedRequest, reply: FastifyReply, auth: AuthGuard, ingestor: TraceIngestor): Promise<FastifyReply | undefined> {
+async function ingestUnlessIdempotent(request: FastifyRequest, reply: FastifyReply, auth: AuthGuard, ingestor: TraceIngestor): Promise<FastifyReply | undefined> {
   if (request.headers['idempotency-key'] !== undefined) return undefined;
-  request.auth = await auth.authenticate(httpCredentials(request), 'project', INGEST_ACCESS);
+  const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
   refuseQueryParameters(request);
-  const ctx = callerContext(request.auth, String(request.id)) as ProjectContext;
   const prefer = request.headers.prefer;
   const answer = await ingestOneTrace(ingestor, ctx, request.body, Array.isArray(prefer) ? prefer[0] : prefer, reply);
   return reply.send(answer);

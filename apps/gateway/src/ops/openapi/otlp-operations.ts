@@ -54,7 +54,7 @@ function otlpOperation(path: (typeof OTLP_TRACE_ROUTES)[number]): OperationObjec
     summary,
     tags: ['OpenTelemetry'],
   };
-  // The scope the auth guard's rule asks (otlpCaller), read by describeSecurity as on a controller's route.
+  // The scope the auth guard's rule asks (ingestCaller), read by describeSecurity as on a controller's route.
   (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
   return operation;
 }
