@@ -79,12 +79,13 @@ function withScopes(reply: AuthResolveReply): AuthResolveReply {
   throw new DomainError(ErrorCode.Unavailable, 'Authentication is being upgraded; try again', undefined, 2);
 }
 
-/** The two auth values of an HTTP request (the first of each header sent twice): the guard's, and the OTLP routes' outside Nest. */
+/** The two auth values of an HTTP request (the first of each header sent twice): the guard's, and the routes' served outside Nest. */
 export function httpCredentials(request: Pick<FastifyRequest, 'headers'>): Credentials {
-  return { authorization: header(request, 'authorization'), projectKey: header(request, 'x-project-key') };
+  return { authorization: firstHeader(request, 'authorization'), projectKey: firstHeader(request, 'x-project-key') };
 }
 
-function header(request: Pick<FastifyRequest, 'headers'>, name: string): string | undefined {
+/** A request header's value, the first one when it was sent twice. */
+export function firstHeader(request: Pick<FastifyRequest, 'headers'>, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -3,7 +3,7 @@ import type { AuthGuard, Credentials } from './auth.guard';
 import { callerContext } from './caller';
 
 /** What an ingest call asks of its key (an OTLP export, a trace POSTed on the fast path): project access with the `ingest` scope. */
-export const INGEST_ACCESS = { scope: 'ingest', wholeOrganization: false, instanceAdmin: false } as const;
+const INGEST_ACCESS = { scope: 'ingest', wholeOrganization: false, instanceAdmin: false } as const;
 
 /**
  * The project an ingest call served outside Nest's guards writes to, from its two auth values

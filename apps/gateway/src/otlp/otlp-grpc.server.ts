@@ -5,8 +5,8 @@ import * as grpc from '@grpc/grpc-js';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AuthGuard } from '../auth/auth.guard';
-import { GatewayEnv } from '../gateway.env';
 import { ingestCaller } from '../auth/ingest-caller';
+import { GatewayEnv } from '../gateway.env';
 import { OtlpIngest } from './otlp-ingest';
 import { GRPC_CODE_FOR_HTTP_STATUS_OVER_GRPC } from './otlp-status-codes';
 

@@ -2,9 +2,9 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { encodeExportResponse } from '@cinetrace/traces';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
+import { ingestCaller } from '../auth/ingest-caller';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
 import type { OtlpBody } from './otlp-body';
-import { ingestCaller } from '../auth/ingest-caller';
 import type { OtlpIngest } from './otlp-ingest';
 import { OTLP_TRACE_ROUTES } from './otlp-routes';
 

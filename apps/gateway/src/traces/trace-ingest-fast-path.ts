@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
+import { firstHeader, httpCredentials, type AuthGuard } from '../auth/auth.guard';
 import { ingestCaller } from '../auth/ingest-caller';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
 import { ingestOneTrace } from './ingest-one-trace';
@@ -23,7 +23,7 @@ const INGEST_ROUTE = '/api/v1/traces';
  */
 export function serveTraceIngestFastPath(fastify: FastifyInstance, auth: AuthGuard, ingestor: TraceIngestor): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
-    if (route.url !== INGEST_ROUTE || !methodsOf(route).includes('POST')) return;
+    if (route.url !== INGEST_ROUTE || !asList(route.method).includes('POST')) return;
     const fastPath = (request: FastifyRequest, reply: FastifyReply) => ingestUnlessIdempotent(request, reply, auth, ingestor);
     route.preHandler = [...asList(route.preHandler), fastPath];
   });
@@ -33,12 +33,9 @@ async function ingestUnlessIdempotent(request: FastifyRequest, reply: FastifyRep
   if (request.headers['idempotency-key'] !== undefined) return undefined;
   const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
   refuseQueryParameters(request);
-  const prefer = request.headers.prefer;
-  const answer = await ingestOneTrace(ingestor, ctx, request.body, Array.isArray(prefer) ? prefer[0] : prefer, reply);
+  const answer = await ingestOneTrace(ingestor, ctx, request.body, firstHeader(request, 'prefer'), reply);
   return reply.send(answer);
 }
-
-const methodsOf = (route: RouteOptions): string[] => (Array.isArray(route.method) ? route.method : [route.method]);
 
 function asList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
