@@ -13,7 +13,10 @@ describe('Secrets from files: boot errors', () => {
 
   const boot = async (env: Record<string, string>) => {
     const app = new AppProcess('all-in-one', ALL_IN_ONE_APP.entry, { PATH: process.env.PATH ?? '', DATA_DIR: join(dir, 'data'), PORT: '0', OTLP_GRPC_PORT: '0', ...env });
-    const exit = await Promise.race([app.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 20_000))]);
+    // Cleared once the race is decided: a pending 20 s timer kept jest from exiting after the run.
+    let timer: NodeJS.Timeout | undefined;
+    const stillRunning = new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), 20_000)));
+    const exit = await Promise.race([app.exited, stillRunning]).finally(() => clearTimeout(timer));
     if (exit === 'running') await app.stop();
     return { exit, output: app.output() };
   };
