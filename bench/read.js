@@ -16,6 +16,7 @@
 //          [--apps a,b,gateway]   (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const c = require('./lib/common');
+const { seedTrace, BASE_MS } = require('./lib/seed-trace');
 const { startCpu, formatCpu } = require('./lib/cpu');
 
 const opts = c.parseArgs(process.argv.slice(2), {
@@ -40,39 +41,6 @@ const FULL = 1000000;
 const TARGET_MS = 20;
 const BIG_SPANS = 100;
 const log = (...a) => console.error(...a);
-const BASE_MS = Date.UTC(2029, 0, 1);
-
-/** A small seed trace: `seed-spans` spans, times one second apart by index. */
-function seedTrace(run, i) {
-  const start = BASE_MS + i * 1000;
-  const iso = (ms) => new Date(ms).toISOString();
-  const spans = [];
-  for (let k = 0; k < opts['seed-spans']; k++) {
-    spans.push({
-      id: `s${k}`,
-      name: `step-${k}`,
-      kind: 'generation',
-      status: 'ok',
-      startTime: iso(start + 10 * k),
-      endTime: iso(start + 10 * k + 9),
-      model: 'video-model-xl',
-      usage: { inputTokens: 100, outputTokens: 20 },
-      input: { prompt: 'a red kite over a grey sea, slow pan' },
-    });
-  }
-  return {
-    id: `seed-${run}-${i}`,
-    name: 'render',
-    status: 'ok',
-    startTime: iso(start),
-    endTime: iso(start + 500),
-    metadata: { batch: Math.floor(i / 1000) },
-    tags: ['seed'],
-    userId: `user-${i % 100}`,
-    spans,
-  };
-}
-
 /**
  * POSTs `body`, coming back after Retry-After while the service answers 429 or 503 (the
  * distributed gateway does while trace-ingest lags behind), until `deadline`.
@@ -101,7 +69,7 @@ async function seed(target, run) {
       const call = next++;
       const from = call * opts.batch;
       const traces = [];
-      for (let i = from; i < Math.min(total, from + opts.batch); i++) traces.push(seedTrace(run, i));
+      for (let i = from; i < Math.min(total, from + opts.batch); i++) traces.push(seedTrace(run, i, opts['seed-spans']));
       const body = JSON.stringify({ traces });
       for (let attempt = 0; ; attempt++) {
         try {

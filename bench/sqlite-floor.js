@@ -15,6 +15,8 @@ const path = require('node:path');
 const Database = require('better-sqlite3');
 const { DataSource } = require('typeorm');
 const c = require('./lib/common');
+const { openBaselineStore } = require('./lib/baseline-sqlite-store');
+const { seedTrace } = require('./lib/seed-trace');
 const { traceIngestMigrations } = require('../apps/trace-ingest/dist/migrations');
 const { TRACE_TABLE, SPAN_TABLE, TAG_TABLE, traceToRow, spanToRow } = require('../apps/trace-ingest/dist/store/trace-rows');
 const { insertAbsentStatements, upsertStatements } = require('../apps/trace-ingest/dist/store/sql-builder');
@@ -23,35 +25,6 @@ const { validateTrace, mergeTrace } = require('../libs/traces/dist');
 const opts = c.parseArgs(process.argv.slice(2), { traces: 1_000_000, batch: 1000, rounds: 1 });
 const log = (...a) => console.error(...a);
 const PROJECT = 'prj_floor';
-
-/** bench/read.js's seed trace (one span). */
-function seedTrace(i) {
-  const start = Date.UTC(2026, 0, 1) + i * 1000;
-  const iso = (ms) => new Date(ms).toISOString();
-  return {
-    id: `seed-floor-${i}`,
-    name: 'render',
-    status: 'ok',
-    startTime: iso(start),
-    endTime: iso(start + 500),
-    metadata: { batch: Math.floor(i / 1000) },
-    tags: ['seed'],
-    userId: `user-${i % 100}`,
-    spans: [
-      {
-        id: 's0',
-        name: 'step 0',
-        kind: 'llm',
-        status: 'ok',
-        startTime: iso(start),
-        endTime: iso(start + 9),
-        model: 'video-model-xl',
-        usage: { inputTokens: 100, outputTokens: 20 },
-        input: { prompt: 'a red kite over a grey sea, slow pan' },
-      },
-    ],
-  };
-}
 
 const openAsTheServiceDoes = (file) => {
   const db = new Database(file);
@@ -107,66 +80,18 @@ async function serviceStore(dir, withUserIndex) {
   };
 }
 
-/** bench/baseline-sqlite.js's schema and statements (the bare one: no list-filter indexes or tag rows). */
+/** bench/baseline-sqlite.js's store (the bare one: no list-filter indexes or tag rows). */
 function baselineStore(dir) {
-  const db = openAsTheServiceDoes(path.join(dir, 'baseline.sqlite'));
-  db.exec(`
-    CREATE TABLE traces (
-      project_id TEXT NOT NULL, id TEXT NOT NULL, name TEXT, status TEXT NOT NULL,
-      start_time INTEGER NOT NULL, end_time INTEGER, span_count INTEGER NOT NULL, error_count INTEGER NOT NULL,
-      user_id TEXT, session_id TEXT, tags TEXT NOT NULL, metadata TEXT NOT NULL, input TEXT, output TEXT,
-      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-      PRIMARY KEY (project_id, id)
-    ) WITHOUT ROWID;
-    CREATE INDEX traces_by_start ON traces (project_id, start_time DESC, id DESC);
-    CREATE TABLE spans (
-      project_id TEXT NOT NULL, trace_id TEXT NOT NULL, id TEXT NOT NULL, start_time INTEGER NOT NULL, data TEXT NOT NULL,
-      PRIMARY KEY (project_id, trace_id, id)
-    ) WITHOUT ROWID;`);
-  const upsertTrace = db.prepare(`
-    INSERT INTO traces (project_id, id, name, status, start_time, end_time, span_count, error_count, user_id, session_id,
-                        tags, metadata, input, output, created_at, updated_at)
-    VALUES (@projectId, @id, @name, @status, @startTime, @endTime, @spanCount, @errorCount, @userId, @sessionId,
-            @tags, @metadata, @input, @output, @now, @now)
-    ON CONFLICT (project_id, id) DO UPDATE SET name = excluded.name, status = excluded.status,
-      start_time = excluded.start_time, end_time = excluded.end_time, span_count = excluded.span_count,
-      error_count = excluded.error_count, user_id = excluded.user_id, session_id = excluded.session_id,
-      tags = excluded.tags, metadata = excluded.metadata, input = excluded.input, output = excluded.output,
-      updated_at = excluded.updated_at`);
-  const upsertSpan = db.prepare(`
-    INSERT INTO spans (project_id, trace_id, id, start_time, data) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (project_id, trace_id, id) DO UPDATE SET start_time = excluded.start_time, data = excluded.data`);
+  const { db, rowsOf, storeRows } = openBaselineStore(path.join(dir, 'baseline.sqlite'));
   return {
     db,
     prepare(traces) {
       const now = Date.now();
-      return traces.map((t) => ({
-        spans: t.spans.map((s) => [PROJECT, t.id, s.id, Date.parse(s.startTime), JSON.stringify(s)]),
-        trace: {
-          projectId: PROJECT,
-          id: t.id,
-          name: t.name,
-          status: t.status,
-          startTime: Date.parse(t.startTime),
-          endTime: Date.parse(t.endTime),
-          spanCount: t.spans.length,
-          errorCount: 0,
-          userId: t.userId,
-          sessionId: null,
-          tags: JSON.stringify(t.tags),
-          metadata: JSON.stringify(t.metadata),
-          input: null,
-          output: null,
-          now,
-        },
-      }));
+      return traces.map((t) => rowsOf(PROJECT, t, now));
     },
     store(rows) {
       db.exec('BEGIN');
-      for (const { spans, trace } of rows) {
-        for (const span of spans) upsertSpan.run(...span);
-        upsertTrace.run(trace);
-      }
+      for (const row of rows) storeRows(row);
       db.exec('COMMIT');
     },
   };
@@ -177,7 +102,7 @@ function measure(store) {
   let timedNs = 0n;
   for (let from = 0; from < opts.traces; from += opts.batch) {
     const traces = [];
-    for (let i = from; i < Math.min(opts.traces, from + opts.batch); i++) traces.push(seedTrace(i));
+    for (let i = from; i < Math.min(opts.traces, from + opts.batch); i++) traces.push(seedTrace('floor', i));
     const prepared = store.prepare(traces);
     const t0 = process.hrtime.bigint();
     store.store(prepared);
