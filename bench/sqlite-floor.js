@@ -3,17 +3,17 @@
 // What SQLite alone costs the all-in-one batch ingest, with nothing else timed: bench:read's
 // seed traces (one span each, 100 users, a tag), built into rows beforehand, then stored in
 // batches, one transaction each, (a) as the bare baseline stores them (its schema and
-// statements, bench/baseline-sqlite.js) and (b) as trace-ingest stores them (its migrations'
-// schema, its rows from its own merge and row code, its multi-row statements), and (c) the
-// same without the user index. Only the statements and the commit are timed, so (b) is the
+// statements, bench/baseline-sqlite.js) and (b) as trace-ingest stores them (its store opened
+// as the service opens it, its rows from its own merge and row code, its multi-row statements
+// through its own helpers and transactions), and (c) the same without the user index. Only the
+// statements and the commit are timed (the service's WAL checkpoints run on their own thread,
+// as in the service; the baseline's in its commits), so (b) is the
 // least any all-in-one batch can cost with this schema, whatever the layers above it do: the
 // service's batch ratio against the baseline can be no better than the baseline's whole time
 // per trace (bench:read's seeding rate) over (b). Build first.
 // Usage: node bench/sqlite-floor.js [--traces 1000000] [--batch 1000] [--rounds 1]
 const fs = require('node:fs');
 const path = require('node:path');
-const Database = require('better-sqlite3');
-const { DataSource } = require('typeorm');
 const c = require('./lib/common');
 const { openBaselineStore } = require('./lib/baseline-sqlite-store');
 const { seedTrace } = require('./lib/seed-trace');
@@ -21,37 +21,22 @@ const { traceIngestMigrations } = require('../apps/trace-ingest/dist/migrations'
 const { TRACE_TABLE, SPAN_TABLE, TAG_TABLE, traceToRow, spanToRow } = require('../apps/trace-ingest/dist/store/trace-rows');
 const { insertAbsentStatements, upsertStatements } = require('../apps/trace-ingest/dist/store/sql-builder');
 const { validateTrace, mergeTrace } = require('../libs/traces/dist');
+const { inTransaction, openServiceDataSource, runStatement, selectArrays } = require('../libs/persistence/dist');
 
 const opts = c.parseArgs(process.argv.slice(2), { traces: 1_000_000, batch: 1000, rounds: 1 });
 const log = (...a) => console.error(...a);
 const PROJECT = 'prj_floor';
 
-const openAsTheServiceDoes = (file) => {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
-  return db;
-};
-
-/** trace-ingest's schema, from its own migrations. */
+/**
+ * trace-ingest's store as the service opens it (its migrations, pragmas and checkpoint thread),
+ * written through its own statement helpers and transactions.
+ */
 async function serviceStore(dir, withUserIndex) {
   const file = path.join(dir, `trace-ingest-${withUserIndex ? 'all' : 'no-user'}.sqlite`);
-  const dataSource = new DataSource({ type: 'better-sqlite3', database: file, migrations: traceIngestMigrations, logging: false });
-  await dataSource.initialize();
-  await dataSource.runMigrations();
-  await dataSource.destroy();
-  const db = openAsTheServiceDoes(file);
-  if (!withUserIndex) db.exec('DROP INDEX traces_project_user_start');
-  const statements = new Map();
-  const run = ({ sql, params }, reader) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-    if (reader) statement.raw(true).all(params);
-    else statement.run(params);
-  };
+  const dataSource = await openServiceDataSource({ target: { kind: 'sqlite', file }, entities: [], migrations: traceIngestMigrations });
+  if (!withUserIndex) await dataSource.query('DROP INDEX traces_project_user_start');
   return {
-    db,
+    close: () => dataSource.destroy(),
     /** Rows as trace-ingest's writer makes them for a batch of new traces (its merge, its row codecs). */
     prepare(traces) {
       const stored = traces.map((raw) => {
@@ -73,9 +58,9 @@ async function serviceStore(dir, withUserIndex) {
       ];
     },
     store(statements) {
-      db.exec('BEGIN');
-      for (const s of statements) run(s, s.reader);
-      db.exec('COMMIT');
+      return inTransaction(dataSource, async (manager) => {
+        for (const { sql, params, reader } of statements) await (reader ? selectArrays : runStatement)(manager, sql, params);
+      });
     },
   };
 }
@@ -84,7 +69,7 @@ async function serviceStore(dir, withUserIndex) {
 function baselineStore(dir) {
   const { db, rowsOf, storeRows } = openBaselineStore(path.join(dir, 'baseline.sqlite'));
   return {
-    db,
+    close: () => db.close(),
     prepare(traces) {
       const now = Date.now();
       return traces.map((t) => rowsOf(PROJECT, t, now));
@@ -98,17 +83,17 @@ function baselineStore(dir) {
 }
 
 /** Stores opts.traces traces in batches; answers the µs of statements and commits per trace. */
-function measure(store) {
+async function measure(store) {
   let timedNs = 0n;
   for (let from = 0; from < opts.traces; from += opts.batch) {
     const traces = [];
     for (let i = from; i < Math.min(opts.traces, from + opts.batch); i++) traces.push(seedTrace('floor', i));
     const prepared = store.prepare(traces);
     const t0 = process.hrtime.bigint();
-    store.store(prepared);
+    await store.store(prepared);
     timedNs += process.hrtime.bigint() - t0;
   }
-  store.db.close();
+  await store.close();
   return Number(timedNs) / 1000 / opts.traces;
 }
 
@@ -122,7 +107,7 @@ async function main() {
       ['service', () => serviceStore(dir, true)],
       ['service without the user index', () => serviceStore(dir, false)],
     ]) {
-      figures[name] = measure(await open());
+      figures[name] = await measure(await open());
       log(`round ${round}: ${name}: ${figures[name].toFixed(2)} µs of SQLite per trace (${Math.round(1e6 / figures[name])} traces/s)`);
     }
     fs.rmSync(dir, { recursive: true, force: true });
