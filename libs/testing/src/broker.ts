@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port';
+import { freePort, takePort } from './free-port';
 import { repoRoot } from './repo-root';
 
 const run = promisify(execFile);
@@ -98,16 +98,7 @@ export async function startBroker(port?: number, security?: BrokerSecurity): Pro
 async function freePortPair(): Promise<number> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const port = await freePort();
-    if (port < 65534 && (await isFree(port + 1))) return port;
+    if (port < 65534 && (await takePort(port + 1))) return port;
   }
   throw new Error('no two consecutive free ports found for a broker');
-}
-
-async function isFree(port: number): Promise<boolean> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }

@@ -26,18 +26,23 @@ const claimFile = (port: number) => join(CLAIMS_DIR, String(port));
 
 /** A TCP port free at the time of the call, not handed out by any test process on the machine within STALE_CLAIM_MS. */
 export async function freePort(): Promise<number> {
-  mkdirSync(CLAIMS_DIR, { recursive: true });
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT));
-    if (handedOut.has(port) || !claim(port)) continue;
-    if (!(await canListen(port))) {
-      release(port);
-      continue;
-    }
-    handedOut.add(port);
-    return port;
+    if (await takePort(port)) return port;
   }
   throw new Error(`no free port between ${FIRST_PORT} and ${LAST_PORT}`);
+}
+
+/** Hands out this very port if it is unclaimed and free (a broker's controller beside its listener); whether it did. */
+export async function takePort(port: number): Promise<boolean> {
+  mkdirSync(CLAIMS_DIR, { recursive: true });
+  if (handedOut.has(port) || !claim(port)) return false;
+  if (!(await canListen(port))) {
+    release(port);
+    return false;
+  }
+  handedOut.add(port);
+  return true;
 }
 
 /** Whether this process now holds the port's claim: it created the file, or took over a stale one. */
