@@ -10,6 +10,7 @@ import { settlesWithin, withDeadline } from './deadline';
 import { closeRedis } from './close-redis';
 import { describeError, RedisOutageLog, TaskQueueLogger } from './redis-outage-log';
 import { RedisTarget, redisUrlOf, withRedisTls } from './redis-target';
+import { oneWritePerTurn } from './one-write-per-turn';
 import { RunStaging } from './run-staging';
 import { taskCancelChannel } from './task-cancel-channel';
 
@@ -93,7 +94,7 @@ export class BullTaskWorker {
     try {
       this.subscriber = new CancelSubscriber(deps.redis, taskCancelChannel(deps.prefix), (runId) => this.active.cancelRun(runId), this.outage);
       await this.subscriber.start(timeoutMs);
-      const stagingRedis = new IORedis(redisUrlOf(deps.redis), withRedisTls(deps.redis, { maxRetriesPerRequest: 1, connectTimeout: 3000 }));
+      const stagingRedis = oneWritePerTurn(new IORedis(redisUrlOf(deps.redis), withRedisTls(deps.redis, { maxRetriesPerRequest: 1, connectTimeout: 3000 })));
       stagingRedis.on('error', (err) => this.onWorkerError(err));
       const stagingQueue = new Queue<TaskJob>(TASK_QUEUE, { connection: stagingRedis, prefix: deps.prefix });
       stagingQueue.on('error', (err) => this.onWorkerError(err));
@@ -111,6 +112,9 @@ export class BullTaskWorker {
       worker.on('error', (err) => this.onWorkerError(err));
       worker.on('failed', (job, err) => this.onGivenUp(job, err));
       await withDeadline(worker.waitUntilReady(), timeoutMs, () => new Error(`Redis did not answer within ${timeoutMs} ms`));
+      // The connection that ends jobs and extends their locks (the blocking one only waits).
+      // BullMQ hands it out behind an adapter that forwards every property to the ioredis client.
+      oneWritePerTurn((await worker.client) as unknown as IORedis);
       worker.run().catch((err) => this.logger.error(`The task worker stopped: ${describeError(err)}`));
       this.logger.log(`Taking benchmark tasks, ${deps.concurrency} at a time`);
     } catch (err) {
