@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaConnection, kafkaClientConfig, KAFKA_GROUP_TIMING } from '../kafka/kafka.options';
 import { deadLetterTopic, ensureTopics, streamTopic } from '../kafka/kafka-topics';
 import { BatchHandler, StreamRecord } from './stream.types';
+import { OffsetCommitter, type PartitionOffset } from './offset-committer';
 import { decodeStreamRecord } from './stream-record-codec';
 import { WriteBehind } from './write-behind';
 
@@ -42,10 +43,12 @@ interface FetchedBatch {
 const MAX_BACKLOG_RECORDS = 5000;
 /** Records handed to the handler in one call, at most (fetched batches are never split). */
 const MAX_RECORDS_PER_WRITE = 2000;
+/** Offsets are committed at most this often; a crash or rebalance reads at most this much again. */
+const COMMIT_EVERY_MS = 200;
 
 /**
  * Consumes a topic in batches: the handler commits a batch's effects, then the offsets
- * are committed (at-least-once; handlers are idempotent). Fetching runs ahead of the
+ * are committed, within COMMIT_EVERY_MS (at-least-once; handlers are idempotent). Fetching runs ahead of the
  * store: what is fetched while the handler works is handed to it together next time
  * (one transaction for many fetched batches, across the partitions of a write lane, each
  * partition's records in order). A failing batch is retried with backoff, then split
@@ -58,6 +61,7 @@ export class KafkaStreamConsumer<T = unknown> {
   private consumer?: Consumer;
   private readonly maxAttempts: number;
   private readonly writers: WriteBehind<FetchedBatch>[];
+  private readonly offsets = new OffsetCommitter((offsets) => this.commitOffsets(offsets), COMMIT_EVERY_MS);
   private stopping = false;
 
   constructor(
@@ -118,6 +122,7 @@ export class KafkaStreamConsumer<T = unknown> {
     await this.consumer?.stop().catch(() => undefined);
     this.stopping = true;
     await Promise.all(this.writers.map((writer) => writer.idle()));
+    await this.offsets.flush();
     await this.consumer?.disconnect().catch(() => undefined);
   }
 
@@ -136,17 +141,13 @@ export class KafkaStreamConsumer<T = unknown> {
         await sleep(pauseMs);
       }
     }
-    await this.commit(batches);
+    this.offsets.add(batches.map(({ topic, partition, lastOffset }) => ({ topic, partition, offset: (BigInt(lastOffset) + 1n).toString() })));
   }
 
   /** Commits past the last stored record of each partition; a failed commit only means those records are read again. */
-  private async commit(batches: FetchedBatch[]): Promise<void> {
-    const next = new Map<string, { topic: string; partition: number; offset: string }>();
-    for (const { topic, partition, lastOffset } of batches) {
-      next.set(`${topic}/${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
-    }
+  private async commitOffsets(offsets: PartitionOffset[]): Promise<void> {
     try {
-      await this.consumer?.commitOffsets([...next.values()]);
+      await this.consumer?.commitOffsets(offsets);
     } catch (err) {
       this.logger.warn(`Committing offsets of '${this.options.topic}' failed (${(err as Error)?.message ?? err}); those records may be read again`);
     }
