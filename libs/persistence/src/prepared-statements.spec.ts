@@ -73,4 +73,37 @@ describe.each(TEST_STORES)('selectArrays and runStatement on %s', (kind) => {
     expect(rows.map(([id, n, text]) => [id, Number(n), text])).toEqual([['w1', 10, note]]);
     await store.dataSource.query(`DELETE FROM things WHERE id LIKE 'w%'`);
   });
+
+  it('keeps a kept statement prepared on its connection, bounded, answering as an unnamed one does', async () => {
+    const kept = { kept: true };
+    const prepared = await store.dataSource.transaction(async (manager) => {
+      for (const [id, n] of [
+        ['k1', 21],
+        ['k2', 22],
+      ] as const) {
+        const sql = new SqlBuilder(kind);
+        await runStatement(manager, `INSERT INTO things VALUES (${sql.bind(id)}, ${sql.bind(n)}, NULL)`, sql.params, kept);
+      }
+      // More texts than a connection keeps: the ones past its share still run.
+      for (let i = 0; i < 70; i++) {
+        const sql = new SqlBuilder(kind);
+        const rows = await selectArrays(manager, `SELECT ${i} + n FROM things WHERE id = ${sql.bind('k1')}`, sql.params, kept);
+        expect(Number(rows[0][0])).toBe(21 + i);
+      }
+      if (kind !== 'postgres') return null;
+      const statements: Array<{ name: string; statement: string }> = await manager.query(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'ct\\_%'`);
+      return statements;
+    });
+    const rows = await selectArrays(store.dataSource.manager, `SELECT id, n FROM things WHERE id LIKE 'k%' ORDER BY id`, []);
+    expect(rows.map(([id, n]) => [id, Number(n)])).toEqual([
+      ['k1', 21],
+      ['k2', 22],
+    ]);
+    if (prepared) {
+      // One name for the insert (its two runs share it), and the connection's share in all.
+      expect(prepared.filter((s) => s.statement.startsWith('INSERT INTO things'))).toHaveLength(1);
+      expect(prepared).toHaveLength(64);
+    }
+    await store.dataSource.query(`DELETE FROM things WHERE id LIKE 'k%'`);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { type EntityManager, QueryFailedError } from 'typeorm';
 import { dialectOf } from './dialect-sql';
@@ -11,6 +12,18 @@ import { dialectOf } from './dialect-sql';
 /** Statements kept prepared per SQLite connection: a list's filters and the writes' chunk sizes make a bounded number of texts; anything past this is prepared again. */
 const MAX_PREPARED = 256;
 const prepared = new WeakMap<Database, Map<string, Statement>>();
+/**
+ * PostgreSQL: statements kept prepared per connection (named, so the server parses and plans
+ * them once), at most this many on a connection; new texts past it run unnamed.
+ */
+const MAX_NAMED_PER_CONNECTION = 64;
+const named = new WeakMap<PoolClient, Set<string>>();
+const names = new Map<string, string>();
+
+/** How a statement is run on PostgreSQL: `kept` ones prepared once per connection (writes whose texts do not vary with the data). */
+export interface StatementOptions {
+  kept?: boolean;
+}
 
 /**
  * A SELECT's rows (or an INSERT's RETURNING rows) as arrays of column values, in the select
@@ -18,16 +31,13 @@ const prepared = new WeakMap<Database, Map<string, Statement>>();
  * from native code: better-sqlite3 took ~0.8 ms for the 100 span rows of one trace, against
  * ~0.4 ms as arrays (a literal built from an array afterwards costs next to nothing).
  */
-export async function selectArrays(manager: EntityManager, sql: string, params: unknown[]): Promise<unknown[][]> {
+export async function selectArrays(manager: EntityManager, sql: string, params: unknown[], options: StatementOptions = {}): Promise<unknown[][]> {
   try {
     if (dialectOf(manager) === 'sqlite') return statementOf(manager, sql).all(params) as unknown[][];
-    const runner = manager.queryRunner ?? manager.connection.createQueryRunner('slave');
-    try {
-      const client = (await runner.connect()) as PoolClient;
-      return (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows;
-    } finally {
-      if (!manager.queryRunner) await runner.release();
-    }
+    return await onConnection(manager, async (client) => {
+      const name = options.kept ? nameOnConnection(client, sql) : undefined;
+      return (await client.query<unknown[]>({ name, text: sql, values: params, rowMode: 'array' })).rows;
+    });
   } catch (err) {
     throw queryFailed(sql, params, err);
   }
@@ -38,13 +48,44 @@ export async function selectArrays(manager: EntityManager, sql: string, params: 
  * 100-trace batch's writes ~0.4 ms of its own (each parameter mapped, then spread as an
  * argument: ~80 ns apiece over ~5,000), against none here.
  */
-export async function runStatement(manager: EntityManager, sql: string, params: unknown[]): Promise<void> {
+export async function runStatement(manager: EntityManager, sql: string, params: unknown[], options: StatementOptions = {}): Promise<void> {
   try {
     if (dialectOf(manager) === 'sqlite') statementOf(manager, sql).run(params);
-    else await manager.query(sql, params);
+    else if (!options.kept) await manager.query(sql, params);
+    else await onConnection(manager, (client) => client.query({ name: nameOnConnection(client, sql), text: sql, values: params }));
   } catch (err) {
     throw queryFailed(sql, params, err);
   }
+}
+
+/** Runs `work` on the manager's PostgreSQL connection (its transaction's, when it has one). */
+async function onConnection<T>(manager: EntityManager, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner('slave');
+  try {
+    return await work((await runner.connect()) as PoolClient);
+  } finally {
+    if (!manager.queryRunner) await runner.release();
+  }
+}
+
+/**
+ * The name the statement is kept under on this connection (pg sends its text to parse only
+ * the first time a connection runs it), or none once the connection keeps its share. The
+ * name is the text's hash: pg refuses one name for two texts.
+ */
+function nameOnConnection(client: PoolClient, sql: string): string | undefined {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `ct_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    if (names.size >= MAX_PREPARED) names.clear();
+    names.set(sql, name);
+  }
+  let kept = named.get(client);
+  if (!kept) named.set(client, (kept = new Set()));
+  if (kept.has(name)) return name;
+  if (kept.size >= MAX_NAMED_PER_CONNECTION) return undefined;
+  kept.add(name);
+  return name;
 }
 
 /** The statement kept for this text; one that answers rows (a SELECT, a RETURNING) answers them as arrays. */

@@ -12,6 +12,8 @@ import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TAB
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
 const keyOf = (projectId: string, traceId: string) => `${projectId}/${traceId}`;
+/** The writes' statements come in a few texts whatever the data (unnest of arrays): PostgreSQL parses and plans each once per connection. */
+const KEPT = { kept: true } as const;
 
 /** What merging messages into the traces as they were gave: each trace's state, and what changed. */
 interface BatchMerge {
@@ -127,7 +129,7 @@ export class TraceWriter {
     const inserted = new Set<string>();
     for (const { sql, params } of insertAbsentStatements(this.dialect, TRACE_TABLE, traces.map(traceToRow))) {
       // RETURNING project_id, id
-      for (const [projectId, id] of await selectArrays(manager, sql, params)) inserted.add(keyOf(projectId as string, id as string));
+      for (const [projectId, id] of await selectArrays(manager, sql, params, KEPT)) inserted.add(keyOf(projectId as string, id as string));
     }
     return inserted;
   }
@@ -188,7 +190,7 @@ export class TraceWriter {
   }
 
   private async upsert(manager: EntityManager, table: UpsertTable, rows: unknown[][]): Promise<void> {
-    for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await runStatement(manager, sql, params);
+    for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await runStatement(manager, sql, params, KEPT);
   }
 
   /** The tags and changed spans of the traces written, and the receipts of the batch's messages that want one. */
