@@ -1,4 +1,4 @@
-import { dialectOf, jsonText, SqlBuilder } from '@cinetrace/persistence';
+import { dialectOf, jsonText, runStatement, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import type { Task } from './task.entity';
 
@@ -20,11 +20,26 @@ const RESULT_COLUMNS: ReadonlyArray<[column: string, type: string, value: (task:
 ];
 
 /**
- * Writes the results of many tasks in one statement (`UPDATE … FROM (VALUES …)`, which
- * PostgreSQL and SQLite both read): a batch of task events costs one round trip, not one
- * per task. The VALUES columns are named column1… in both dialects.
+ * PostgreSQL's statement: each column bound as one array and spread by `unnest`, so its text
+ * is the same for any number of tasks and is kept prepared on the connection (parsed and
+ * planned once, where a VALUES list of each batch's size was parsed and planned every time).
+ */
+const PG_STORE_RESULTS = `UPDATE tasks SET ${RESULT_COLUMNS.map(([column]) => `"${column}" = v."${column}"`).join(', ')}
+  FROM unnest($1::varchar[], ${RESULT_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')})
+  AS v(id, ${RESULT_COLUMNS.map(([column]) => `"${column}"`).join(', ')})
+  WHERE tasks.id = v.id`;
+
+/**
+ * Writes the results of many tasks in one statement: a batch of task events costs one round
+ * trip, not one per task. SQLite (no arrays) reads `UPDATE … FROM (VALUES …)`, whose columns
+ * are named column1…, in chunks.
  */
 export async function storeTaskResults(tx: EntityManager, tasks: Task[]): Promise<void> {
+  if (tasks.length === 0) return;
+  if (dialectOf(tx) === 'postgres') {
+    const params = [tasks.map((task) => task.id), ...RESULT_COLUMNS.map(([, , value]) => tasks.map(value))];
+    return runStatement(tx, PG_STORE_RESULTS, params, { kept: true });
+  }
   for (let start = 0; start < tasks.length; start += TASKS_PER_STATEMENT) {
     const sql = new SqlBuilder(dialectOf(tx));
     const rows = tasks
