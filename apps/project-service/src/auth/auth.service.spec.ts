@@ -128,13 +128,22 @@ describe.each(TEST_STORES)('AuthService on %s', (kind) => {
 
   it('writes one use between resolves that race each other (replicas), whatever they read', async () => {
     const key = await stored({ lastUsedAt: null });
-    const updates = jest.spyOn(UpdateQueryBuilder.prototype, 'execute');
+    // Every resolve reads before any write runs, as replicas answering at once would: on a
+    // loaded machine the first write could otherwise land before the others read, and no race happen.
+    const execute = UpdateQueryBuilder.prototype.execute;
+    let readsDone!: () => void;
+    const allRead = new Promise<void>((resolve) => (readsDone = resolve));
+    const updates = jest.spyOn(UpdateQueryBuilder.prototype, 'execute').mockImplementation(async function (this: UpdateQueryBuilder<ApiKey>) {
+      await allRead;
+      return execute.call(this);
+    });
 
     await Promise.all(Array.from({ length: 5 }, () => authWith([]).resolve({ apiKeyHash: key.keyHash })));
+    readsDone();
     expect(await lastUsedOf(key.id, NOW)).toBe(NOW);
 
     const written = await Promise.all(updates.mock.results.map((result) => result.value as Promise<UpdateResult>));
-    expect(written.length).toBeGreaterThan(1);
+    expect(written).toHaveLength(5);
     expect(written.filter((result) => result.affected)).toHaveLength(1);
   });
 });
