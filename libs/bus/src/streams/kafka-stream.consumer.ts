@@ -48,12 +48,12 @@ const COMMIT_EVERY_MS = 200;
 
 /**
  * Consumes a topic in batches: the handler commits a batch's effects, then the offsets
- * are committed, within COMMIT_EVERY_MS (at-least-once; handlers are idempotent). Fetching runs ahead of the
- * store: what is fetched while the handler works is handed to it together next time
- * (one transaction for many fetched batches, across the partitions of a write lane, each
- * partition's records in order). A failing batch is retried with backoff, then split
- * record by record; a record that still fails is sent to the dead-letter topic with the
- * reason, and consumption moves on.
+ * are committed, within COMMIT_EVERY_MS (at-least-once; handlers are idempotent).
+ * Fetching runs ahead of the store: what is fetched while the handler works is handed to
+ * it together next time (one transaction for many fetched batches, across the partitions
+ * of a write lane, each partition's records in order). A failing batch is retried with
+ * backoff, then split record by record; a record that still fails is sent to the
+ * dead-letter topic with the reason, and consumption moves on.
  */
 export class KafkaStreamConsumer<T = unknown> {
   private readonly logger = new Logger(KafkaStreamConsumer.name);
