@@ -26,7 +26,7 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const c = require('./lib/common');
-const { startCpu, formatCpu } = require('./lib/cpu');
+const { startCpu, formatCpu, formatCpuPerItem } = require('./lib/cpu');
 const { runItem, RUN_SCORERS } = require('./lib/run-items');
 
 const opts = c.parseArgs(process.argv.slice(2), {
@@ -445,6 +445,14 @@ function report(mode, s, b, f) {
     ['floor', fRuns],
   ]) {
     for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpu(r.cpu)}`);
+  }
+  console.log(`\nCPU per task, ${mode} (ms, from the shares above and each run's tasks/s):`);
+  for (const [kind, runs] of [
+    ['service', sRuns],
+    ['baseline', bRuns],
+    ['floor', fRuns],
+  ]) {
+    for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpuPerItem(r.cpu, r.tasksPerSec)}`);
   }
   return table;
 }

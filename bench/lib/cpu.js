@@ -96,4 +96,18 @@ function formatCpu(percent) {
   return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${os.availableParallelism() * 100}%)`;
 }
 
-module.exports = { startCpu, formatCpu, processStats, TICKS_PER_SECOND };
+/**
+ * The same readings as ms of CPU per item done (a task, a trace): what each process costs
+ * an item, comparable between runs of different speeds where shares of a core are not.
+ */
+function formatCpuPerItem(percent, itemsPerSecond) {
+  if (!percent || !(itemsPerSecond > 0)) return 'n/a';
+  const perItem = (p) => ((p / 100) * 1000) / itemsPerSecond;
+  const { machine, ...rest } = percent;
+  const parts = Object.entries(rest)
+    .filter(([, p]) => p >= 0.5)
+    .map(([label, p]) => `${label} ${perItem(p).toFixed(3)}`);
+  return `${parts.join(', ')} (machine ${perItem(machine).toFixed(3)})`;
+}
+
+module.exports = { startCpu, formatCpu, formatCpuPerItem, processStats, TICKS_PER_SECOND };
