@@ -3,8 +3,8 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { lockRunFills } from '../store/row-locks';
-import { activeRunIds, findActiveRuns, findRun, resetRunWindow } from '../store/runs.queries';
-import { countOpenHandedOver, findOpenHandedOver, markHandedOver, nextTasksToHandOver, requeueOpenTasks, uncountAttempt } from '../store/tasks.queries';
+import { activeRunIds, findActiveRuns, findRun, markHandedOverThrough, resetRunWindow } from '../store/runs.queries';
+import { countOpenHandedOver, findOpenHandedOver, nextTasksToHandOver, requeueOpenTasks, uncountAttempt } from '../store/tasks.queries';
 import { toTaskJob } from './task-jobs';
 import { TaskQueue } from './task-queue';
 
@@ -112,11 +112,11 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
       const run = await findRun(tx, runId);
       if (!run || run.activeBenchmarkId === null) return;
       const { concurrency } = run.runner;
-      const inFlight = await countOpenHandedOver(tx, runId);
+      const inFlight = await countOpenHandedOver(tx, run);
       // A queue that stages holds tasks behind the running ones and starts them itself: it runs at most `concurrency` at once.
       const room = concurrency * (1 + this.queue.stagedPerSlot) - inFlight;
       if (room <= 0) return;
-      const next = await nextTasksToHandOver(tx, runId, room);
+      const next = await nextTasksToHandOver(tx, run, room);
       if (next.length === 0) return;
       // Hand over first: a task marked handed over but never handed over would hold its slot forever,
       // while one handed over twice is a no-op (the job id is the task id).
@@ -125,11 +125,7 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
         concurrency,
         next.map((task) => toTaskJob(run, task)),
       );
-      await markHandedOver(
-        tx,
-        next.map((task) => task.id),
-        Date.now(),
-      );
+      await markHandedOverThrough(tx, runId, next[next.length - 1].itemIndex);
     });
   }
 
@@ -155,7 +151,7 @@ export class TaskDispatcher implements OnApplicationBootstrap, OnApplicationShut
   private async recoverLost(runId: string): Promise<void> {
     const run = await findRun(this.dataSource.manager, runId);
     if (!run || run.activeBenchmarkId === null) return;
-    const handedOver = await findOpenHandedOver(this.dataSource.manager, runId);
+    const handedOver = await findOpenHandedOver(this.dataSource.manager, run);
     const ids = handedOver.map((task) => task.id);
     const now = await this.queue.survey(runId, ids);
     const lostNow = new Set(now.lost);

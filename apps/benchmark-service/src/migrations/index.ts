@@ -5,6 +5,7 @@ import { IndexTasksInFlight1764057600000 } from './1764057600000-IndexTasksInFli
 import { CreateBenchmarkSecrets1764100000000 } from './1764100000000-CreateBenchmarkSecrets';
 import { AddRunPrompt1764300000000 } from './1764300000000-AddRunPrompt';
 import { CreateRunMedia1764800000000 } from './1764800000000-CreateRunMedia';
+import { HandOverThrough1765000000000 } from './1765000000000-HandOverThrough';
 
 /** In order of their timestamps. */
 export const benchmarkServiceMigrations = [
@@ -15,4 +16,5 @@ export const benchmarkServiceMigrations = [
   CreateBenchmarkSecrets1764100000000,
   AddRunPrompt1764300000000,
   CreateRunMedia1764800000000,
+  HandOverThrough1765000000000,
 ];

@@ -19,7 +19,7 @@ export interface CancelledRun {
 export async function cancelActiveRun(tx: EntityManager, benchmarkId: string, now: number): Promise<CancelledRun | null> {
   const run = await lockRun(tx, { activeBenchmarkId: benchmarkId });
   if (!run) return null;
-  const handedOver = await openHandedOverIds(tx, run.id);
+  const handedOver = await openHandedOverIds(tx, run);
   await cancelOpenTasks(tx, run.id, now);
   const tasksCancelled = run.pending + run.running;
   cancelRun(run, now);

@@ -170,6 +170,7 @@ export class RunsService {
       completed: 0,
       failed: 0,
       cancelled: 0,
+      handedOverThrough: -1,
       scoreTotals: {},
       costUsd: null,
       createdAt: now,

@@ -51,7 +51,7 @@ describe.each(TEST_STORES)('insertRunTasks on %s', (kind) => {
       const item = items.get(task.itemIndex)!;
       expect(task).toMatchObject({ runId: 'run_1', projectId: run.projectId, itemId: item.id, status: 'pending', attempts: 0, scores: [] });
       expect([task.input, task.expected, task.metadata]).toEqual([item.input, item.expected, item.metadata]);
-      expect([task.output, task.error, task.dispatchedAt, task.startedAt, task.finishedAt]).toEqual([undefined, null, null, null, null]);
+      expect([task.output, task.error, task.startedAt, task.finishedAt]).toEqual([undefined, null, null, null]);
     }
     expect(tasks.filter((task) => task.expected === undefined).length).toBeGreaterThan(0);
     expect(tasks.filter((task) => task.expected === null).length).toBeGreaterThan(0);

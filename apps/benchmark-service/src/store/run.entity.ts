@@ -41,6 +41,11 @@ export class Run {
   @Column({ type: 'integer' }) completed: number;
   @Column({ type: 'integer' }) failed: number;
   @Column({ type: 'integer' }) cancelled: number;
+  /**
+   * The item index the run has handed its tasks over through (-1: none yet). Fills take the
+   * lowest pending tasks past it, in item order: a task is in flight while it is open at or below it.
+   */
+  @Column({ name: 'handed_over_through', type: 'integer', default: -1 }) handedOverThrough: number;
   @Column({ name: 'score_totals', type: 'simple-json' }) scoreTotals: ScoreTotals;
   @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableNumber }) costUsd: number | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMs }) createdAt: number;

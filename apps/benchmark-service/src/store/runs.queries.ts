@@ -71,7 +71,12 @@ export async function updateRunProgress(tx: EntityManager, run: Run): Promise<vo
   await tx.update(Run, { id: run.id }, progress as QueryDeepPartialEntity<Run>);
 }
 
-/** The run's open tasks all wait again: `pending` of them, none running. */
+/** The run's open tasks all wait again, none handed over: `pending` of them, none running. */
 export async function resetRunWindow(tx: EntityManager, id: string, pending: number): Promise<void> {
-  await tx.update(Run, { id }, { pending, running: 0 });
+  await tx.update(Run, { id }, { pending, running: 0, handedOverThrough: -1 });
+}
+
+/** The run has handed its tasks over through this item index (the mark only moves forward). */
+export async function markHandedOverThrough(tx: EntityManager, id: string, itemIndex: number): Promise<void> {
+  await tx.update(Run, { id, handedOverThrough: LessThan(itemIndex) }, { handedOverThrough: itemIndex });
 }

@@ -6,8 +6,6 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Entity('tasks')
 @Index('tasks_run_item', ['runId', 'itemIndex'], { unique: true })
 @Index('tasks_run_status_item', ['runId', 'status', 'itemIndex'])
-// The tasks of a run handed over and unfinished, counted each time the run's window is refilled.
-@Index('tasks_in_flight', ['runId'], { where: "dispatched_at IS NOT NULL AND status IN ('pending', 'running')" })
 export class Task {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'run_id', type: 'varchar', length: 40 }) runId: string;
@@ -25,8 +23,6 @@ export class Task {
   @Column({ type: 'text', nullable: true, transformer: jsonText }) usage: Record<string, number> | undefined;
   @Column({ name: 'cost_usd', type: 'double precision', nullable: true, transformer: nullableNumber }) costUsd: number | null;
   @Column({ name: 'trace_id', type: 'varchar', length: 40 }) traceId: string;
-  /** When the task was handed to the executors; NULL while it waits for a slot of the run's concurrency. */
-  @Column({ name: 'dispatched_at', type: 'bigint', nullable: true, transformer: epochMs }) dispatchedAt: number | null;
   @Column({ name: 'started_at', type: 'bigint', nullable: true, transformer: epochMs }) startedAt: number | null;
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: epochMs }) finishedAt: number | null;
   @Column({ name: 'duration_ms', type: 'bigint', nullable: true, transformer: epochMs }) durationMs: number | null;

@@ -1,5 +1,6 @@
 import type { EntityManager, FindOptionsSelect } from 'typeorm';
-import { In, IsNull, MoreThan, Not } from 'typeorm';
+import { In, LessThanOrEqual, MoreThan } from 'typeorm';
+import type { Run } from './run.entity';
 import { Task } from './task.entity';
 
 /** Tasks not yet ended. */
@@ -39,25 +40,26 @@ export const listTasksOfRun = (manager: EntityManager, runId: string, status: Ta
 /** The result fields of these tasks (see RESULT_FIELDS). By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run. */
 export const findTaskResults = (tx: EntityManager, ids: string[]): Promise<Task[]> => tx.find(Task, { select: RESULT_FIELDS, where: { id: In(ids) } });
 
+/** What says which of a run's tasks were handed over: the item index it handed over through. */
+type HandOverMark = Pick<Run, 'id' | 'handedOverThrough'>;
+
+/** The run's open tasks that were handed over to the executors (open, at or below its mark). */
+const openHandedOver = (run: HandOverMark) => ({ runId: run.id, status: In(OPEN), itemIndex: LessThanOrEqual(run.handedOverThrough) });
+
 /** The run's open tasks that were handed over to the executors. */
-export const findOpenHandedOver = (manager: EntityManager, runId: string): Promise<Task[]> =>
-  manager.find(Task, { where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+export const findOpenHandedOver = (manager: EntityManager, run: HandOverMark): Promise<Task[]> => manager.find(Task, { where: openHandedOver(run) });
 
 /** The ids of the run's open tasks that were handed over (what the executors must be told of). */
-export async function openHandedOverIds(tx: EntityManager, runId: string): Promise<string[]> {
-  const tasks = await tx.find(Task, { select: { id: true }, where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+export async function openHandedOverIds(tx: EntityManager, run: HandOverMark): Promise<string[]> {
+  const tasks = await tx.find(Task, { select: { id: true }, where: openHandedOver(run) });
   return tasks.map((task) => task.id);
 }
 
-export const countOpenHandedOver = (tx: EntityManager, runId: string): Promise<number> => tx.count(Task, { where: { runId, status: In(OPEN), dispatchedAt: Not(IsNull()) } });
+export const countOpenHandedOver = (tx: EntityManager, run: HandOverMark): Promise<number> => tx.count(Task, { where: openHandedOver(run) });
 
-/** The run's next `limit` tasks to hand over, in item order. */
-export const nextTasksToHandOver = (tx: EntityManager, runId: string, limit: number): Promise<Task[]> =>
-  tx.find(Task, { where: { runId, status: 'pending', dispatchedAt: IsNull() }, order: { itemIndex: 'ASC' }, take: limit });
-
-export async function markHandedOver(tx: EntityManager, ids: string[], now: number): Promise<void> {
-  await tx.update(Task, { id: In(ids), dispatchedAt: IsNull() }, { dispatchedAt: now });
-}
+/** The run's next `limit` tasks to hand over: the pending ones past its mark, in item order. */
+export const nextTasksToHandOver = (tx: EntityManager, run: HandOverMark, limit: number): Promise<Task[]> =>
+  tx.find(Task, { where: { runId: run.id, status: 'pending', itemIndex: MoreThan(run.handedOverThrough) }, order: { itemIndex: 'ASC' }, take: limit });
 
 /** The run's open tasks end `cancelled`; a task that had started gets its duration. */
 export async function cancelOpenTasks(tx: EntityManager, runId: string, now: number): Promise<void> {
@@ -73,8 +75,8 @@ export async function uncountAttempt(manager: EntityManager, id: string, attempt
   await manager.update(Task, { id, attempts: attempt, status: In(OPEN) }, { attempts: attempt - 1 });
 }
 
-/** The run's open tasks wait again, not handed over (their attempts kept); answers how many wait. */
+/** The run's open tasks wait again (their attempts kept); answers how many wait. The caller takes back the run's hand-over mark. */
 export async function requeueOpenTasks(tx: EntityManager, runId: string): Promise<number> {
-  await tx.update(Task, { runId, status: In(OPEN) }, { status: 'pending', dispatchedAt: null });
+  await tx.update(Task, { runId, status: In(OPEN) }, { status: 'pending' });
   return tx.count(Task, { where: { runId, status: 'pending' } });
 }
