@@ -1,34 +1,16 @@
 import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { Run } from '../store/run.entity';
-import { benchmarkServiceMigrations } from './index';
+import { openWithout, useMigrationStore } from './migration-store.fixtures';
 
 // Runs started before the prompt had columns of its own must count for a release's gate:
 // the migration fills the columns from the prompt each run's plan recorded.
 describe.each(['postgres', 'sqlite'] as const)('AddRunPrompt on %s', (store) => {
-  let database: TestDatabase | undefined;
-  let dataDir: string;
-  let env: BenchmarkServiceEnv;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'add-run-prompt-'));
-    if (store === 'postgres') database = await createDatabase();
-    env = { DATABASE_URL: database?.url, DATA_DIR: dataDir, MIGRATE_ON_START: true } as BenchmarkServiceEnv;
-  }, 60_000);
-
-  afterAll(async () => {
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const envOf = useMigrationStore(store, 'add-run-prompt');
 
   it("fills prompt_id and prompt_version from each run's plan, and leaves runs without a prompt empty", async () => {
-    const earlier = benchmarkServiceMigrations.filter((m) => m.name !== 'AddRunPrompt1764300000000');
-    const before = await openServiceDataSource({ ...benchmarkServiceStore(env), entities: [], migrations: earlier }, 1);
+    const env = envOf();
+    const before = await openWithout(env, 'AddRunPrompt1764300000000');
     const plan = (prompt: unknown) => JSON.stringify({ target: { type: 'dataset' }, scorers: [], prompt }).replace(/'/g, "''");
     for (const [id, prompt] of [
       ['run_a', { id: 'prm_1', version: 3, content: 'x' }],

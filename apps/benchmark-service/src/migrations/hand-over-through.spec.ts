@@ -1,34 +1,16 @@
 import { openServiceDataSource } from '@cinetrace/persistence';
-import { createDatabase, type TestDatabase } from '@cinetrace/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { benchmarkServiceMigrations } from './index';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { Run } from '../store/run.entity';
+import { openWithout, useMigrationStore } from './migration-store.fixtures';
 
 // A run under way when the service is upgraded keeps its window: its mark becomes its
 // highest open task that was handed over, so those still count in flight and the rest wait.
 describe.each(['postgres', 'sqlite'] as const)('HandOverThrough on %s', (store) => {
-  let database: TestDatabase | undefined;
-  let dataDir: string;
-  let env: BenchmarkServiceEnv;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'hand-over-through-'));
-    if (store === 'postgres') database = await createDatabase();
-    env = { DATABASE_URL: database?.url, DATA_DIR: dataDir, MIGRATE_ON_START: true } as BenchmarkServiceEnv;
-  }, 60_000);
-
-  afterAll(async () => {
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const envOf = useMigrationStore(store, 'hand-over-through');
 
   it('marks each active run through its highest open task handed over, and ended runs and runs with none at -1', async () => {
-    const earlier = benchmarkServiceMigrations.filter((m) => m.name !== 'HandOverThrough1765000000000');
-    const before = await openServiceDataSource({ ...benchmarkServiceStore(env), entities: [], migrations: earlier }, 1);
+    const env = envOf();
+    const before = await openWithout(env, 'HandOverThrough1765000000000');
     for (const [id, active] of [
       ['run_a', 'bm_a'],
       ['run_b', 'bm_b'],
