@@ -438,22 +438,15 @@ function report(mode, s, b, f) {
     );
   }
   const table = c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
+  const measured = [
+    ['service', sRuns],
+    ['baseline', bRuns],
+    ['floor', fRuns],
+  ].flatMap(([kind, runs]) => runs.map((r, i) => ({ name: `${kind} run ${i + 1}`, r })).filter(({ r }) => r.cpu));
   console.log(`\nCPU during each run, ${mode} (% of one core):`);
-  for (const [kind, runs] of [
-    ['service', sRuns],
-    ['baseline', bRuns],
-    ['floor', fRuns],
-  ]) {
-    for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpu(r.cpu)}`);
-  }
+  for (const { name, r } of measured) console.log(`  ${name}: ${formatCpu(r.cpu)}`);
   console.log(`\nCPU per task, ${mode} (ms, from the shares above and each run's tasks/s):`);
-  for (const [kind, runs] of [
-    ['service', sRuns],
-    ['baseline', bRuns],
-    ['floor', fRuns],
-  ]) {
-    for (const [i, r] of runs.entries()) if (r.cpu) console.log(`  ${kind} run ${i + 1}: ${formatCpuPerItem(r.cpu, r.tasksPerSec)}`);
-  }
+  for (const { name, r } of measured) console.log(`  ${name}: ${formatCpuPerItem(r.cpu, r.tasksPerSec)}`);
   return table;
 }
 

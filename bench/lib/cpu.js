@@ -86,14 +86,19 @@ function startCpu() {
   };
 }
 
-/** "gateway 67%, PostgreSQL 45%, … (machine 190% of 200%)". */
-function formatCpu(percent) {
-  if (!percent) return 'n/a';
+/** Each process's reading (those at 0.5% of a core or more), then the machine's, each shown by `show`. */
+function formatReadings(percent, show, machineNote = '') {
   const { machine, ...rest } = percent;
   const parts = Object.entries(rest)
     .filter(([, p]) => p >= 0.5)
-    .map(([label, p]) => `${label} ${p.toFixed(0)}%`);
-  return `${parts.join(', ')} (machine ${machine.toFixed(0)}% of ${os.availableParallelism() * 100}%)`;
+    .map(([label, p]) => `${label} ${show(p)}`);
+  return `${parts.join(', ')} (machine ${show(machine)}${machineNote})`;
+}
+
+/** "gateway 67%, PostgreSQL 45%, … (machine 190% of 200%)". */
+function formatCpu(percent) {
+  if (!percent) return 'n/a';
+  return formatReadings(percent, (p) => `${p.toFixed(0)}%`, ` of ${os.availableParallelism() * 100}%`);
 }
 
 /**
@@ -102,12 +107,7 @@ function formatCpu(percent) {
  */
 function formatCpuPerItem(percent, itemsPerSecond) {
   if (!percent || !(itemsPerSecond > 0)) return 'n/a';
-  const perItem = (p) => ((p / 100) * 1000) / itemsPerSecond;
-  const { machine, ...rest } = percent;
-  const parts = Object.entries(rest)
-    .filter(([, p]) => p >= 0.5)
-    .map(([label, p]) => `${label} ${perItem(p).toFixed(3)}`);
-  return `${parts.join(', ')} (machine ${perItem(machine).toFixed(3)})`;
+  return formatReadings(percent, (p) => (((p / 100) * 1000) / itemsPerSecond).toFixed(3));
 }
 
 module.exports = { startCpu, formatCpu, formatCpuPerItem, processStats, TICKS_PER_SECOND };
