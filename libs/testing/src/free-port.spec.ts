@@ -1,14 +1,30 @@
 import { existsSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port';
+import { canListen, freePort } from './free-port';
 
 const claims = join(tmpdir(), 'cinetrace-test-ports');
 /** Math.random's value that makes freePort draw `port` (its range starts at 20,000 and holds 12,000). */
 const drawing = (port: number) => (port - 20_000 + 0.5) / 12_000;
+const claimed = (port: number) => existsSync(join(claims, String(port)));
+
+/**
+ * A port no test process on the machine has claimed and nothing listens on, found without
+ * claiming it. The tests draw their ports here rather than naming them: CI runs other jest
+ * processes beside this one, and a named port can be theirs (a fixed 24,322 once was).
+ */
+async function unclaimedFreePort(except: number[] = []): Promise<number> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!except.includes(port) && !claimed(port) && (await canListen(port))) return port;
+  }
+  throw new Error('no unclaimed free port to test with');
+}
 
 describe('freePort', () => {
   const made: string[] = [];
+  /** Ports freePort handed out in this process: it never hands them out again, claim or not. */
+  const handed: number[] = [];
   /** A claim on `port` as another test process would leave it, `ageMs` old. */
   const claimedElsewhere = (port: number, ageMs: number) => {
     mkdirSync(claims, { recursive: true });
@@ -25,22 +41,24 @@ describe('freePort', () => {
 
   it('claims the port it hands out, so another test process on the machine skips it', async () => {
     const port = await freePort();
-    const file = join(claims, String(port));
-    made.push(file);
-    expect(existsSync(file)).toBe(true);
+    handed.push(port);
+    made.push(join(claims, String(port)));
+    expect(claimed(port)).toBe(true);
   });
 
   it('skips a port another process claimed a moment ago, free as it is', async () => {
-    const taken = 24_321;
+    const taken = await unclaimedFreePort(handed);
+    const next = await unclaimedFreePort([...handed, taken]);
     claimedElsewhere(taken, 1000);
-    jest.spyOn(Math, 'random').mockReturnValueOnce(drawing(taken)).mockReturnValueOnce(drawing(24_322));
+    jest.spyOn(Math, 'random').mockReturnValueOnce(drawing(taken)).mockReturnValueOnce(drawing(next));
     const port = await freePort();
+    handed.push(port);
     made.push(join(claims, String(port)));
-    expect(port).toBe(24_322);
+    expect(port).toBe(next);
   });
 
   it('takes over a claim left by a killed process long ago when nothing listens on its port', async () => {
-    const left = 24_323;
+    const left = await unclaimedFreePort(handed);
     claimedElsewhere(left, 60 * 60_000);
     jest.spyOn(Math, 'random').mockReturnValueOnce(drawing(left));
     expect(await freePort()).toBe(left);

@@ -75,7 +75,7 @@ function release(port: number): void {
 }
 
 /** Whether a server could listen on `port` on every interface (the apps listen on 0.0.0.0). */
-function canListen(port: number): Promise<boolean> {
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
