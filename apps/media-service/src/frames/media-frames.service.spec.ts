@@ -3,7 +3,7 @@ import { MediaStorageEnv, validateEnv } from '@cinetrace/config';
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { resolveMediaTool } from '@cinetrace/media-tools';
 import { aProjectContext, lavfi, makeClip, openTestStore, startS3Server, type S3Server, type TestStore } from '@cinetrace/testing';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -68,5 +68,23 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
     );
     await expect(frames.frame(aProjectContext('prj_other'), media.id, 0)).rejects.toBeInstanceOf(DomainError);
     expect(renders).toBe(2);
+  }, 120_000);
+
+  it('answers 503 (retry later) and stores nothing when a render outlasts its time', async () => {
+    const ctx = aProjectContext('prj_frames_slow');
+    const clip = makeClip(dir, 'slow.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
+    const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
+    const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
+    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), 30_000).probe(media.id, true);
+    // An ffmpeg that never answers: the machine too busy, or a tool hung.
+    const hung = join(dir, 'hung-ffmpeg');
+    writeFileSync(hung, '#!/bin/sh\nexec sleep 30\n');
+    chmodSync(hung, 0o755);
+    const frames = new MediaFramesService(store.dataSource, storage.blobs, () => ({ name: 'ffmpeg', path: hung, source: 'environment' }), { concurrency: 1, timeoutMs: 500 });
+
+    const started = Date.now();
+    await expect(frames.frame(ctx, media.id, 1000)).rejects.toEqual(expect.objectContaining({ code: ErrorCode.Unavailable }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await storage.blobs.stat(`${put.key}.frame-1000.jpg`)).toBeUndefined();
   }, 120_000);
 });
