@@ -8,3 +8,4 @@ export * from './transactions';
 export * from './migration-step';
 export * from './store-check';
 export * from './prepared-statements';
+export * from './entity-rows';

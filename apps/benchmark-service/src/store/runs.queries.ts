@@ -1,17 +1,28 @@
-import { insertRows } from '@cinetrace/persistence';
-import type { EntityManager, FindOptionsWhere } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { dialectOf, entityRows, insertRows, placeholder, runStatement, selectArrays } from '@cinetrace/persistence';
+import type { EntityManager } from 'typeorm';
 import { In, IsNull, LessThan, MoreThan, Not } from 'typeorm';
-import { forUpdate } from './row-locks';
 import { Run } from './run.entity';
 
 export const insertRun = (tx: EntityManager, run: Run): Promise<void> => insertRows(tx, Run, run);
 
-export const findRun = (manager: EntityManager, id: string): Promise<Run | null> => manager.findOneBy(Run, { id });
+// The run's reads and writes on the task-event and fill paths (several a second per run) are
+// raw statements kept prepared: TypeORM's find and update cost benchmark-service more than the
+// statements themselves. entityRows hydrates the row as find would.
 
-/** Reads a run and, on PostgreSQL, locks it: its counters change only one transaction at a time. */
-export const lockRun = (tx: EntityManager, where: { id: string } | { activeBenchmarkId: string }): Promise<Run | null> =>
-  tx.findOne(Run, { where: where as FindOptionsWhere<Run>, ...forUpdate(tx) });
+export async function findRun(manager: EntityManager, id: string): Promise<Run | null> {
+  const runs = entityRows(manager, Run);
+  const [row] = await selectArrays(manager, `SELECT ${runs.columns} FROM runs WHERE id = ${placeholder(manager, 1)}`, [id], { kept: true });
+  return row ? runs.fromRow(row) : null;
+}
+
+/** Reads a run and, on PostgreSQL, locks it (SQLite writes one transaction at a time): its counters change only one transaction at a time. */
+export async function lockRun(tx: EntityManager, where: { id: string } | { activeBenchmarkId: string }): Promise<Run | null> {
+  const runs = entityRows(tx, Run);
+  const [column, value] = 'id' in where ? ['id', where.id] : ['active_benchmark_id', where.activeBenchmarkId];
+  const lock = dialectOf(tx) === 'postgres' ? ' FOR UPDATE' : '';
+  const [row] = await selectArrays(tx, `SELECT ${runs.columns} FROM runs WHERE ${column} = ${placeholder(tx, 1)}${lock}`, [value], { kept: true });
+  return row ? runs.fromRow(row) : null;
+}
 
 /** The benchmark's run that is queued or running, if any. */
 export const findActiveRunOf = (tx: EntityManager, benchmarkId: string): Promise<Run | null> => tx.findOneBy(Run, { activeBenchmarkId: benchmarkId });
@@ -52,23 +63,15 @@ export async function runStartsSince(tx: EntityManager, projectId: string, since
   return runs.map((run) => run.createdAt);
 }
 
+/** The columns of a run that task events and cancellation move. */
+const PROGRESS = ['status', 'activeBenchmarkId', 'pending', 'running', 'completed', 'failed', 'cancelled', 'scoreTotals', 'costUsd', 'startedAt', 'finishedAt'] as const;
+
 /** Writes the columns of a run that task events and cancellation move. */
 export async function updateRunProgress(tx: EntityManager, run: Run): Promise<void> {
-  const progress: Partial<Run> = {
-    status: run.status,
-    activeBenchmarkId: run.activeBenchmarkId,
-    pending: run.pending,
-    running: run.running,
-    completed: run.completed,
-    failed: run.failed,
-    cancelled: run.cancelled,
-    scoreTotals: run.scoreTotals,
-    costUsd: run.costUsd,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-  };
-  // TypeORM's deep-partial type cannot express the JSON column; the values are the row's own.
-  await tx.update(Run, { id: run.id }, progress as QueryDeepPartialEntity<Run>);
+  const runs = entityRows(tx, Run);
+  const assignments = PROGRESS.map((property, i) => `${runs.column(property)} = ${placeholder(tx, i + 1)}`).join(', ');
+  const params = [...PROGRESS.map((property) => runs.stored(property, run[property])), run.id];
+  await runStatement(tx, `UPDATE runs SET ${assignments} WHERE id = ${placeholder(tx, params.length)}`, params, { kept: true });
 }
 
 /** The run's open tasks all wait again, none handed over: `pending` of them, none running. */
@@ -78,5 +81,6 @@ export async function resetRunWindow(tx: EntityManager, id: string, pending: num
 
 /** The run has handed its tasks over through this item index (the mark only moves forward). */
 export async function markHandedOverThrough(tx: EntityManager, id: string, itemIndex: number): Promise<void> {
-  await tx.update(Run, { id, handedOverThrough: LessThan(itemIndex) }, { handedOverThrough: itemIndex });
+  const sql = `UPDATE runs SET handed_over_through = ${placeholder(tx, 1)} WHERE id = ${placeholder(tx, 2)} AND handed_over_through < ${placeholder(tx, 3)}`;
+  await runStatement(tx, sql, [itemIndex, id, itemIndex], { kept: true });
 }

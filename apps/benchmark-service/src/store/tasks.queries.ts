@@ -1,4 +1,5 @@
-import type { EntityManager, FindOptionsSelect } from 'typeorm';
+import { dialectOf, entityRows, placeholder, selectArrays } from '@cinetrace/persistence';
+import type { EntityManager } from 'typeorm';
 import { In, LessThanOrEqual, MoreThan } from 'typeorm';
 import type { Run } from './run.entity';
 import { Task } from './task.entity';
@@ -7,20 +8,7 @@ import { Task } from './task.entity';
 const OPEN: Task['status'][] = ['pending', 'running'];
 
 /** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
-const RESULT_FIELDS = {
-  id: true,
-  runId: true,
-  status: true,
-  attempts: true,
-  output: true,
-  scores: true,
-  error: true,
-  usage: true,
-  costUsd: true,
-  startedAt: true,
-  finishedAt: true,
-  durationMs: true,
-} satisfies FindOptionsSelect<Task>;
+const RESULT_FIELDS = ['id', 'runId', 'status', 'attempts', 'output', 'scores', 'error', 'usage', 'costUsd', 'startedAt', 'finishedAt', 'durationMs'] as const;
 
 /** The task of item `itemId` in run `runId` of the project (its status and output only). */
 /** The run's task of that item, within the project: found by (run, item index), the unique index, not by reading the run's tasks. */
@@ -38,7 +26,13 @@ export const listTasksOfRun = (manager: EntityManager, runId: string, status: Ta
   });
 
 /** The result fields of these tasks (see RESULT_FIELDS). By primary key alone: with run_id too, SQLite picks the (run_id, item_index) index and reads the whole run. */
-export const findTaskResults = (tx: EntityManager, ids: string[]): Promise<Task[]> => tx.find(Task, { select: RESULT_FIELDS, where: { id: In(ids) } });
+export async function findTaskResults(tx: EntityManager, ids: string[]): Promise<Task[]> {
+  const tasks = entityRows(tx, Task, RESULT_FIELDS);
+  // One text for any number of ids, kept prepared: an array on PostgreSQL, a JSON list on SQLite.
+  const [where, param] = dialectOf(tx) === 'postgres' ? ['id = ANY($1::varchar[])', ids] : ['id IN (SELECT value FROM json_each(?))', JSON.stringify(ids)];
+  const rows = await selectArrays(tx, `SELECT ${tasks.columns} FROM tasks WHERE ${where}`, [param], { kept: true });
+  return rows.map((row) => tasks.fromRow(row));
+}
 
 /** What says which of a run's tasks were handed over: the item index it handed over through. */
 type HandOverMark = Pick<Run, 'id' | 'handedOverThrough'>;
@@ -55,11 +49,22 @@ export async function openHandedOverIds(tx: EntityManager, run: HandOverMark): P
   return tasks.map((task) => task.id);
 }
 
-export const countOpenHandedOver = (tx: EntityManager, run: HandOverMark): Promise<number> => tx.count(Task, { where: openHandedOver(run) });
+// A fill's two reads (one per concurrency / 2 tasks ended) are raw statements kept prepared,
+// as the run's on the same path (runs.queries.ts).
+
+export async function countOpenHandedOver(tx: EntityManager, run: HandOverMark): Promise<number> {
+  const sql = `SELECT count(*) FROM tasks WHERE run_id = ${placeholder(tx, 1)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${placeholder(tx, 2)}`;
+  const [[count]] = await selectArrays(tx, sql, [run.id, run.handedOverThrough], { kept: true });
+  return Number(count);
+}
 
 /** The run's next `limit` tasks to hand over: the pending ones past its mark, in item order. */
-export const nextTasksToHandOver = (tx: EntityManager, run: HandOverMark, limit: number): Promise<Task[]> =>
-  tx.find(Task, { where: { runId: run.id, status: 'pending', itemIndex: MoreThan(run.handedOverThrough) }, order: { itemIndex: 'ASC' }, take: limit });
+export async function nextTasksToHandOver(tx: EntityManager, run: HandOverMark, limit: number): Promise<Task[]> {
+  const tasks = entityRows(tx, Task);
+  const sql = `SELECT ${tasks.columns} FROM tasks WHERE run_id = ${placeholder(tx, 1)} AND status = 'pending' AND item_index > ${placeholder(tx, 2)} ORDER BY item_index LIMIT ${placeholder(tx, 3)}`;
+  const rows = await selectArrays(tx, sql, [run.id, run.handedOverThrough, limit], { kept: true });
+  return rows.map((row) => tasks.fromRow(row));
+}
 
 /** The run's open tasks end `cancelled`; a task that had started gets its duration. */
 export async function cancelOpenTasks(tx: EntityManager, runId: string, now: number): Promise<void> {
