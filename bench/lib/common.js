@@ -411,6 +411,8 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     // For profiling the apps (say, `--require` of a profiler preload); the bench itself runs without it.
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    // And the profiler preload's settings (bench/lib/profile-preload.js).
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_PROFILE_'))),
     // Settings to try on the apps, as a JSON object (say '{"TRACE_INGEST_MAX_LAG_BYTES":"268435456"}').
     ...(process.env.BENCH_APP_ENV ? JSON.parse(process.env.BENCH_APP_ENV) : {}),
   };

@@ -1,4 +1,4 @@
-import { insertRows } from '@cinetrace/persistence';
+import { entityRows, insertRows, placeholder, selectArrays } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
 import { Benchmark } from './benchmark.entity';
@@ -6,9 +6,13 @@ import { forUpdate } from './row-locks';
 
 export const insertBenchmark = (tx: EntityManager, benchmark: Benchmark): Promise<void> => insertRows(tx, Benchmark, benchmark);
 
-/** A benchmark of the project that is not deleted. */
-export const findLiveBenchmark = (manager: EntityManager, projectId: string, id: string): Promise<Benchmark | null> =>
-  manager.findOneBy(Benchmark, { id, projectId, deletedAt: IsNull() });
+/** A benchmark of the project that is not deleted. Every read of a benchmark's runs and tasks asks first (a console polls them): a raw statement kept prepared. */
+export async function findLiveBenchmark(manager: EntityManager, projectId: string, id: string): Promise<Benchmark | null> {
+  const benchmarks = entityRows(manager, Benchmark);
+  const sql = `SELECT ${benchmarks.columns} FROM benchmarks WHERE id = ${placeholder(manager, 1)} AND project_id = ${placeholder(manager, 2)} AND deleted_at IS NULL`;
+  const [row] = await selectArrays(manager, sql, [id, projectId], { kept: true });
+  return row ? benchmarks.fromRow(row) : null;
+}
 
 /**
  * Reads a live benchmark of the project and, on PostgreSQL, locks its row until the

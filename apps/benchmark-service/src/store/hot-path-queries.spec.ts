@@ -1,9 +1,11 @@
 import { openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { In, LessThanOrEqual, MoreThan, type DataSource } from 'typeorm';
+import { In, LessThan, LessThanOrEqual, MoreThan, type DataSource } from 'typeorm';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { aRun, aTask } from './run-rows.fixtures';
 import { Run } from './run.entity';
-import { findRun, lockRun, markHandedOverThrough, updateRunProgress } from './runs.queries';
+import { Benchmark } from './benchmark.entity';
+import { findLiveBenchmark } from './benchmarks.queries';
+import { findRun, listRunsOfBenchmark, lockRun, markHandedOverThrough, updateRunProgress } from './runs.queries';
 import { Task } from './task.entity';
 import { countOpenHandedOver, findTaskResults, nextTasksToHandOver } from './tasks.queries';
 
@@ -112,6 +114,40 @@ describe.each(TEST_STORES)('the hot paths of runs and tasks on %s', (kind) => {
     expect(read.find((task) => task.id === 'task_3')!.output).toBeNull();
     expect(read.find((task) => task.id === 'task_0')).toMatchObject({ output: tasks[0].output, usage: { tokens: 30 }, durationMs: 4444, costUsd: 0.0125 });
     expect(await dataSource.transaction((tx) => findTaskResults(tx, ['task_1']))).toEqual([expect.objectContaining({ id: 'task_1', status: 'running' })]);
+  });
+
+  it("lists a benchmark's runs and reads a live benchmark as find does, within the project only", async () => {
+    const older = Object.assign(aRun('run_hos', 4), { activeBenchmarkId: null, status: 'completed', createdAt: 5 });
+    const elsewhere = Object.assign(aRun('run_hot_9', 4), { projectId: 'prj_2', activeBenchmarkId: null });
+    await dataSource.manager.save([older, elsewhere]);
+    const page = (after?: string) =>
+      dataSource.manager.find(Run, { where: { benchmarkId: 'bm_1', projectId: 'prj_1', ...(after ? { id: LessThan(after) } : {}) }, order: { id: 'DESC' }, take: 1 });
+    expect(await listRunsOfBenchmark(dataSource.manager, 'prj_1', 'bm_1', undefined, 1)).toEqual(await page());
+    expect(await listRunsOfBenchmark(dataSource.manager, 'prj_1', 'bm_1', 'run_hot', 1)).toEqual(await page('run_hot'));
+    expect((await page('run_hot')).map((r) => r.id)).toEqual(['run_hos']);
+    expect((await listRunsOfBenchmark(dataSource.manager, 'prj_1', 'bm_1', undefined, 10)).map((r) => r.id)).toEqual(['run_hot', 'run_hos']);
+    expect((await listRunsOfBenchmark(dataSource.manager, 'prj_2', 'bm_1', undefined, 10)).map((r) => r.id)).toEqual(['run_hot_9']);
+
+    const benchmark = Object.assign(new Benchmark(), {
+      id: 'bm_1',
+      projectId: 'prj_1',
+      name: 'hot',
+      description: '',
+      datasetId: 'ds_1',
+      scorers: [{ type: 'exact_match', name: 'exact_match' }],
+      target: { type: 'dataset' },
+      runner: { concurrency: 8, maxAttempts: 1, timeoutMs: 5000 },
+      status: 'running',
+      lastRunId: 'run_hot',
+      createdAt: 1,
+      updatedAt: 2,
+      deletedAt: null,
+    });
+    await dataSource.manager.save(benchmark);
+    expect(await findLiveBenchmark(dataSource.manager, 'prj_1', 'bm_1')).toEqual(await dataSource.manager.findOneBy(Benchmark, { id: 'bm_1' }));
+    expect(await findLiveBenchmark(dataSource.manager, 'prj_2', 'bm_1')).toBeNull();
+    await dataSource.manager.update(Benchmark, { id: 'bm_1' }, { deletedAt: 3 });
+    expect(await findLiveBenchmark(dataSource.manager, 'prj_1', 'bm_1')).toBeNull();
   });
 
   it('counts the open tasks handed over and reads the next ones to hand over as find does, whole, in item order', async () => {

@@ -32,13 +32,14 @@ export const findRunOfBenchmark = (manager: EntityManager, projectId: string, be
 
 export const findRunsById = (manager: EntityManager, ids: string[]): Promise<Run[]> => (ids.length ? manager.findBy(Run, { id: In(ids) }) : Promise.resolve([]));
 
-/** The benchmark's runs, newest first, `rows` of them from after the key `after`. */
-export const listRunsOfBenchmark = (manager: EntityManager, projectId: string, benchmarkId: string, after: string | undefined, rows: number): Promise<Run[]> =>
-  manager.find(Run, {
-    where: { benchmarkId, projectId, ...(after !== undefined ? { id: LessThan(after) } : {}) },
-    order: { id: 'DESC' },
-    take: rows,
-  });
+/** The benchmark's runs, newest first, `rows` of them from after the key `after` (what a console polls while a run goes on). */
+export async function listRunsOfBenchmark(manager: EntityManager, projectId: string, benchmarkId: string, after: string | undefined, rows: number): Promise<Run[]> {
+  const runs = entityRows(manager, Run);
+  const params: unknown[] = [benchmarkId, projectId];
+  const from = after !== undefined ? ` AND id < ${placeholder(manager, params.push(after))}` : '';
+  const sql = `SELECT ${runs.columns} FROM runs WHERE benchmark_id = ${placeholder(manager, 1)} AND project_id = ${placeholder(manager, 2)}${from} ORDER BY id DESC LIMIT ${placeholder(manager, params.push(rows))}`;
+  return (await selectArrays(manager, sql, params, { kept: true })).map((row) => runs.fromRow(row));
+}
 
 /** The completed runs of the benchmark that rendered this prompt version, newest first. */
 export const completedRunsOfPrompt = (
