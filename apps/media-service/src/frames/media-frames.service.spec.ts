@@ -1,6 +1,6 @@
 import { blobStoreFrom, type BlobStore } from '@cinetrace/blob-store';
 import { MediaStorageEnv, validateEnv } from '@cinetrace/config';
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, type ProjectContext } from '@cinetrace/contracts';
 import { resolveMediaTool } from '@cinetrace/media-tools';
 import { aProjectContext, lavfi, makeClip, openTestStore, startS3Server, type S3Server, type TestStore } from '@cinetrace/testing';
 import { chmodSync, createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,12 +40,18 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('renders a frame once, stores it beside the media, and shares one render between two requests', async () => {
-    const ctx = aProjectContext('prj_frames');
-    const clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
+  /** A 2 s clip of the project, stored, registered and probed: ready for frames. */
+  async function probedClip(ctx: ProjectContext, name: string) {
+    const clip = makeClip(dir, name, lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
     const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
     await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), 30_000).probe(media.id, true);
+    return { put, media };
+  }
+
+  it('renders a frame once, stores it beside the media, and shares one render between two requests', async () => {
+    const ctx = aProjectContext('prj_frames');
+    const { put, media } = await probedClip(ctx, 'clip.mp4');
 
     let renders = 0;
     const ffmpeg = resolveMediaTool('ffmpeg', {});
@@ -72,10 +78,7 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
 
   it('answers 503 (retry later) and stores nothing when a render outlasts its time', async () => {
     const ctx = aProjectContext('prj_frames_slow');
-    const clip = makeClip(dir, 'slow.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
-    const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
-    const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
-    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), 30_000).probe(media.id, true);
+    const { put, media } = await probedClip(ctx, 'slow.mp4');
     // An ffmpeg that never answers: the machine too busy, or a tool hung.
     const hung = join(dir, 'hung-ffmpeg');
     writeFileSync(hung, '#!/bin/sh\nexec sleep 30\n');
