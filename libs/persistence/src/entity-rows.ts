@@ -1,6 +1,5 @@
-import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { dialectOf } from './dialect-sql';
 
 /**
  * An entity's rows for hot paths that skip TypeORM's `find` and `update`: the select list is
@@ -11,8 +10,6 @@ import { dialectOf } from './dialect-sql';
  * texts could not be kept prepared.
  */
 export class EntityRows<T extends ObjectLiteral> {
-  /** The table's name, quoted. */
-  readonly table: string;
   /** The columns read, quoted and comma-separated, in the order `fromRow` takes their values. */
   readonly columns: string;
   private readonly read: ColumnMetadata[];
@@ -26,7 +23,6 @@ export class EntityRows<T extends ObjectLiteral> {
       throw new Error(`${metadata.name}: a column has several transformers, which entityRows does not apply`);
     this.byProperty = new Map(metadata.columns.map((column) => [column.propertyName, column]));
     this.read = properties ? properties.map((property) => this.columnOf(property)) : metadata.columns;
-    this.table = `"${metadata.tableName}"`;
     this.columns = this.read.map((column) => `"${column.databaseName}"`).join(', ');
   }
 
@@ -45,7 +41,8 @@ export class EntityRows<T extends ObjectLiteral> {
   /** A property's value as its column stores it (its transformer, then JSON for simple-json), to bind as a parameter. */
   stored<K extends keyof T & string>(property: K, value: T[K]): unknown {
     const column = this.columnOf(property);
-    const transformed: unknown = column.transformer && !Array.isArray(column.transformer) ? column.transformer.to(value) : value;
+    const transformer = transformerOf(column);
+    const transformed: unknown = transformer ? transformer.to(value) : value;
     if (column.type === 'simple-json') return transformed === null || transformed === undefined ? transformed : JSON.stringify(transformed);
     return transformed;
   }
@@ -60,8 +57,12 @@ export class EntityRows<T extends ObjectLiteral> {
 /** What TypeORM's drivers do to a column's value read from either store. */
 function hydrated(column: ColumnMetadata, value: unknown): unknown {
   const parsed: unknown = column.type === 'simple-json' && typeof value === 'string' ? JSON.parse(value) : value;
-  return column.transformer && !Array.isArray(column.transformer) ? column.transformer.from(parsed) : parsed;
+  const transformer = transformerOf(column);
+  return transformer ? (transformer.from(parsed) as unknown) : parsed;
 }
+
+/** The column's one transformer, if any (the constructor refuses columns with several). */
+const transformerOf = (column: ColumnMetadata) => column.transformer as ValueTransformer | undefined;
 
 const built = new WeakMap<EntityMetadata, Map<string, EntityRows<ObjectLiteral>>>();
 
@@ -75,6 +76,3 @@ export function entityRows<T extends ObjectLiteral>(manager: EntityManager, targ
   if (!rows) ofEntity.set(key, (rows = new EntityRows<T>(metadata, properties) as unknown as EntityRows<ObjectLiteral>));
   return rows as unknown as EntityRows<T>;
 }
-
-/** The n-th placeholder of the store's dialect (1-based): `$n` on PostgreSQL, `?` on SQLite, whose placeholders bind in order. */
-export const placeholder = (manager: EntityManager, n: number): string => (dialectOf(manager) === 'postgres' ? `$${n}` : '?');

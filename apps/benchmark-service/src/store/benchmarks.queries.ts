@@ -1,4 +1,4 @@
-import { entityRows, insertRows, placeholder, selectArrays } from '@cinetrace/persistence';
+import { dialectOf, entityRows, insertRows, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
 import { Benchmark } from './benchmark.entity';
@@ -9,8 +9,9 @@ export const insertBenchmark = (tx: EntityManager, benchmark: Benchmark): Promis
 /** A benchmark of the project that is not deleted. Every read of a benchmark's runs and tasks asks first (a console polls them): a raw statement kept prepared. */
 export async function findLiveBenchmark(manager: EntityManager, projectId: string, id: string): Promise<Benchmark | null> {
   const benchmarks = entityRows(manager, Benchmark);
-  const sql = `SELECT ${benchmarks.columns} FROM benchmarks WHERE id = ${placeholder(manager, 1)} AND project_id = ${placeholder(manager, 2)} AND deleted_at IS NULL`;
-  const [row] = await selectArrays(manager, sql, [id, projectId], { kept: true });
+  const sql = new SqlBuilder(dialectOf(manager));
+  const text = `SELECT ${benchmarks.columns} FROM benchmarks WHERE id = ${sql.bind(id)} AND project_id = ${sql.bind(projectId)} AND deleted_at IS NULL`;
+  const [row] = await selectArrays(manager, text, sql.params, { kept: true });
   return row ? benchmarks.fromRow(row) : null;
 }
 

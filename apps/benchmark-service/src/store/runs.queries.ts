@@ -1,4 +1,4 @@
-import { dialectOf, entityRows, insertRows, placeholder, runStatement, selectArrays } from '@cinetrace/persistence';
+import { dialectOf, entityRows, insertRows, runStatement, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { In, IsNull, LessThan, MoreThan, Not } from 'typeorm';
 import { Run } from './run.entity';
@@ -11,7 +11,8 @@ export const insertRun = (tx: EntityManager, run: Run): Promise<void> => insertR
 
 export async function findRun(manager: EntityManager, id: string): Promise<Run | null> {
   const runs = entityRows(manager, Run);
-  const [row] = await selectArrays(manager, `SELECT ${runs.columns} FROM runs WHERE id = ${placeholder(manager, 1)}`, [id], { kept: true });
+  const sql = new SqlBuilder(dialectOf(manager));
+  const [row] = await selectArrays(manager, `SELECT ${runs.columns} FROM runs WHERE id = ${sql.bind(id)}`, sql.params, { kept: true });
   return row ? runs.fromRow(row) : null;
 }
 
@@ -19,8 +20,9 @@ export async function findRun(manager: EntityManager, id: string): Promise<Run |
 export async function lockRun(tx: EntityManager, where: { id: string } | { activeBenchmarkId: string }): Promise<Run | null> {
   const runs = entityRows(tx, Run);
   const [column, value] = 'id' in where ? ['id', where.id] : ['active_benchmark_id', where.activeBenchmarkId];
-  const lock = dialectOf(tx) === 'postgres' ? ' FOR UPDATE' : '';
-  const [row] = await selectArrays(tx, `SELECT ${runs.columns} FROM runs WHERE ${column} = ${placeholder(tx, 1)}${lock}`, [value], { kept: true });
+  const sql = new SqlBuilder(dialectOf(tx));
+  const lock = sql.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  const [row] = await selectArrays(tx, `SELECT ${runs.columns} FROM runs WHERE ${column} = ${sql.bind(value)}${lock}`, sql.params, { kept: true });
   return row ? runs.fromRow(row) : null;
 }
 
@@ -35,10 +37,10 @@ export const findRunsById = (manager: EntityManager, ids: string[]): Promise<Run
 /** The benchmark's runs, newest first, `rows` of them from after the key `after` (what a console polls while a run goes on). */
 export async function listRunsOfBenchmark(manager: EntityManager, projectId: string, benchmarkId: string, after: string | undefined, rows: number): Promise<Run[]> {
   const runs = entityRows(manager, Run);
-  const params: unknown[] = [benchmarkId, projectId];
-  const from = after !== undefined ? ` AND id < ${placeholder(manager, params.push(after))}` : '';
-  const sql = `SELECT ${runs.columns} FROM runs WHERE benchmark_id = ${placeholder(manager, 1)} AND project_id = ${placeholder(manager, 2)}${from} ORDER BY id DESC LIMIT ${placeholder(manager, params.push(rows))}`;
-  return (await selectArrays(manager, sql, params, { kept: true })).map((row) => runs.fromRow(row));
+  const sql = new SqlBuilder(dialectOf(manager));
+  const where = `benchmark_id = ${sql.bind(benchmarkId)} AND project_id = ${sql.bind(projectId)}${after !== undefined ? ` AND id < ${sql.bind(after)}` : ''}`;
+  const text = `SELECT ${runs.columns} FROM runs WHERE ${where} ORDER BY id DESC LIMIT ${sql.bind(rows)}`;
+  return (await selectArrays(manager, text, sql.params, { kept: true })).map((row) => runs.fromRow(row));
 }
 
 /** The completed runs of the benchmark that rendered this prompt version, newest first. */
@@ -70,9 +72,9 @@ const PROGRESS = ['status', 'activeBenchmarkId', 'pending', 'running', 'complete
 /** Writes the columns of a run that task events and cancellation move. */
 export async function updateRunProgress(tx: EntityManager, run: Run): Promise<void> {
   const runs = entityRows(tx, Run);
-  const assignments = PROGRESS.map((property, i) => `${runs.column(property)} = ${placeholder(tx, i + 1)}`).join(', ');
-  const params = [...PROGRESS.map((property) => runs.stored(property, run[property])), run.id];
-  await runStatement(tx, `UPDATE runs SET ${assignments} WHERE id = ${placeholder(tx, params.length)}`, params, { kept: true });
+  const sql = new SqlBuilder(dialectOf(tx));
+  const assignments = PROGRESS.map((property) => `${runs.column(property)} = ${sql.bind(runs.stored(property, run[property]))}`).join(', ');
+  await runStatement(tx, `UPDATE runs SET ${assignments} WHERE id = ${sql.bind(run.id)}`, sql.params, { kept: true });
 }
 
 /** The run's open tasks all wait again, none handed over: `pending` of them, none running. */
@@ -82,6 +84,7 @@ export async function resetRunWindow(tx: EntityManager, id: string, pending: num
 
 /** The run has handed its tasks over through this item index (the mark only moves forward). */
 export async function markHandedOverThrough(tx: EntityManager, id: string, itemIndex: number): Promise<void> {
-  const sql = `UPDATE runs SET handed_over_through = ${placeholder(tx, 1)} WHERE id = ${placeholder(tx, 2)} AND handed_over_through < ${placeholder(tx, 3)}`;
-  await runStatement(tx, sql, [itemIndex, id, itemIndex], { kept: true });
+  const sql = new SqlBuilder(dialectOf(tx));
+  const text = `UPDATE runs SET handed_over_through = ${sql.bind(itemIndex)} WHERE id = ${sql.bind(id)} AND handed_over_through < ${sql.bind(itemIndex)}`;
+  await runStatement(tx, text, sql.params, { kept: true });
 }

@@ -1,4 +1,4 @@
-import { dialectOf, entityRows, placeholder, selectArrays } from '@cinetrace/persistence';
+import { dialectOf, entityRows, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { In, LessThanOrEqual, MoreThan } from 'typeorm';
 import type { Run } from './run.entity';
@@ -53,16 +53,18 @@ export async function openHandedOverIds(tx: EntityManager, run: HandOverMark): P
 // as the run's on the same path (runs.queries.ts).
 
 export async function countOpenHandedOver(tx: EntityManager, run: HandOverMark): Promise<number> {
-  const sql = `SELECT count(*) FROM tasks WHERE run_id = ${placeholder(tx, 1)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${placeholder(tx, 2)}`;
-  const [[count]] = await selectArrays(tx, sql, [run.id, run.handedOverThrough], { kept: true });
+  const sql = new SqlBuilder(dialectOf(tx));
+  const text = `SELECT count(*) FROM tasks WHERE run_id = ${sql.bind(run.id)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${sql.bind(run.handedOverThrough)}`;
+  const [[count]] = await selectArrays(tx, text, sql.params, { kept: true });
   return Number(count);
 }
 
 /** The run's next `limit` tasks to hand over: the pending ones past its mark, in item order. */
 export async function nextTasksToHandOver(tx: EntityManager, run: HandOverMark, limit: number): Promise<Task[]> {
   const tasks = entityRows(tx, Task);
-  const sql = `SELECT ${tasks.columns} FROM tasks WHERE run_id = ${placeholder(tx, 1)} AND status = 'pending' AND item_index > ${placeholder(tx, 2)} ORDER BY item_index LIMIT ${placeholder(tx, 3)}`;
-  const rows = await selectArrays(tx, sql, [run.id, run.handedOverThrough, limit], { kept: true });
+  const sql = new SqlBuilder(dialectOf(tx));
+  const text = `SELECT ${tasks.columns} FROM tasks WHERE run_id = ${sql.bind(run.id)} AND status = 'pending' AND item_index > ${sql.bind(run.handedOverThrough)} ORDER BY item_index LIMIT ${sql.bind(limit)}`;
+  const rows = await selectArrays(tx, text, sql.params, { kept: true });
   return rows.map((row) => tasks.fromRow(row));
 }
 
