@@ -114,7 +114,8 @@ const findingsOf = (task: TaskView, scorer: string) => (task.scores.find((s) => 
 
 describe('Console media panels', () => {
   // The provider's CDN and model are local: their addresses are private.
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  // FRAME_TIMEOUT_MS as in media-frames.e2e-spec.ts: on CI's loaded machine a keyframe's render passed the default 4 s (503).
+  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', FRAME_TIMEOUT_MS: '30000' } });
   let browser: Browser;
   let page: Page;
   let api: Api;
