@@ -17,7 +17,7 @@ function slowStore(ms: number) {
 }
 
 describe('WriteBehind', () => {
-  it('writes the first entry at once and gathers what arrives meanwhile into the next write, in order', async () => {
+  it('writes the first entry within a turn and gathers what arrives meanwhile into the next write, in order', async () => {
     const store = slowStore(50);
     const writer = new WriteBehind<Entry>(store.write, 100);
     const stored = [writer.add({ name: 'a', size: 1 })];
@@ -29,6 +29,14 @@ describe('WriteBehind', () => {
 
     expect(store.writes).toEqual([['a'], ['b', 'c', 'd']]);
     expect(writer.backlog).toBe(0);
+  });
+
+  it("lets the entries added within the same turn (a fetch's partitions) join the first write", async () => {
+    const store = slowStore(20);
+    const writer = new WriteBehind<Entry>(store.write, 100);
+    const stored = ['p0', 'p1', 'p2'].map((name) => writer.add({ name, size: 2 }));
+    await Promise.all(stored);
+    expect(store.writes).toEqual([['p0', 'p1', 'p2']]);
   });
 
   it('resolves an entry only once the write that held it is durable', async () => {
@@ -46,6 +54,7 @@ describe('WriteBehind', () => {
     const store = slowStore(20);
     const writer = new WriteBehind<Entry>(store.write, 5);
     const stored = [writer.add({ name: 'first', size: 1 })];
+    await sleep(5);
     stored.push(...['a', 'b', 'c'].map((name) => writer.add({ name, size: 3 })), writer.add({ name: 'huge', size: 9 }));
     await Promise.all(stored);
     expect(store.writes).toEqual([['first'], ['a'], ['b'], ['c'], ['huge']]);

@@ -4,7 +4,9 @@ import { takeWithin } from '../take-within';
  * What a consumer fetched and has not stored yet, stored in order by one writer loop
  * that takes everything waiting at once: while one write runs, the batches fetched in
  * the meantime gather into the next (group commit). Fetching then never waits for the
- * store, and the store is paid once per write rather than once per fetched batch.
+ * store, and the store is paid once per write rather than once per fetched batch. An idle
+ * writer starts at the end of the turn, not at the first entry: kafkajs hands a fetch's
+ * partitions over one after another, and the first alone made every other write small.
  */
 export class WriteBehind<E extends { size: number }> {
   private readonly waiting: Array<{ entry: E; stored: () => void; failed: (err: unknown) => void }> = [];
@@ -52,6 +54,8 @@ export class WriteBehind<E extends { size: number }> {
 
   private async drain(): Promise<void> {
     try {
+      // The rest of the turn's entries (a fetch's other partitions) join this write.
+      await new Promise((resolve) => setImmediate(resolve));
       while (this.waiting.length && !this.stopped) {
         const taken = this.take();
         try {
