@@ -337,7 +337,12 @@ describe('Console media panels', () => {
     await page.getByRole('button', { name: 'target http' }).click();
     const panel = page.getByRole('complementary', { name: 'Span target http' });
     const media = panel.getByRole('region', { name: 'Media output.video' });
-    await media.waitFor();
+    // Once seen in CI under load and never here: a failure names what the page was showing and what is stored.
+    await media.waitFor().catch(async (err: Error) => {
+      const stored = await api.get<Answer<'getTrace'>>(`/api/v1/traces/${encodeURIComponent(runs[0].task.traceId!)}`);
+      const span = stored.body.spans?.find((s) => s.name === 'target http');
+      throw new Error(`${err.message}\npage: ${page.url()}\nstored: ${stored.status}, trace ${stored.body.status}, target span output ${JSON.stringify(span?.output)}`);
+    });
     const black = findingsOf(runs[0].task, 'qa').find((f) => f.check === 'black')!;
     const finding = media.getByRole('list', { name: 'Findings' }).getByRole('button');
     await waitShowing(finding, panel);
