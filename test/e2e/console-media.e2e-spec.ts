@@ -12,7 +12,7 @@ import { expectAccessible, expectEventually, signInToProject, launchChromium, sc
 import { appendOk, createDataset } from './support/datasets';
 import { inNewProject } from './support/prompts';
 import { useStack } from './support/stack-hooks';
-import { anId, at, eventually, ingest, readEventually, type TraceView } from './support/traces';
+import { anId, at, eventually, ingest, readEventually, TRACES, type TraceView } from './support/traces';
 
 /**
  * The console's media panels in a real browser, against the stack: a span whose output is a
@@ -339,9 +339,12 @@ describe('Console media panels', () => {
     const media = panel.getByRole('region', { name: 'Media output.video' });
     // Once seen in CI under load and never here: a failure names what the page was showing and what is stored.
     await media.waitFor().catch(async (err: Error) => {
-      const stored = await api.get<Answer<'getTrace'>>(`/api/v1/traces/${encodeURIComponent(runs[0].task.traceId!)}`);
+      const stored = await api.get<Answer<'getTrace'>>(`${TRACES}/${encodeURIComponent(runs[0].task.traceId!)}`);
       const span = stored.body.spans?.find((s) => s.name === 'target http');
-      throw new Error(`${err.message}\npage: ${page.url()}\nstored: ${stored.status}, trace ${stored.body.status}, target span output ${JSON.stringify(span?.output)}`);
+      const showing = await panel.innerText({ timeout: 1_000 }).catch(() => '(no span panel)');
+      throw new Error(
+        `${err.message}\npage: ${page.url()}\nshowing: ${showing}\nstored: ${stored.status}, trace ${stored.body.status}, target span output ${JSON.stringify(span?.output)}`,
+      );
     });
     const black = findingsOf(runs[0].task, 'qa').find((f) => f.check === 'black')!;
     const finding = media.getByRole('list', { name: 'Findings' }).getByRole('button');

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canListen, freePort } from './free-port';
+import { canListen, FIRST_PORT, freePort, PORT_COUNT } from './free-port';
 
 const claims = join(tmpdir(), 'cinetrace-test-ports');
-/** Math.random's value that makes freePort draw `port` (its range starts at 20,000 and holds 12,000). */
-const drawing = (port: number) => (port - 20_000 + 0.5) / 12_000;
+/** Math.random's value that makes freePort draw `port`. */
+const drawing = (port: number) => (port - FIRST_PORT + 0.5) / PORT_COUNT;
 const claimed = (port: number) => existsSync(join(claims, String(port)));
 
 /**
@@ -15,7 +15,7 @@ const claimed = (port: number) => existsSync(join(claims, String(port)));
  */
 async function unclaimedFreePort(except: number[] = []): Promise<number> {
   for (let tries = 0; tries < 200; tries += 1) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const port = FIRST_PORT + Math.floor(Math.random() * PORT_COUNT);
     if (!except.includes(port) && !claimed(port) && (await canListen(port))) return port;
   }
   throw new Error('no unclaimed free port to test with');

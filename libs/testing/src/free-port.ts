@@ -8,8 +8,10 @@ import { join } from 'node:path';
  * range can be taken by any outgoing connection (a Kafka or PostgreSQL client) between this
  * call and the app binding it, which failed a stack's start with EADDRINUSE.
  */
-const FIRST_PORT = 20_000;
-const LAST_PORT = 32_000;
+export const FIRST_PORT = 20_000;
+export const LAST_PORT = 32_000;
+/** How many ports freePort draws from: FIRST_PORT inclusive to LAST_PORT exclusive. */
+export const PORT_COUNT = LAST_PORT - FIRST_PORT;
 const handedOut = new Set<number>();
 
 /**
@@ -27,7 +29,7 @@ const claimFile = (port: number) => join(CLAIMS_DIR, String(port));
 /** A TCP port free at the time of the call, not handed out by any test process on the machine within STALE_CLAIM_MS. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT));
+    const port = FIRST_PORT + Math.floor(Math.random() * PORT_COUNT);
     if (await takePort(port)) return port;
   }
   throw new Error(`no free port between ${FIRST_PORT} and ${LAST_PORT}`);

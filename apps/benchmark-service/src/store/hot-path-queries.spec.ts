@@ -7,7 +7,7 @@ import { Benchmark } from './benchmark.entity';
 import { findLiveBenchmark } from './benchmarks.queries';
 import { findRun, listRunsOfBenchmark, lockRun, markHandedOverThrough, updateRunProgress } from './runs.queries';
 import { Task } from './task.entity';
-import { countOpenHandedOver, findTaskResults, nextTasksToHandOver } from './tasks.queries';
+import { countOpenHandedOver, findOpenHandedOver, findTaskResults, nextTasksToHandOver, openHandedOverIds } from './tasks.queries';
 
 // The task-event and fill paths read and write runs and tasks with raw statements (entityRows)
 // where TypeORM's find and update were: what they answer must be what find answered, value
@@ -150,11 +150,15 @@ describe.each(TEST_STORES)('the hot paths of runs and tasks on %s', (kind) => {
     expect(await findLiveBenchmark(dataSource.manager, 'prj_1', 'bm_1')).toBeNull();
   });
 
-  it('counts the open tasks handed over and reads the next ones to hand over as find does, whole, in item order', async () => {
+  it('counts and reads the open tasks handed over, and reads the next ones to hand over, as find does, whole, in item order', async () => {
     const mark = { id: 'run_hot', handedOverThrough: 2 };
-    const open = await dataSource.manager.count(Task, { where: { runId: 'run_hot', status: In(['pending', 'running']), itemIndex: LessThanOrEqual(2) } });
-    expect(await dataSource.transaction((tx) => countOpenHandedOver(tx, mark))).toBe(open);
-    expect(open).toBe(2);
+    const handedOver = await dataSource.manager.find(Task, { where: { runId: 'run_hot', status: In(['pending', 'running']), itemIndex: LessThanOrEqual(2) } });
+    expect(handedOver.map((task) => task.id).sort()).toEqual(['task_1', 'task_2']);
+    expect(await dataSource.transaction((tx) => countOpenHandedOver(tx, mark))).toBe(2);
+    const byId = (a: Task, b: Task) => a.id.localeCompare(b.id);
+    expect((await findOpenHandedOver(dataSource.manager, mark)).sort(byId)).toEqual(handedOver.sort(byId));
+    expect((await dataSource.transaction((tx) => openHandedOverIds(tx, mark))).sort()).toEqual(['task_1', 'task_2']);
+    expect(await countOpenHandedOver(dataSource.manager, { id: 'run_other', handedOverThrough: 2 })).toBe(0);
     const next = await dataSource.manager.find(Task, { where: { runId: 'run_hot', status: 'pending', itemIndex: MoreThan(2) }, order: { itemIndex: 'ASC' }, take: 2 });
     const read = await dataSource.transaction((tx) => nextTasksToHandOver(tx, mark, 2));
     expect(read).toEqual(next);

@@ -1,6 +1,6 @@
 import { dialectOf, entityRows, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
-import { In, LessThanOrEqual, MoreThan } from 'typeorm';
+import { In, MoreThan } from 'typeorm';
 import type { Run } from './run.entity';
 import { Task } from './task.entity';
 
@@ -10,7 +10,6 @@ const OPEN: Task['status'][] = ['pending', 'running'];
 /** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
 const RESULT_FIELDS = ['id', 'runId', 'status', 'attempts', 'output', 'scores', 'error', 'usage', 'costUsd', 'startedAt', 'finishedAt', 'durationMs'] as const;
 
-/** The task of item `itemId` in run `runId` of the project (its status and output only). */
 /** The run's task of that item, within the project: found by (run, item index), the unique index, not by reading the run's tasks. */
 export const findTaskOfItem = (
   manager: EntityManager,
@@ -37,16 +36,27 @@ export async function findTaskResults(tx: EntityManager, ids: string[]): Promise
 /** What says which of a run's tasks were handed over: the item index it handed over through. */
 type HandOverMark = Pick<Run, 'id' | 'handedOverThrough'>;
 
-/** The run's open tasks that were handed over to the executors (open, at or below its mark). */
-const openHandedOver = (run: HandOverMark) => ({ runId: run.id, status: In(OPEN), itemIndex: LessThanOrEqual(run.handedOverThrough) });
+/**
+ * The condition on a run's open tasks that were handed over to the executors (open, at or
+ * below its mark), one text for the sweep's reads and a fill's count. The values are bound.
+ */
+function openHandedOver(sql: SqlBuilder, run: HandOverMark): string {
+  return `run_id = ${sql.bind(run.id)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${sql.bind(run.handedOverThrough)}`;
+}
 
 /** The run's open tasks that were handed over to the executors. */
-export const findOpenHandedOver = (manager: EntityManager, run: HandOverMark): Promise<Task[]> => manager.find(Task, { where: openHandedOver(run) });
+export async function findOpenHandedOver(manager: EntityManager, run: HandOverMark): Promise<Task[]> {
+  const tasks = entityRows(manager, Task);
+  const sql = new SqlBuilder(dialectOf(manager));
+  const rows = await selectArrays(manager, `SELECT ${tasks.columns} FROM tasks WHERE ${openHandedOver(sql, run)}`, sql.params, { kept: true });
+  return rows.map((row) => tasks.fromRow(row));
+}
 
 /** The ids of the run's open tasks that were handed over (what the executors must be told of). */
 export async function openHandedOverIds(tx: EntityManager, run: HandOverMark): Promise<string[]> {
-  const tasks = await tx.find(Task, { select: { id: true }, where: openHandedOver(run) });
-  return tasks.map((task) => task.id);
+  const sql = new SqlBuilder(dialectOf(tx));
+  const rows = await selectArrays(tx, `SELECT id FROM tasks WHERE ${openHandedOver(sql, run)}`, sql.params, { kept: true });
+  return rows.map(([id]) => String(id));
 }
 
 // A fill's two reads (one per concurrency / 2 tasks ended) are raw statements kept prepared,
@@ -54,8 +64,7 @@ export async function openHandedOverIds(tx: EntityManager, run: HandOverMark): P
 
 export async function countOpenHandedOver(tx: EntityManager, run: HandOverMark): Promise<number> {
   const sql = new SqlBuilder(dialectOf(tx));
-  const text = `SELECT count(*) FROM tasks WHERE run_id = ${sql.bind(run.id)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${sql.bind(run.handedOverThrough)}`;
-  const [[count]] = await selectArrays(tx, text, sql.params, { kept: true });
+  const [[count]] = await selectArrays(tx, `SELECT count(*) FROM tasks WHERE ${openHandedOver(sql, run)}`, sql.params, { kept: true });
   return Number(count);
 }
 
