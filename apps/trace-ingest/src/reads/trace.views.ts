@@ -2,6 +2,7 @@ import type { TraceSummaryView } from '@cinetrace/contracts';
 import type { StoredTrace, TimelineSpan } from '@cinetrace/traces';
 import type { Row } from '../store/trace-reads';
 import type { StoredSpanText } from '../store/trace-rows';
+import { eventsJson } from './events-json';
 import { durationMs, isoTime } from './readable-time';
 
 const iso = isoTime;
@@ -79,12 +80,3 @@ function spanViewJson({ span: s, depth }: TimelineSpan<StoredSpanText>): string 
 
 /** A stored JSON column as it goes into the answer: its text, or null. */
 const json = (text: string | null) => text ?? 'null';
-
-/** Events are stored with epoch-ms times and answered with ISO times: the one JSON column rewritten. */
-function eventsJson(text: string | null): string {
-  if (text === null) return 'null';
-  // Rewritten in place (the objects are this parse's own): `time` keeps its place among the keys.
-  const events = JSON.parse(text) as Array<{ time: number | string }>;
-  for (const event of events) event.time = iso(event.time as number);
-  return JSON.stringify(events);
-}
