@@ -12,10 +12,10 @@ const COMMA = 0x2c;
 
 /**
  * A span's stored events (epoch-ms times) as the answer writes them (ISO times), the keys
- * in their stored order. Most spans' events are a name and a time (OTLP's and pipelines'
- * markers): those are rewritten in the text itself, ~half of what parsing and serializing
- * them cost a 100-span GET; anything else (attributes, a time that is not a whole number)
- * is parsed and serialized.
+ * in their stored order. Events that are only a name and a time (a pipeline's markers:
+ * `queued`, `started`) are rewritten in the text itself, ~half of what parsing and
+ * serializing them cost; anything else (attributes, a time that is not a whole number) is
+ * parsed and serialized as before.
  */
 export function eventsJson(text: string | null): string {
   if (text === null) return 'null';
