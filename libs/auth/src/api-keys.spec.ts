@@ -15,6 +15,10 @@ describe('api keys', () => {
     expect(digestsEqual('', '')).toBe(false);
   });
 
+  it('hashes as the keys stored so far were hashed: the SHA-256 of their UTF-8, in hex', () => {
+    expect(hashApiKey('ct_é-key')).toBe('932dfe4ce2bfe6556ae5ff81fa7c5550f99a3165b60912f0cfc10658ac611adc');
+  });
+
   it('previews without revealing the key', () => {
     expect(keyPreview('ct_abcdefghijkl')).toBe('ct_abcd…');
   });
