@@ -78,6 +78,25 @@ describe('toEpochMs', () => {
     }
   });
 
+  it('reads times written as toISOString writes them as Date.parse does, one character off included', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const junk = ['a', ' ', '-', ':', '.', 'Z', 'T', '/', '٣'];
+    for (let i = 0; i < 20_000; i++) {
+      let value = `${pad(1900 + random(8200), 4)}-${pad(random(14))}-${pad(random(33))}T${pad(random(26))}:${pad(random(62))}:${pad(random(62))}.${pad(random(1000), 3)}Z`;
+      if (random(4) === 0) {
+        const at = random(value.length);
+        value = `${value.slice(0, at)}${junk[random(junk.length)]}${value.slice(at + 1)}`;
+      }
+      expect([value, toEpochMs(value)]).toEqual([value, byDateParse(value)]);
+    }
+    expect(toEpochMs('2026-11-26T08:00:00.123Z')).toBe(Date.UTC(2026, 10, 26, 8, 0, 0, 123));
+    expect(toEpochMs('9999-12-31T23:59:59.999Z')).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+  });
+
   it('takes integer milliseconds within 1970..9999 and nothing else', () => {
     expect(toEpochMs(0)).toBe(0);
     expect(toEpochMs(1767225600123)).toBe(1767225600123);
