@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 'use strict';
 // Trace read benchmark (not a test: it always exits 0 once it ran, and prints MISSED
-// next to every target it missed). For the service, then for the bare baseline of the
-// same mode, each with its own store:
+// next to every target it missed). The service and the bare baseline of the same mode run
+// side by side, each with its own store, and take turns, so that a machine drifting between
+// minutes (these are shared) moves both alike rather than one of them:
 //   1. seeds --traces traces (default 1,000,000; small: --seed-spans spans each) into one
 //      project through POST /api/v1/traces/batch (--batch per call, --seed-clients calls
-//      at once), plus one trace of 100 spans, and waits until they are readable;
-//   2. measures with --read-connections concurrent clients for --read-duration seconds each,
-//      after --read-warmup seconds of the same requests not counted:
+//      at once), in --rounds parts each, in turn; then one trace of 100 spans, and waits
+//      until a sample is readable;
+//   2. measures with --read-connections concurrent clients, in --rounds windows of
+//      --read-duration seconds each, in turn (the order swapped every round), the first
+//      window after --read-warmup seconds of the same requests not counted, later ones 1 s:
 //      GET of the 100-span trace; the first list page of 50; and a list page of 50 after
 //      paging 10,000 items deep (200 pages of 50 followed by nextCursor, then that cursor
-//      requested again and again).
-// Usage: node bench/read.js [--mode all-in-one|distributed] [--traces 1000000] [--read-duration 10]
+//      requested again and again). A figure's percentiles are over every window's requests.
+// Usage: node bench/read.js [--mode all-in-one|distributed] [--traces 1000000] [--rounds 3] [--read-duration 10]
 //          [--read-connections 2] [--read-warmup 10] [--seed-clients 4] [--batch 1000] [--seed-spans 1] [--only service|baseline]
 //          [--apps a,b,gateway]   (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
@@ -26,6 +29,9 @@ const opts = c.parseArgs(process.argv.slice(2), {
   'seed-clients': 4,
   'seed-spans': 1,
   'read-duration': 10,
+  // The service's and the baseline's windows alternate, this many of each per figure (and
+  // seeding in as many parts): a machine that drifts between minutes then moves both alike.
+  rounds: 3,
   // Not counted: a fresh broker's JVM spends its first ~10-30 s of request-reply compiling
   // (bench/README.md, "Reads, round four"); the figure is the warm service's.
   'read-warmup': 10,
@@ -53,9 +59,10 @@ async function postPatiently(target, urlPath, body, deadline) {
   }
 }
 
-async function seed(target, run) {
+/** Seeds traces `from` to `to` (exclusive) of the run's `opts.traces`. */
+async function seed(target, run, from, to) {
   const total = opts.traces;
-  const calls = Math.ceil(total / opts.batch);
+  const calls = Math.ceil((to - from) / opts.batch);
   let next = 0;
   let accepted = 0;
   let rejected = 0;
@@ -66,10 +73,9 @@ async function seed(target, run) {
   let lastLog = t0;
   const worker = async () => {
     while (next < calls) {
-      const call = next++;
-      const from = call * opts.batch;
+      const first = from + next++ * opts.batch;
       const traces = [];
-      for (let i = from; i < Math.min(total, from + opts.batch); i++) traces.push(seedTrace(run, i, opts['seed-spans']));
+      for (let i = first; i < Math.min(to, first + opts.batch); i++) traces.push(seedTrace(run, i, opts['seed-spans']));
       const body = JSON.stringify({ traces });
       for (let attempt = 0; ; attempt++) {
         try {
@@ -95,7 +101,7 @@ async function seed(target, run) {
       if (Date.now() - lastLog > 15000) {
         lastLog = Date.now();
         const rate = accepted / ((Date.now() - t0) / 1000);
-        log(`   seeded ${accepted} of ${total} (${rate.toFixed(0)} traces/s, about ${((total - accepted) / rate).toFixed(0)} s to go)`);
+        log(`   seeded ${from + accepted} of ${total} (${rate.toFixed(0)} traces/s, about ${((to - from - accepted) / rate).toFixed(0)} s to this part's end)`);
       }
     }
   };
@@ -122,130 +128,188 @@ async function waitReadable(target, ids, timeoutMs) {
 
 const listPath = (cursor) => `/api/v1/traces?limit=${opts['page-size']}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
 
-async function runOne(kind) {
+/** CPU readings of several windows as one: each process's share of a core, weighted by the windows' lengths. */
+function weightedCpu(parts) {
+  const total = parts.reduce((sum, part) => sum + part.seconds, 0);
+  const percent = {};
+  for (const { cpu, seconds } of parts) for (const [label, p] of Object.entries(cpu)) percent[label] = (percent[label] ?? 0) + (p * seconds) / total;
+  return percent;
+}
+
+/** Starts the service or the baseline, with what its figures gather as they go. */
+async function start(kind) {
   const label = `${kind} (${opts.mode})`;
   log(`\n== ${label}: starting`);
   const target = kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps }) : await c.startBaseline(opts.mode, { log });
-  const run = randomBytes(3).toString('hex');
-  const out = { kind };
-  try {
-    await c.waitTracesReady(target);
-    log(`   seeding ${opts.traces} traces of ${opts['seed-spans']} span(s), ${opts.batch} per batch call, ${opts['seed-clients']} clients`);
-    const seedCpu = startCpu();
-    const seeded = await seed(target, run);
-    out.seedCpu = seedCpu.stop();
-    Object.assign(out, { seeded: seeded.accepted, seedRate: seeded.rate, seedSeconds: seeded.seconds });
-    log(
-      `   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
-        `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`,
-    );
+  await c.waitTracesReady(target);
+  return { kind, label, target, run: randomBytes(3).toString('hex'), out: { kind }, seedParts: [], windows: { get: [], first: [], deep: [] } };
+}
 
-    const bigId = `big-${run}`;
-    const big = JSON.stringify(c.traceObject(bigId, BASE_MS + (opts.traces / 2) * 1000 + 1, { spans: BIG_SPANS }));
-    const { r: posted } = await postPatiently(target, '/api/v1/traces', big, Date.now() + opts['ready-timeout'] * 1000);
-    if (posted.status !== 202) throw new Error(`POST of the ${BIG_SPANS}-span trace: ${posted.status} ${posted.body.slice(0, 300)}`);
+/** Seeds its part `part` of `parts` of the traces. */
+async function seedPart(subject, part, parts) {
+  const from = Math.floor((opts.traces * part) / parts);
+  const to = Math.floor((opts.traces * (part + 1)) / parts);
+  log(
+    `   ${subject.label}: seeding traces ${from} to ${to - 1} of ${opts.traces} (${opts['seed-spans']} span(s) each, ${opts.batch} per batch call, ${opts['seed-clients']} clients)`,
+  );
+  const cpu = startCpu();
+  const seeded = await seed(subject.target, subject.run, from, to);
+  subject.seedParts.push({ ...seeded, cpu: cpu.stop() });
+  log(
+    `   seeded ${seeded.accepted} (rejected ${seeded.rejected}, failed calls ${seeded.failedCalls}, held back ${seeded.heldBack}) in ${seeded.seconds.toFixed(1)} s, ` +
+      `${seeded.rate.toFixed(0)} traces/s${seeded.firstError ? `; first error: ${seeded.firstError}` : ''}`,
+  );
+}
 
-    // Readable: the big trace, the newest and oldest seeds, and a sample between.
-    const sample = [bigId, `seed-${run}-0`, `seed-${run}-${opts.traces - 1}`];
-    for (let k = 0; k < 200; k++) sample.push(`seed-${run}-${Math.floor(Math.random() * opts.traces)}`);
-    const ready = await waitReadable(target, sample, opts['ready-timeout'] * 1000);
-    out.readyMs = ready.ms;
-    log(`   ${sample.length - ready.missing} of ${sample.length} sampled traces readable after ${ready.ms} ms`);
-    if (ready.missing) log(`   WARNING: ${ready.missing} sampled traces still not readable`);
-    // PostgreSQL here runs without autovacuum: statistics as a deployment's would have them.
-    if (opts.mode === 'distributed') {
-      await target.analyze();
-      log('   ANALYZE done (this PostgreSQL has autovacuum off)');
-    }
+/** After seeding: its whole seeding's figures, the 100-span trace, a sample readable, the cursor 10,000 items deep. */
+async function prepareReads(subject) {
+  const { target, run, out, label } = subject;
+  const parts = subject.seedParts;
+  const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+  const seeded = parts.reduce((sum, part) => sum + part.accepted, 0);
+  Object.assign(out, { seeded, seedRate: seeded / seconds, seedSeconds: seconds, seedCpu: weightedCpu(parts) });
+  if (parts.length > 1) out.seedRates = parts.map((part) => part.rate);
 
-    // The first answer of each figure is checked in full; later ones by status and length
-    // (so the load generator does not spend its time parsing what it already checked).
-    const checked = (full) => {
-      let length = null;
-      return (r) => {
-        if (r.status !== 200) return false;
-        if (length === null) {
-          if (!full(JSON.parse(r.body))) return false;
-          length = r.body.length;
-          return true;
-        }
-        return Math.abs(r.body.length - length) < 64;
-      };
-    };
-    const getOk = checked((j) => j.spans?.length === BIG_SPANS);
-    const pageOk = () => checked((j) => j.data?.length === opts['page-size']);
-    const measure = async (path, check) => {
-      const cpu = startCpu();
-      const m = await c.measureLatency(() => c.request(target.baseUrl, 'GET', path, { headers: target.headers }), {
-        concurrency: opts['read-connections'],
-        durationMs: opts['read-duration'] * 1000,
-        warmupMs: opts['read-warmup'] * 1000,
-        check,
-      });
-      return { ...m, cpu: cpu.stop() };
-    };
+  const bigId = `big-${run}`;
+  const big = JSON.stringify(c.traceObject(bigId, BASE_MS + (opts.traces / 2) * 1000 + 1, { spans: BIG_SPANS }));
+  const { r: posted } = await postPatiently(target, '/api/v1/traces', big, Date.now() + opts['ready-timeout'] * 1000);
+  if (posted.status !== 202) throw new Error(`POST of the ${BIG_SPANS}-span trace: ${posted.status} ${posted.body.slice(0, 300)}`);
 
-    log(`   GET of the ${BIG_SPANS}-span trace (${big.length} bytes in)`);
-    out.get = await measure(`/api/v1/traces/${bigId}`, getOk);
-    log(`   list first page of ${opts['page-size']}`);
-    out.first = await measure(listPath(null), pageOk());
-
-    const pages = Math.ceil(opts['deep-items'] / opts['page-size']);
-    log(`   paging ${pages} pages of ${opts['page-size']} deep`);
-    let cursor = null;
-    let items = 0;
-    const walk = [];
-    const seen = new Set();
-    let repeats = 0;
-    for (let p = 0; p < pages; p++) {
-      const r = await c.request(target.baseUrl, 'GET', listPath(cursor), { headers: target.headers });
-      if (r.status !== 200) throw new Error(`page ${p + 1}: ${r.status} ${r.body.slice(0, 300)}`);
-      walk.push(r.ms);
-      const page = r.json();
-      for (const t of page.data) seen.has(t.id) ? repeats++ : seen.add(t.id);
-      items += page.data.length;
-      cursor = page.nextCursor;
-      if (!cursor) break;
-    }
-    out.walk = { pages: walk.length, items, repeats, ...c.summarize(walk) };
-    log(`   walked ${walk.length} pages, ${items} items (${repeats} repeated), page p50 ${c.fmt(out.walk.p50, 2)} ms, p99 ${c.fmt(out.walk.p99, 2)} ms`);
-    if (!cursor) throw new Error(`the list ended after ${items} items, before ${opts['deep-items']}`);
-    out.deep = await measure(listPath(cursor), pageOk());
-    for (const [name, m] of [
-      ['get', out.get],
-      ['first page', out.first],
-      ['deep page', out.deep],
-    ]) {
-      log(
-        `   ${name}: p50 ${c.fmt(m.p50, 2)} ms, p99 ${c.fmt(m.p99, 2)} ms, ${m.rate.toFixed(0)} req/s, ${m.n} requests, errors ${m.errors}` +
-          (m.firstError ? ` (first: ${m.firstError})` : '') +
-          `; CPU ${formatCpu(m.cpu)}`,
-      );
-    }
-  } catch (e) {
-    out.failed = e.message;
-    log(`   ${label} failed: ${e.message}`);
-    if (target.proc) log(target.proc.output().slice(-2000));
-  } finally {
-    await target.stop();
+  // Readable: the big trace, the newest and oldest seeds, and a sample between.
+  const sample = [bigId, `seed-${run}-0`, `seed-${run}-${opts.traces - 1}`];
+  for (let k = 0; k < 200; k++) sample.push(`seed-${run}-${Math.floor(Math.random() * opts.traces)}`);
+  const ready = await waitReadable(target, sample, opts['ready-timeout'] * 1000);
+  out.readyMs = ready.ms;
+  log(`   ${label}: ${sample.length - ready.missing} of ${sample.length} sampled traces readable after ${ready.ms} ms`);
+  if (ready.missing) log(`   WARNING: ${ready.missing} sampled traces still not readable`);
+  // PostgreSQL here runs without autovacuum: statistics as a deployment's would have them.
+  if (opts.mode === 'distributed') {
+    await target.analyze();
+    log('   ANALYZE done (this PostgreSQL has autovacuum off)');
   }
-  return out;
+
+  const pages = Math.ceil(opts['deep-items'] / opts['page-size']);
+  log(`   ${label}: paging ${pages} pages of ${opts['page-size']} deep`);
+  let cursor = null;
+  let items = 0;
+  const walk = [];
+  const seen = new Set();
+  let repeats = 0;
+  for (let p = 0; p < pages; p++) {
+    const r = await c.request(target.baseUrl, 'GET', listPath(cursor), { headers: target.headers });
+    if (r.status !== 200) throw new Error(`page ${p + 1}: ${r.status} ${r.body.slice(0, 300)}`);
+    walk.push(r.ms);
+    const page = r.json();
+    for (const t of page.data) seen.has(t.id) ? repeats++ : seen.add(t.id);
+    items += page.data.length;
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  out.walk = { pages: walk.length, items, repeats, ...c.summarize(walk) };
+  log(`   walked ${walk.length} pages, ${items} items (${repeats} repeated), page p50 ${c.fmt(out.walk.p50, 2)} ms, p99 ${c.fmt(out.walk.p99, 2)} ms`);
+  if (!cursor) throw new Error(`the list ended after ${items} items, before ${opts['deep-items']}`);
+
+  // The first answer of each figure is checked in full; later ones by status and length
+  // (so the load generator does not spend its time parsing what it already checked).
+  const checked = (full) => {
+    let length = null;
+    return (r) => {
+      if (r.status !== 200) return false;
+      if (length === null) {
+        if (!full(JSON.parse(r.body))) return false;
+        length = r.body.length;
+        return true;
+      }
+      return Math.abs(r.body.length - length) < 64;
+    };
+  };
+  const pageOk = () => checked((j) => j.data?.length === opts['page-size']);
+  subject.figures = {
+    get: { path: `/api/v1/traces/${bigId}`, check: checked((j) => j.spans?.length === BIG_SPANS), what: `GET of the ${BIG_SPANS}-span trace (${big.length} bytes in)` },
+    first: { path: listPath(null), check: pageOk(), what: `list first page of ${opts['page-size']}` },
+    deep: { path: listPath(cursor), check: pageOk(), what: `list page of ${opts['page-size']} after ${items} items` },
+  };
+}
+
+/** One window of a figure: `--read-duration` s after `warmupS` s not counted. */
+async function measureWindow(subject, figure, warmupS) {
+  const { path, check } = subject.figures[figure];
+  const cpu = startCpu();
+  const m = await c.measureLatency(() => c.request(subject.target.baseUrl, 'GET', path, { headers: subject.target.headers }), {
+    concurrency: opts['read-connections'],
+    durationMs: opts['read-duration'] * 1000,
+    warmupMs: warmupS * 1000,
+    check,
+    keepLatencies: true,
+  });
+  subject.windows[figure].push({ ...m, cpu: cpu.stop(), seconds: opts['read-duration'] });
+  log(`   ${subject.label}, ${figure}: p50 ${c.fmt(m.p50, 2)} ms, p99 ${c.fmt(m.p99, 2)} ms, ${m.rate.toFixed(0)} req/s`);
+}
+
+/** A figure's windows as one: percentiles of every request, the rate over every window, and each window's rate and p99. */
+function pooled(windows) {
+  const latencies = windows.flatMap((w) => w.latencies);
+  const seconds = windows.reduce((sum, w) => sum + w.seconds, 0);
+  return {
+    ...c.summarize(latencies),
+    rate: latencies.length / seconds,
+    errors: windows.reduce((sum, w) => sum + w.errors, 0),
+    firstError: windows.find((w) => w.firstError)?.firstError ?? null,
+    cpu: weightedCpu(windows),
+    windows: windows.map((w) => ({ rate: w.rate, p50: w.p50, p99: w.p99 })),
+  };
+}
+
+/**
+ * Both subjects running side by side, their work alternated: seeding in `--rounds` parts
+ * each, then each figure in `--rounds` windows each, the order swapped every round. A
+ * subject that fails is stopped and left out of what follows; its figures say why.
+ */
+async function measureBoth(kinds) {
+  const subjects = [];
+  const results = {};
+  const fail = async (subject, e) => {
+    subject.out.failed = e.message;
+    log(`   ${subject.label} failed: ${e.message}`);
+    if (subject.target.proc) log(subject.target.proc.output().slice(-2000));
+    subjects.splice(subjects.indexOf(subject), 1);
+    await subject.target.stop();
+  };
+  for (const kind of kinds) {
+    try {
+      const subject = await start(kind);
+      subjects.push(subject);
+      results[kind] = subject.out;
+    } catch (e) {
+      results[kind] = { failed: e.message };
+      log(`${kind} could not start: ${e.message}`);
+    }
+  }
+  const rounds = Math.max(1, Number(opts.rounds));
+  const inTurn = (round) => (round % 2 === 0 ? [...subjects] : [...subjects].reverse());
+  for (let round = 0; round < rounds; round++) {
+    for (const subject of inTurn(round)) await seedPart(subject, round, rounds).catch((e) => fail(subject, e));
+  }
+  for (const subject of [...subjects]) await prepareReads(subject).catch((e) => fail(subject, e));
+  for (const figure of ['get', 'first', 'deep']) {
+    for (const subject of subjects) log(`   ${subject.label}: ${subject.figures[figure].what}`);
+    for (let round = 0; round < rounds; round++) {
+      // The first window of each warms its subject up (`--read-warmup`); later ones 1 s.
+      for (const subject of inTurn(round)) await measureWindow(subject, figure, round === 0 ? opts['read-warmup'] : 1).catch((e) => fail(subject, e));
+    }
+  }
+  for (const subject of subjects) {
+    for (const figure of ['get', 'first', 'deep']) subject.out[figure] = pooled(subject.windows[figure]);
+    await subject.target.stop();
+  }
+  return results;
 }
 
 async function main() {
   if (opts.traces < FULL) {
     console.log(`NOTE: --traces ${opts.traces}: the project holds fewer than the ${FULL} traces the targets are set for.`);
   }
-  const results = {};
-  for (const kind of ['service', 'baseline']) {
-    if (opts.only && opts.only !== kind) continue;
-    try {
-      results[kind] = await runOne(kind);
-    } catch (e) {
-      results[kind] = { failed: e.message };
-      log(`${kind} could not start: ${e.message}`);
-    }
-  }
+  const results = await measureBoth(['service', 'baseline'].filter((kind) => !opts.only || opts.only === kind));
   const s = results.service || {};
   const b = results.baseline || {};
   const v = (r, k, f) => (r[k] && typeof r[k][f] === 'number' && !Number.isNaN(r[k][f]) ? r[k][f] : null);
@@ -297,7 +361,7 @@ async function main() {
   ];
   console.log(
     `\nTrace reads, ${opts.mode}: ${opts.traces} seeded traces + one of ${BIG_SPANS} spans in one project; ` +
-      `${opts['read-connections']} concurrent clients for ${opts['read-duration']} s per figure, on this machine; ` +
+      `${opts['read-connections']} concurrent clients, ${opts.rounds} windows of ${opts['read-duration']} s per figure, the service's and the baseline's in turn, on this machine; ` +
       `ratio = service / baseline (${opts.mode === 'all-in-one' ? 'Fastify + better-sqlite3' : 'Fastify + kafkajs + pg'})`,
   );
   if (s.failed) console.log(`service: FAILED: ${s.failed.split('\n')[0]}`);
@@ -311,6 +375,14 @@ async function main() {
     if (r.seedCpu) console.log(`  ${kind}, seeding: ${formatCpu(r.seedCpu)}`);
     for (const k of ['get', 'first', 'deep']) if (r[k]?.cpu) console.log(`  ${kind}, ${k}: ${formatCpu(r[k].cpu)}`);
   }
+  // Window by window: how much of a ratio is the machine moving between windows.
+  const byWindow = (r, k) => (r[k]?.windows ?? []).map((w) => `${w.rate.toFixed(0)} (${c.fmt(w.p99, 2)})`).join(', ');
+  console.log('\nWindow by window, req/s (p99 ms):');
+  for (const k of ['get', 'first', 'deep']) console.log(`  ${k}: service ${byWindow(s, k) || 'n/a'}; baseline ${byWindow(b, k) || 'n/a'}`);
+  if (s.seedRates || b.seedRates)
+    console.log(
+      `Seeding part by part, traces/s: service ${(s.seedRates ?? []).map((r) => r.toFixed(0)).join(', ')}; baseline ${(b.seedRates ?? []).map((r) => r.toFixed(0)).join(', ')}`,
+    );
   console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, traces: opts.traces, service: s, baseline: b })}`);
 }
 

@@ -174,9 +174,13 @@ function summarize(latencies) {
 
 /**
  * Repeats `makeRequest()` from `concurrency` workers for `durationMs` (after `warmupMs`
- * not counted) or until `maxRequests`; returns latency percentiles (ms), rate and errors.
+ * not counted) or until `maxRequests`; returns latency percentiles (ms), rate and errors,
+ * and with `keepLatencies` every latency (to pool several windows).
  */
-async function measureLatency(makeRequest, { concurrency = 2, durationMs = 10000, warmupMs = 1000, maxRequests = Infinity, check = (r) => r.status === 200 }) {
+async function measureLatency(
+  makeRequest,
+  { concurrency = 2, durationMs = 10000, warmupMs = 1000, maxRequests = Infinity, check = (r) => r.status === 200, keepLatencies = false },
+) {
   const latencies = [];
   let errors = 0;
   let firstError = null;
@@ -201,7 +205,7 @@ async function measureLatency(makeRequest, { concurrency = 2, durationMs = 10000
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (Date.now() - warmEnd) / 1000;
-  return { ...summarize(latencies), rate: latencies.length / Math.max(elapsed, 0.001), errors, firstError };
+  return { ...summarize(latencies), rate: latencies.length / Math.max(elapsed, 0.001), errors, firstError, ...(keepLatencies ? { latencies } : {}) };
 }
 
 // ---------------------------------------------------------------- processes
