@@ -6,6 +6,8 @@ import { Task } from './task.entity';
 
 /** Tasks not yet ended. */
 const OPEN: Task['status'][] = ['pending', 'running'];
+/** OPEN as SQL's list of literals (constants, not input): written once, not on every fill. */
+const OPEN_SQL = OPEN.map((status) => `'${status}'`).join(', ');
 
 /** What applying an event reads and writes of a task: not its input, expected output and metadata, which can be large. */
 const RESULT_FIELDS = ['id', 'runId', 'status', 'attempts', 'output', 'scores', 'error', 'usage', 'costUsd', 'startedAt', 'finishedAt', 'durationMs'] as const;
@@ -41,7 +43,7 @@ type HandOverMark = Pick<Run, 'id' | 'handedOverThrough'>;
  * below its mark), one text for the sweep's reads and a fill's count. The values are bound.
  */
 function openHandedOver(sql: SqlBuilder, run: HandOverMark): string {
-  return `run_id = ${sql.bind(run.id)} AND status IN (${OPEN.map((status) => `'${status}'`).join(', ')}) AND item_index <= ${sql.bind(run.handedOverThrough)}`;
+  return `run_id = ${sql.bind(run.id)} AND status IN (${OPEN_SQL}) AND item_index <= ${sql.bind(run.handedOverThrough)}`;
 }
 
 /** The run's open tasks that were handed over to the executors. */
