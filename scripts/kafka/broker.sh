@@ -25,6 +25,9 @@
 # scripts/kafka/.cache, gitignored). Messages go to stderr; only the address to stdout.
 # KAFKA_REQUEST_LOG=<file>: the broker logs every request it completes there (a diagnostic:
 # it costs the broker CPU; bench/broker-requests.js counts them by client and API).
+# KAFKA_QUICK_JIT=1: the broker's JVM compiles with C1 only (-XX:TieredStopAtLevel=1): its
+# start takes about half the CPU (4-5 s against 8), its steady work is slower. For the e2e
+# suites' own short-lived brokers (libs/testing); never for a benchmark's.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -164,9 +167,27 @@ EOF
 
 java_cmd() {
   java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
-    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true ${KAFKA_QUICK_JIT:+-XX:TieredStopAtLevel=1} \
     -Dlog4j2.configurationFile="$state/log4j2.properties" -Dkafka.logs.dir="$state" \
     -cp "$libs/*" "$@"
+}
+
+# The storage tool runs for a second: the quick compiler and the serial collector spare it
+# the C2 and G1 threads' start (~40% of its CPU).
+tool_cmd() {
+  java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$state/log4j2.properties" -Dkafka.logs.dir="$state" \
+    -cp "$libs/*" "$@"
+}
+
+# A KRaft cluster id, as `kafka-storage random-uuid` writes one (a random UUID in base64url,
+# 22 characters, not starting with '-'), without starting a JVM for it.
+random_cluster_id() {
+  local id
+  while :; do
+    id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c 1-22)
+    [[ $id != -* ]] && echo "$id" && return
+  done
 }
 
 start() {
@@ -184,14 +205,14 @@ start() {
   write_config
   if [[ ! -f $state/data/meta.properties ]]; then
     local cluster_id
-    cluster_id=$(java_cmd kafka.tools.StorageTool random-uuid 2>>"$log")
+    cluster_id=$(random_cluster_id)
     local scram=()
     if [[ -n $scram_user ]]; then scram=(--add-scram "SCRAM-SHA-512=[name=$scram_name,password=$scram_password]"); fi
-    java_cmd kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$state/server.properties" "${scram[@]}" >>"$log" 2>&1 ||
+    tool_cmd kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$state/server.properties" "${scram[@]}" >>"$log" 2>&1 ||
       { tail -n 20 "$log" >&2; die "formatting the broker's store failed"; }
   fi
   # setsid: the broker outlives this script and is not hit by signals sent to the caller's group.
-  setsid bash -c "$(declare -f java_cmd); state='$state' libs='$libs' java_cmd kafka.Kafka '$state/server.properties'" \
+  setsid bash -c "$(declare -f java_cmd); state='$state' libs='$libs' KAFKA_QUICK_JIT='${KAFKA_QUICK_JIT:-}' java_cmd kafka.Kafka '$state/server.properties'" \
     </dev/null >>"$log" 2>&1 &
   echo $! >"$pidfile"
   wait_until_ready $!
