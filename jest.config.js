@@ -35,8 +35,8 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'],
-      // Many specs start ffmpeg, S3Mock or a PostgreSQL database: jest's 5 s is too tight on a busy machine.
-      testTimeout: 20000,
+      // The time limit of a test: jest ignores a project's `testTimeout` (it reads the global one only).
+      setupFilesAfterEnv: ['<rootDir>/test/jest/unit-timeout.ts'],
     },
     {
       ...common,
@@ -44,7 +44,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       // Suites about what only the distributed mode has (a Kafka topic others can write to).
       testPathIgnorePatterns: process.env.E2E_MODE === 'distributed' ? [] : ['\\.distributed\\.e2e-spec\\.ts$'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/test/jest/e2e-timeout.ts'],
       // The OpenTelemetry exporters load http with a dynamic import(), which jest's module
       // sandbox refuses without --experimental-vm-modules; swc makes it a require().
       transform: { ...transform, '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': transform['^.+\\.ts$'] },
