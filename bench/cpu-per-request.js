@@ -5,8 +5,11 @@
 // measured window too (bench/lib/profile-preload.js), and the functions that took the most
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
 // (bench/README.md, "Where an all-in-one request's time goes").
+// --subject baseline measures the bare baseline of the mode instead, under the same loads
+// (all-in-one: bench/baseline-sqlite.js, with the BASELINE_* variables of this environment,
+// BASELINE_SERVICE_INDEXES=1 for the one keeping the list filters' indexes and tags).
 // Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch] [--rate 300] [--duration 15]
-//          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25] [--connections 8]
+//          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25] [--connections 8] [--subject service|baseline] [--batch-traces 100]
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -24,7 +27,12 @@ const opts = c.parseArgs(process.argv.slice(2), {
   'keep-profiles': false,
   top: 25,
   connections: 8, // autocannon's; more to saturate the distributed mode
+  subject: 'service',
+  'batch-traces': 100, // one-span traces per batch call (bench:read seeds 1,000 a call)
 });
+if (!['service', 'baseline'].includes(opts.subject)) throw new Error('--subject is service or baseline');
+// The profiler's preload and its SIGUSR2 are the service's (a baseline would die of the signal).
+if (opts.subject === 'baseline' && opts.profile) throw new Error('--profile measures the service only');
 const log = (...a) => console.error(...a);
 // --keep-profiles leaves the profiles (for a diff of two paths, say); they are removed otherwise.
 const profileDir = !opts.profile ? null : opts['keep-profiles'] ? fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'cinetrace-profiles-')) : c.tempDir('cinetrace-profiles-');
@@ -39,8 +47,9 @@ const ticksOf = (pid) => {
 };
 
 async function main() {
-  const target = await c.startService(opts.mode, { log, env: opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {} });
-  const apps = appProcesses(target);
+  const target =
+    opts.subject === 'baseline' ? await c.startBaseline(opts.mode, { log }) : await c.startService(opts.mode, { log, env: opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {} });
+  const apps = opts.subject === 'baseline' ? [{ name: target.proc.name, pid: target.proc.pid }] : appProcesses(target);
   log(`measuring ${apps.map((a) => `${a.name} (${a.pid})`).join(', ')}`);
   const makeTrace = c.traceBodyFactory({ spans: 10 });
   const otlp = otlpBodyFactory({ spans: 10 });
@@ -91,12 +100,12 @@ async function main() {
     get: { method: 'GET', path: `/api/v1/traces/${bigId}` },
     list: { method: 'GET', path: '/api/v1/traces?limit=50' },
     deep: { method: 'GET', path: `/api/v1/traces?limit=50&cursor=${encodeURIComponent(deepCursor)}` },
-    // 100 one-span traces a call, as bench:read seeds (its --rate is calls a second: per trace, divide by 100).
+    // --batch-traces one-span traces a call, as bench:read seeds (its --rate is calls a second: per trace, divide by that).
     batch: {
       method: 'POST',
       path: '/api/v1/traces/batch',
       type: 'application/json',
-      body: () => JSON.stringify({ traces: Array.from({ length: 100 }, () => seedTrace(traceId())) }),
+      body: () => JSON.stringify({ traces: Array.from({ length: opts['batch-traces'] }, () => seedTrace(traceId())) }),
     },
   };
   const rows = [];

@@ -5,7 +5,9 @@
 // batches, one transaction each, (a) as the bare baseline stores them (its schema and
 // statements, bench/baseline-sqlite.js) and (b) as trace-ingest stores them (its store opened
 // as the service opens it, its rows from its own merge and row code, its multi-row statements
-// through its own helpers and transactions), and (c) the same without the user index. Only the
+// through its own helpers and transactions), and (c) the same without the user index; and
+// (d) the baseline keeping the list filters' indexes and tag rows as the service does
+// (bench/baseline-sqlite.js's BASELINE_SERVICE_INDEXES=1). Only the
 // statements and the commit are timed (the service's WAL checkpoints run on their own thread,
 // as in the service; the baseline's in its commits), so (b) is the
 // least any all-in-one batch can cost with this schema, whatever the layers above it do: the
@@ -65,9 +67,9 @@ async function serviceStore(dir, withUserIndex) {
   };
 }
 
-/** bench/baseline-sqlite.js's store (the bare one: no list-filter indexes or tag rows). */
-function baselineStore(dir) {
-  const { db, rowsOf, storeRows } = openBaselineStore(path.join(dir, 'baseline.sqlite'));
+/** bench/baseline-sqlite.js's store: the bare one, or (`serviceIndexes`) the one keeping the list filters' indexes and tag rows. */
+function baselineStore(dir, serviceIndexes = false) {
+  const { db, rowsOf, storeRows } = openBaselineStore(path.join(dir, `baseline${serviceIndexes ? '-indexes' : ''}.sqlite`), { serviceIndexes });
   return {
     close: () => db.close(),
     prepare(traces) {
@@ -104,6 +106,7 @@ async function main() {
     const figures = {};
     for (const [name, open] of [
       ['baseline', async () => baselineStore(dir)],
+      ["baseline keeping the list filters' indexes", async () => baselineStore(dir, true)],
       ['service', () => serviceStore(dir, true)],
       ['service without the user index', () => serviceStore(dir, false)],
     ]) {
@@ -114,6 +117,7 @@ async function main() {
     rows.push(
       { figure: `round ${round}: µs of SQLite per trace`, service: figures.service, baseline: figures.baseline },
       { figure: `round ${round}: the same, no user index`, service: figures['service without the user index'], baseline: figures.baseline },
+      { figure: `round ${round}: against the baseline keeping the same indexes`, service: figures.service, baseline: figures["baseline keeping the list filters' indexes"] },
     );
   }
   c.printTable(`SQLite alone, ${opts.traces} one-span traces in batches of ${opts.batch} (service / baseline: how many times the baseline's cost)`, rows);

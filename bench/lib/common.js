@@ -494,11 +494,12 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
 }
 
 /** Starts the bare baseline of `mode` (its own store, broker and database). */
-async function startBaseline(mode, { log = console.error, groupCommit = false } = {}) {
+async function startBaseline(mode, { log = console.error, groupCommit = false, env: extraEnv = {} } = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1' };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('BASELINE_')) env[k] = v;
+  Object.assign(env, extraEnv);
   // All-in-one: the baseline that commits concurrent POSTs together (bench/baseline-sqlite.js --group-commit).
   if (groupCommit) env.BASELINE_GROUP_COMMIT = '1';
   const cleanups = [];
