@@ -524,6 +524,28 @@ describe('Traces', () => {
       expect(await listIds(api)).toHaveLength(2);
     });
 
+    it("checks an item's parents against its stored trace, each item's result in its place", async () => {
+      const { api } = await inNewProject(ctx.api);
+      const stored = aTrace();
+      await ingest(api, stored, { wait: true });
+      const child = { id: stored.id, spans: [aSpan({ parentId: `${stored.id}.root`, startTime: at(850) })] };
+      const orphan = aTrace({ spans: [aSpan({ parentId: 'nobody' })] });
+      const plain = aTrace();
+      const response = await api.post<Answer<'ingestTraceBatch', 207>>(BATCH, { traces: [orphan, child, plain] }, { headers: WAIT });
+      expect(response.status).toBe(207);
+      expect(response.body).toEqual({
+        accepted: 2,
+        rejected: 1,
+        items: [
+          { index: 0, id: orphan.id, result: 'rejected', errors: [expect.objectContaining({ path: 'traces[0].spans[0].parentId' })] },
+          { index: 1, id: stored.id, result: 'accepted' },
+          { index: 2, id: plain.id, result: 'accepted' },
+        ],
+      });
+      expect(await readNow(api, stored.id)).toMatchObject({ spanCount: stored.spans.length + 1 });
+      expectProblem(await getTrace(api, orphan.id), 404, 'not_found');
+    });
+
     it('stores accepted items without Prefer: wait too, readable shortly after', async () => {
       const { api } = await inNewProject(ctx.api);
       const traces = [aTrace(), aTrace({ spans: [aSpan()] })];

@@ -47,18 +47,39 @@ export class TraceIngestor {
     return { ok: false, errors: checked.errors };
   }
 
+  /**
+   * check() of each item of a batch (`traces[i]` paths), in order. Only an item whose
+   * parentIds name spans outside its payload waits for trace-ingest; the others are checked
+   * at once, so a batch of 1,000 makes no promise per trace.
+   */
+  async checkBatch(ctx: ProjectContext, items: readonly unknown[]): Promise<CheckedTrace[]> {
+    const checked = new Array<CheckedTrace>(items.length);
+    const lookups: Promise<void>[] = [];
+    items.forEach((raw, index) => {
+      const path = `traces[${index}]`;
+      const local = checkInPayload(raw, path);
+      const done = (result: UncountedCheck) => {
+        if (!result.ok) countRejected(result.reason, raw);
+        checked[index] = result.ok ? result : { ok: false, errors: result.errors };
+      };
+      if ('foreign' in local) lookups.push(this.checkStoredParents(ctx, local, path).then(done));
+      else done(local);
+    });
+    if (lookups.length) await Promise.all(lookups);
+    return checked;
+  }
+
   /** The same check, uncounted: for a caller that refuses spans rather than traces (OTLP) and counts them itself. */
-  async checkUncounted(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace & ({ ok: true } | { reason: TraceRejectReason })> {
-    const checked = validateTrace(raw, { path });
-    if (!checked.ok) return { ...checked, reason: 'invalid' };
-    const foreign = foreignParentIds(checked.trace);
-    let stored = new Map<string, string | null>();
-    if (foreign.length) {
-      const request: SpanParentsRequest = { ctx, traceId: checked.trace.id, spanIds: foreign };
-      stored = new Map(Object.entries(await this.bus.request(Patterns.SpanParents, request)));
-    }
-    const errors = checkSpanParents(checked.trace, stored, path, parentRules);
-    return errors.length ? { ok: false, errors, reason: 'unknown_parent' } : checked;
+  async checkUncounted(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<UncountedCheck> {
+    const local = checkInPayload(raw, path, parentRules);
+    return 'foreign' in local ? this.checkStoredParents(ctx, local, path, parentRules) : local;
+  }
+
+  /** The parent links of a trace whose parentIds name spans outside its payload, against the stored trace. */
+  private async checkStoredParents(ctx: ProjectContext, { trace, foreign }: ForeignParents, path?: string, parentRules?: SpanParentRules): Promise<UncountedCheck> {
+    const request: SpanParentsRequest = { ctx, traceId: trace.id, spanIds: foreign };
+    const stored = new Map(Object.entries(await this.bus.request(Patterns.SpanParents, request)));
+    return parentsChecked(trace, checkSpanParents(trace, stored, path, parentRules));
   }
 
   /**
@@ -124,6 +145,24 @@ export class TraceIngestor {
 }
 
 const NO_RECEIPT = { receipt: false } as const;
+
+type UncountedCheck = CheckedTrace & ({ ok: true } | { reason: TraceRejectReason });
+/** A valid trace whose parentIds name spans outside its payload: only the stored trace can tell. */
+interface ForeignParents {
+  trace: TraceInput;
+  foreign: string[];
+}
+
+/** Everything of check() that the payload alone decides; a trace naming outside parents is handed back for the lookup. */
+function checkInPayload(raw: unknown, path?: string, parentRules?: SpanParentRules): UncountedCheck | ForeignParents {
+  const checked = validateTrace(raw, { path });
+  if (!checked.ok) return { ...checked, reason: 'invalid' };
+  const foreign = foreignParentIds(checked.trace);
+  if (foreign.length) return { trace: checked.trace, foreign };
+  return parentsChecked(checked.trace, checkSpanParents(checked.trace, new Map(), path, parentRules));
+}
+
+const parentsChecked = (trace: TraceInput, errors: FieldError[]): UncountedCheck => (errors.length ? { ok: false, errors, reason: 'unknown_parent' } : { ok: true, trace });
 
 function streamMessage(base: TraceIngestMessage, leaveOutPayloads: boolean): TraceIngestMessage {
   if (!leaveOutPayloads) return base;

@@ -78,7 +78,7 @@ export class TracesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TraceBatchView> {
     const items = checkBatchBody(body);
-    const checked = await Promise.all(items.map((item, index) => this.ingestor.check(ctx, item, `traces[${index}]`)));
+    const checked = await this.ingestor.checkBatch(ctx, items);
     const valid = checked.flatMap((c) => (c.ok ? [c.trace] : []));
     const waitMs = preferredWaitMs(prefer);
     const accepted: Accepted[] = valid.length ? await this.ingestor.publish(ctx, valid, { awaited: waitMs !== undefined }) : [];
