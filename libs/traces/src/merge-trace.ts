@@ -178,7 +178,9 @@ function mergeSpan(before: StoredSpan | undefined, input: SpanInput): StoredSpan
     events: null,
   };
   const next = { ...base };
-  for (const [field, value] of Object.entries(input)) {
+  // `for…in` over the input's own fields (a plain object from validation): no entry arrays.
+  for (const field in input) {
+    const value = (input as unknown as Record<string, unknown>)[field];
     if (value !== undefined) (next as Record<string, unknown>)[field] = value;
   }
   return next;

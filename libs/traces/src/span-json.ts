@@ -24,7 +24,16 @@ export interface SpanMeasure {
 
 const fieldTexts = new WeakMap<StoredSpan, SpanFieldTexts>();
 
-const text = (value: unknown) => JSON.stringify(value) ?? 'null';
+/**
+ * A field's JSON text. Nulls and numbers, most of a span's fields, are written here: half the
+ * time of a JSON.stringify call each (~12 a span). A number's text is JSON's (`String` and
+ * JSON.stringify both write ECMAScript's Number::toString); one that is not finite is `null`.
+ */
+const text = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  return JSON.stringify(value) ?? 'null';
+};
 
 /**
  * A span's JSON measured from the texts of its JSON fields, which are kept for the span's
