@@ -165,19 +165,27 @@ EOF
   fi
 }
 
+# A JVM on the broker's jars and logging: the caller's JVM options (those before the first
+# argument not starting with '-'), then the main class and its arguments.
+kafka_java() {
+  local jvm=()
+  while [[ $# -gt 0 && $1 == -* ]]; do
+    jvm+=("$1")
+    shift
+  done
+  java "${jvm[@]}" -Djava.awt.headless=true -Dlog4j2.configurationFile="$state/log4j2.properties" \
+    -Dkafka.logs.dir="$state" -cp "$libs/*" "$@"
+}
+
 java_cmd() {
-  java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
-    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true ${KAFKA_QUICK_JIT:+-XX:TieredStopAtLevel=1} \
-    -Dlog4j2.configurationFile="$state/log4j2.properties" -Dkafka.logs.dir="$state" \
-    -cp "$libs/*" "$@"
+  kafka_java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
+    -XX:+ExplicitGCInvokesConcurrent ${KAFKA_QUICK_JIT:+-XX:TieredStopAtLevel=1} "$@"
 }
 
 # The storage tool runs for a second: the quick compiler and the serial collector spare it
 # the C2 and G1 threads' start (~40% of its CPU).
 tool_cmd() {
-  java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$state/log4j2.properties" -Dkafka.logs.dir="$state" \
-    -cp "$libs/*" "$@"
+  kafka_java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "$@"
 }
 
 # A KRaft cluster id, as `kafka-storage random-uuid` writes one (a random UUID in base64url,
@@ -212,7 +220,7 @@ start() {
       { tail -n 20 "$log" >&2; die "formatting the broker's store failed"; }
   fi
   # setsid: the broker outlives this script and is not hit by signals sent to the caller's group.
-  setsid bash -c "$(declare -f java_cmd); state='$state' libs='$libs' KAFKA_QUICK_JIT='${KAFKA_QUICK_JIT:-}' java_cmd kafka.Kafka '$state/server.properties'" \
+  setsid bash -c "$(declare -f kafka_java java_cmd); state='$state' libs='$libs' KAFKA_QUICK_JIT='${KAFKA_QUICK_JIT:-}' java_cmd kafka.Kafka '$state/server.properties'" \
     </dev/null >>"$log" 2>&1 &
   echo $! >"$pidfile"
   wait_until_ready $!
