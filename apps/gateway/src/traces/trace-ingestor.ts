@@ -41,10 +41,7 @@ export class TraceIngestor {
 
   /** Validates a trace as POST /traces takes it; a refusal is counted in the ingest metrics. */
   async check(ctx: ProjectContext, raw: unknown, path?: string, parentRules?: SpanParentRules): Promise<CheckedTrace> {
-    const checked = await this.checkUncounted(ctx, raw, path, parentRules);
-    if (checked.ok) return checked;
-    countRejected(checked.reason, raw);
-    return { ok: false, errors: checked.errors };
+    return counted(await this.checkUncounted(ctx, raw, path, parentRules), raw);
   }
 
   /**
@@ -58,12 +55,15 @@ export class TraceIngestor {
     items.forEach((raw, index) => {
       const path = `traces[${index}]`;
       const local = checkInPayload(raw, path);
-      const done = (result: UncountedCheck) => {
-        if (!result.ok) countRejected(result.reason, raw);
-        checked[index] = result.ok ? result : { ok: false, errors: result.errors };
-      };
-      if ('foreign' in local) lookups.push(this.checkStoredParents(ctx, local, path).then(done));
-      else done(local);
+      if (!('foreign' in local)) {
+        checked[index] = counted(local, raw);
+        return;
+      }
+      lookups.push(
+        this.checkStoredParents(ctx, local, path).then((result) => {
+          checked[index] = counted(result, raw);
+        }),
+      );
     });
     if (lookups.length) await Promise.all(lookups);
     return checked;
@@ -168,6 +168,13 @@ function streamMessage(base: TraceIngestMessage, leaveOutPayloads: boolean): Tra
   if (!leaveOutPayloads) return base;
   const { trace, copies } = leaveOutOtlpPayloads(base.trace);
   return copies ? { ...base, trace, payloadCopies: copies } : base;
+}
+
+/** A check's answer as check() gives it: a refusal counted in the ingest metrics, its reason left out. */
+function counted(result: UncountedCheck, raw: unknown): CheckedTrace {
+  if (result.ok) return result;
+  countRejected(result.reason, raw);
+  return { ok: false, errors: result.errors };
 }
 
 /** Counts a trace refused at the check, its spans as far as the raw payload has a span list. */
