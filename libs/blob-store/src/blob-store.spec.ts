@@ -2,7 +2,7 @@ import { ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/clie
 import { MediaStorageEnv, validateEnv } from '@cinetrace/config';
 import { startS3Server, type S3Server } from '@cinetrace/testing';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -40,7 +40,11 @@ const drivers: [string, () => Promise<Driver & { close(): Promise<void> }>][] = 
       const store = blobStoreFrom({ ...validateEnv(MediaStorageEnv, {}), DATA_DIR: dir });
       const walk = (at: string): string[] => readdirSync(at, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(at, e.name)) : [join(at, e.name)]));
       const root = join(dir, 'media');
-      return { store, leftovers: async () => walk(root).map((f) => f.slice(root.length + 1)), close: async () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        store,
+        leftovers: async () => (existsSync(root) ? walk(root) : []).map((f) => f.slice(root.length + 1)),
+        close: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   ],
   [
@@ -121,6 +125,20 @@ describe.each(drivers)('%s', (_, makeDriver) => {
     broken.push(Buffer.alloc(1000));
     setTimeout(() => broken.destroy(new Error('the client went away')), 20);
     await expect(driver.store.put('prj_d', broken, { maxBytes: 10_000 })).rejects.toThrow('the client went away');
+    expect(await driver.leftovers()).toEqual(before);
+  });
+
+  it('fails a put whose source fails before a byte is read, and leaves nothing behind', async () => {
+    const before = await driver.leftovers();
+    const broken = new Readable({ read() {} });
+    const put = driver.store.put('prj_d', broken, { maxBytes: 10_000 });
+    // At once, while the driver is still getting ready to read (the filesystem driver makes its folder first).
+    broken.destroy(new Error('the client went away at once'));
+    await expect(put).rejects.toThrow('the client went away at once');
+    const derived = new Readable({ read() {} });
+    const putDerived = driver.store.putDerived(derivedBlobKey(`prj_d/${'a'.repeat(64)}`, '.frame-1.jpg'), derived, { maxBytes: 10_000 });
+    derived.destroy(new Error('gone too'));
+    await expect(putDerived).rejects.toThrow('gone too');
     expect(await driver.leftovers()).toEqual(before);
   });
 

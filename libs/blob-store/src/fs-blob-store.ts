@@ -32,16 +32,7 @@ export class FsBlobStore implements BlobStore {
 
   async put(scope: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     blobKey(scope, '0'.repeat(64)); // checks the scope before anything is written
-    const incoming = join(this.root, INCOMING);
-    await mkdir(incoming, { recursive: true });
-    const temporary = join(incoming, randomUUID());
-    const meter = new BlobMeter(options.maxBytes);
-    try {
-      await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true }));
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
+    const { temporary, meter } = await this.receive(source, options);
     const { sha256, bytes } = meter.digest();
     const key = blobKey(scope, sha256);
     const path = this.pathOf(key);
@@ -54,12 +45,8 @@ export class FsBlobStore implements BlobStore {
 
   async putDerived(key: string, source: Readable, options: PutOptions): Promise<{ bytes: number }> {
     const path = this.pathOf(checkDerivedBlobKey(key));
-    const incoming = join(this.root, INCOMING);
-    await mkdir(incoming, { recursive: true });
-    const temporary = join(incoming, randomUUID());
-    const meter = new BlobMeter(options.maxBytes);
+    const { temporary, meter } = await this.receive(source, options);
     try {
-      await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true }));
       await mkdir(dirname(path), { recursive: true });
       await rename(temporary, path);
     } catch (err) {
@@ -68,6 +55,32 @@ export class FsBlobStore implements BlobStore {
     }
     await syncDirectory(dirname(path));
     return { bytes: meter.digest().bytes };
+  }
+
+  /**
+   * Streams `source` into a new temporary file, hashed, counted and bounded by `maxBytes`; a
+   * failure removes the file. The source's errors are held from the first line: one failing
+   * (a client gone away) while the folder is still being made would otherwise be an
+   * unhandled 'error' event, which takes the process down.
+   */
+  private async receive(source: Readable, options: PutOptions): Promise<{ temporary: string; meter: BlobMeter }> {
+    let failure: unknown;
+    const hold = (err: unknown) => (failure ??= err);
+    source.on('error', hold);
+    const temporary = join(this.root, INCOMING, randomUUID());
+    const meter = new BlobMeter(options.maxBytes);
+    try {
+      await mkdir(dirname(temporary), { recursive: true });
+      if (failure !== undefined) throw failure;
+      await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true }));
+      return { temporary, meter };
+    } catch (err) {
+      source.destroy();
+      await rm(temporary, { force: true });
+      throw failure ?? err;
+    } finally {
+      source.off('error', hold);
+    }
   }
 
   /** Where a blob's file is: media-service runs ffmpeg on it in place (a seek reads only what it needs) instead of on a copy. */
