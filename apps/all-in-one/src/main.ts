@@ -2,7 +2,7 @@ import { BenchmarkServiceEnv, InProcessTaskQueue, startBenchmarkService } from '
 import { BusSecretSource, TaskMedia, TaskProcessor } from '@cinetrace/benchmark-tasks';
 import { blobStoreFrom } from '@cinetrace/blob-store';
 import { createBusClient, InProcessBroker, InProcessServer, InProcessStreams } from '@cinetrace/bus';
-import { limitHeapGrowth, validateEnv } from '@cinetrace/config';
+import { tuneHeap, validateEnv } from '@cinetrace/config';
 import { GatewayEnv, httpPortOf, otlpGrpcPortOf, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 async function main(): Promise<void> {
   const gatewayEnv = validateEnv(GatewayEnv);
   // Every app's environment has it; the gateway's is read first.
-  limitHeapGrowth(gatewayEnv.HEAP_GROWING_PERCENT);
+  tuneHeap(gatewayEnv);
   const projectEnv = validateEnv(ProjectServiceEnv);
   const promptEnv = validateEnv(PromptServiceEnv);
   const traceEnv = validateEnv(TraceIngestEnv);

@@ -1,11 +1,11 @@
 import { expect } from '@jest/globals';
-import { withBus, withHealthPort, withHeapGrowth, withLog, Env } from '@cinetrace/config';
+import { withBus, withHealthPort, withHeapSettings, withLog, Env } from '@cinetrace/config';
 import { SHUTDOWN_DEADLINE_MS } from '@cinetrace/health';
 import { freePort, waitFor } from '@cinetrace/testing';
 import { Logger } from '@nestjs/common';
 import { runServiceProcess, type RunningProcess, type ServiceProcess } from './run-service-process';
 
-class TestEnv extends withHeapGrowth(withHealthPort(withLog(withBus(Env)))) {}
+class TestEnv extends withHeapSettings(withHealthPort(withLog(withBus(Env)))) {}
 
 describe('runServiceProcess', () => {
   const saved = { ...process.env };

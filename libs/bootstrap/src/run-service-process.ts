@@ -1,4 +1,4 @@
-import { kafkaConnectionFromEnv, limitHeapGrowth, requireVariables, validateEnv, type KafkaConnectionEnv, type KafkaConnectionSettings } from '@cinetrace/config';
+import { kafkaConnectionFromEnv, requireVariables, tuneHeap, validateEnv, type HeapSettings, type KafkaConnectionEnv, type KafkaConnectionSettings } from '@cinetrace/config';
 import { superviseProcess, type DependencyChecks } from '@cinetrace/health';
 import { withoutUrlCredentials } from '@cinetrace/logging';
 import { collectProcessMetrics } from '@cinetrace/metrics';
@@ -26,11 +26,11 @@ export interface RunningProcess {
   deadlineMs?: number;
 }
 
-type ProcessEnv = KafkaConnectionEnv & { HEALTH_PORT?: number; HEAP_GROWING_PERCENT: number };
+type ProcessEnv = KafkaConnectionEnv & HeapSettings & { HEALTH_PORT?: number };
 
 /**
  * The start every distributed process shares: required variables, the validated
- * environment, V8's heap growth (HEAP_GROWING_PERCENT), process metrics, the Kafka connection, then the app; its probes on
+ * environment, V8's heap settings (HEAP_GROWING_PERCENT, HEAP_PRETENURING), process metrics, the Kafka connection, then the app; its probes on
  * HEALTH_PORT, and a graceful stop on SIGTERM or SIGINT (exit 0, or 1 when stopping
  * failed). A start that fails prints one line naming the app and the reason (URL
  * credentials removed) and exits 1.
@@ -45,7 +45,7 @@ export function runServiceProcess<E extends ProcessEnv>(app: ServiceProcess<E>):
 async function start<E extends ProcessEnv>(app: ServiceProcess<E>): Promise<void> {
   requireVariables(app.requires, 'in the distributed mode');
   const env = validateEnv(app.env);
-  limitHeapGrowth(env.HEAP_GROWING_PERCENT);
+  tuneHeap(env);
   // Node's process metrics, served on /metrics with the app's own.
   collectProcessMetrics(app.name);
   const running = await app.start(env, kafkaConnectionFromEnv(env));

@@ -1,5 +1,5 @@
 import { Env } from './env-class';
-import { withHeapGrowth } from './heap-growth';
+import { withHeapSettings } from './heap-settings';
 import { withHealthPort } from './health.env';
 import { withBus } from './kafka.env';
 import { withLog } from './log.env';
@@ -13,13 +13,13 @@ import { withStreamConsumer } from './stream-consumer.env';
  * The gateway's: the bus, its store (idempotency records, the cursor secret), logs, and the
  * media storage it streams uploads into; its probes are on PORT.
  */
-export class GatewayBaseEnv extends withHeapGrowth(withMediaStorage(withLog(withStore(withBus(Env))))) {}
+export class GatewayBaseEnv extends withHeapSettings(withMediaStorage(withLog(withStore(withBus(Env))))) {}
 
 /** A service that answers on the bus with a store of its own (prompt-service, project-service). */
-export class ServiceEnv extends withHeapGrowth(withHealthPort(withLog(withStore(withBus(Env))))) {}
+export class ServiceEnv extends withHeapSettings(withHealthPort(withLog(withStore(withBus(Env))))) {}
 
 /** A service that also consumes a stream (trace-ingest, benchmark-service). */
-export class StreamServiceEnv extends withHeapGrowth(withHealthPort(withLog(withStreamConsumer(withStore(withBus(Env)))))) {}
+export class StreamServiceEnv extends withHeapSettings(withHealthPort(withLog(withStreamConsumer(withStore(withBus(Env)))))) {}
 
 /** A process with no store: the bus, logs and probes (benchmark-worker). */
-export class WorkerEnv extends withHeapGrowth(withHealthPort(withLog(withBus(Env)))) {}
+export class WorkerEnv extends withHeapSettings(withHealthPort(withLog(withBus(Env)))) {}

@@ -17,4 +17,4 @@ export * from './kafka-connection';
 export * from './postgres-connection';
 export * from './redis-connection';
 export * from './connection-security';
-export * from './heap-growth';
+export * from './heap-settings';
