@@ -19,9 +19,12 @@
 // name, user and session, a row per tag; bench/baseline-sqlite.js BASELINE_SERVICE_INDEXES=1).
 // The batch target (>= 0.6, issue 26) is judged against it: the bare baseline skips that
 // work, which API.md's filters need (bench/README.md, "Round eighteen").
+// --versus '<JSON object of settings>' adds one more subject, the service with those settings
+// (say '{"HEAP_PRETENURING":"true"}'), seeded and read in turn with the others, and prints
+// the service against it: an A/B of a setting in one run.
 // Usage: node bench/read.js [--mode all-in-one|distributed] [--traces 1000000] [--rounds 3] [--read-duration 10]
 //          [--read-connections 2] [--read-warmup 10] [--seed-clients 4] [--batch 1000] [--seed-spans 1] [--only service|baseline]
-//          [--apps a,b,gateway] [--same-work true|false]   (more in bench/README.md)
+//          [--apps a,b,gateway] [--same-work true|false] [--versus '{"NAME":"value"}']   (more in bench/README.md)
 const { randomBytes } = require('node:crypto');
 const c = require('./lib/common');
 const { seedTrace, BASE_MS } = require('./lib/seed-trace');
@@ -47,6 +50,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   only: '',
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
   'same-work': true,
+  versus: '',
 });
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
 const FULL = 1000000;
@@ -54,6 +58,8 @@ const TARGET_MS = 20;
 const BIG_SPANS = 100;
 const BATCH_RATIO_TARGET = 0.6;
 const log = (...a) => console.error(...a);
+const versusEnv = opts.versus ? JSON.parse(opts.versus) : null;
+if (versusEnv && (typeof versusEnv !== 'object' || Array.isArray(versusEnv))) throw new Error('--versus is a JSON object of settings');
 /**
  * POSTs `body`, coming back after Retry-After while the service answers 429 or 503 (the
  * distributed gateway does while trace-ingest lags behind), until `deadline`.
@@ -145,11 +151,15 @@ function weightedCpu(parts) {
 
 /** Starts the service or a baseline, with what its figures gather as they go. */
 async function start(kind) {
-  const label = kind === 'same-work' ? `baseline keeping the list filters' indexes (${opts.mode})` : `${kind} (${opts.mode})`;
+  const label =
+    {
+      'same-work': `baseline keeping the list filters' indexes (${opts.mode})`,
+      versus: `service with ${opts.versus} (${opts.mode})`,
+    }[kind] ?? `${kind} (${opts.mode})`;
   log(`\n== ${label}: starting`);
   const target =
-    kind === 'service'
-      ? await c.startService(opts.mode, { log, apps: opts.apps })
+    kind === 'service' || kind === 'versus'
+      ? await c.startService(opts.mode, { log, apps: opts.apps, env: kind === 'versus' ? versusEnv : {} })
       : await c.startBaseline(opts.mode, { log, env: kind === 'same-work' ? { BASELINE_SERVICE_INDEXES: '1' } : {} });
   await c.waitTracesReady(target);
   return { kind, label, target, run: randomBytes(3).toString('hex'), out: { kind }, seedParts: [], windows: { get: [], first: [], deep: [] } };
@@ -330,7 +340,9 @@ async function main() {
     console.log(`NOTE: --traces ${opts.traces}: the project holds fewer than the ${FULL} traces the targets are set for.`);
   }
   const sameWork = opts['same-work'] && opts.mode === 'all-in-one' && opts.only !== 'service';
-  const kinds = ['service', 'baseline', ...(sameWork ? ['same-work'] : [])].filter((kind) => !opts.only || opts.only === kind || kind === 'same-work');
+  const kinds = ['service', 'baseline', ...(sameWork ? ['same-work'] : []), ...(versusEnv ? ['versus'] : [])].filter(
+    (kind) => !opts.only || opts.only === kind || kind === 'same-work' || kind === 'versus',
+  );
   const results = await measureBoth(kinds);
   const s = results.service || {};
   const b = results.baseline || {};
@@ -420,7 +432,19 @@ async function main() {
       `Seeding part by part, traces/s: service ${(s.seedRates ?? []).map((r) => r.toFixed(0)).join(', ')}; baseline ${(b.seedRates ?? []).map((r) => r.toFixed(0)).join(', ')}` +
         (w.seedRates ? `; same-work baseline ${w.seedRates.map((r) => r.toFixed(0)).join(', ')}` : ''),
     );
-  console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, traces: opts.traces, service: s, baseline: b, sameWorkBaseline: w })}`);
+  const x = results.versus;
+  if (x) {
+    // The A/B: the same rows, the service's default settings against --versus.
+    c.printTable(`The service (default settings) against the service with ${opts.versus} (ratio = default / versus)`, [
+      { figure: 'seeding rate (traces/s, batch)', service: s.seedRate ?? null, baseline: x.seedRate ?? null },
+      ...['get', 'first', 'deep'].flatMap((k) => [
+        { figure: `${k}: req/s`, service: v(s, k, 'rate'), baseline: v(x, k, 'rate') },
+        { figure: `${k}: p99 (ms)`, service: v(s, k, 'p99'), baseline: v(x, k, 'p99') },
+      ]),
+    ]);
+    for (const k of ['get', 'first', 'deep']) if (x[k]?.cpu) console.log(`  service with ${opts.versus}, ${k}: ${formatCpu(x[k].cpu)}`);
+  }
+  console.log(`\nJSON ${JSON.stringify({ mode: opts.mode, traces: opts.traces, service: s, baseline: b, sameWorkBaseline: w, versus: x })}`);
 }
 
 main()
