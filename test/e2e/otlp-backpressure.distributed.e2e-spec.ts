@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OTLP_TRACES, callGrpcExport, grpcMetadata, otlpHeaders, postOtlp, recordSpans } from './support/otlp';
 import { useStack } from './support/stack-hooks';
 import { readEventually } from './support/traces';
+import { untilRefused } from './support/until-refused';
 import { Answer } from './support/api-types';
 
 /** A one-span OTLP/JSON export of a new trace. */
@@ -14,21 +15,6 @@ function anExport(): { traceId: string; body: object } {
   const traceId = randomBytes(16).toString('hex');
   const span = { traceId, spanId: randomBytes(8).toString('hex'), name: 'render', startTimeUnixNano: '1780000000000000000', endTimeUnixNano: '1780000001000000000' };
   return { traceId, body: { resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] } };
-}
-
-/**
- * The first answer `refused` holds for, trying again every 250 ms for up to 15 s. The gateway
- * trusts a lag reading for 5 s only (LagGate): on a machine too busy to read the lag in time it
- * lets exports through until the next reading, which holds them back again.
- */
-async function untilRefused<T>(attempt: () => Promise<T>, refused: (answer: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  let answer = await attempt();
-  while (!refused(answer) && Date.now() < deadline) {
-    await sleep(250);
-    answer = await attempt();
-  }
-  return answer;
 }
 
 const EXPORTS_BEHIND = 20;
