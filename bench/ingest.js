@@ -146,6 +146,13 @@ const relabel = (statuses, acknowledged) => Object.fromEntries(Object.entries(st
 
 const non202Of = (statuses) => Object.entries(statuses).reduce((k, [s, v]) => k + (s === '202' ? 0 : v), 0);
 
+/** What a load phase's answers add up to: acknowledged traces and spans a second (autocannon's measured seconds), and every answer that was not an acknowledgement. */
+const throughputOf = ({ result, acked, statuses }) => ({
+  tracesPerSec: acked.length / result.duration,
+  spansPerSec: (acked.length * SPANS) / result.duration,
+  errors: result.errors + result.timeouts + non202Of(statuses),
+});
+
 /** Every acknowledged id read back; answers stored span count and how long until all were readable. */
 async function countStored(target, acked, { settleMs }) {
   const t0 = Date.now();
@@ -251,14 +258,13 @@ async function routeThroughput(target, route, prefix) {
     `   ${name} throughput: ${opts.duration} s, ${opts.connections} connections, POST ${ROUTES[route].path}, ${SPANS}-span traces of ${ROUTES[route].next(prefix, 0).body.length} bytes`,
   );
   const cpu = startCpu();
-  const { result, acked, statuses } = await load(target, { duration: opts.duration, connections: opts.connections, overallRate: opts.rate || undefined, route, prefix });
+  const loaded = await load(target, { duration: opts.duration, connections: opts.connections, overallRate: opts.rate || undefined, route, prefix });
+  const { result, acked, statuses } = loaded;
   const phase = {
     cpu: cpu.stop(),
-    tracesPerSec: acked.length / result.duration,
-    spansPerSec: (acked.length * SPANS) / result.duration,
+    ...throughputOf(loaded),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + non202Of(statuses),
     statuses,
     acknowledgedSpans: acked.length * SPANS,
   };
@@ -313,8 +319,7 @@ async function groupCommitTurns() {
       const order = k % 2 === 0 ? ['service', 'group'] : ['group', 'service'];
       const turn = {};
       for (const name of order) {
-        const { result, acked, statuses } = await load(sides[name], { duration: opts['turn-seconds'], connections: opts.connections, prefix: `turn${k}-${name}-${run}` });
-        turn[name] = { spansPerSec: (acked.length * SPANS) / result.duration, errors: result.errors + result.timeouts + non202Of(statuses) };
+        turn[name] = throughputOf(await load(sides[name], { duration: opts['turn-seconds'], connections: opts.connections, prefix: `turn${k}-${name}-${run}` }));
       }
       turn.ratio = turn.group.spansPerSec ? turn.service.spansPerSec / turn.group.spansPerSec : null;
       log(
@@ -356,25 +361,22 @@ async function runOne(kind, halfRateFrom) {
     );
     const cpu = startCpu();
     const rss = pid ? sampleRss(pid) : null;
-    const { result, acked, statuses } = await load(target, {
+    const loaded = await load(target, {
       duration: opts.duration,
       connections: opts.connections,
       overallRate: opts.rate || undefined,
       prefix: `bench-${run}`,
     });
+    const { result, acked, statuses } = loaded;
     out.cpu = cpu.stop();
     if (rss) out.rssPeakMb = rss.stop();
-    const seconds = result.duration; // autocannon's measured seconds
-    const non202 = non202Of(statuses);
     Object.assign(out, {
       traces: acked.length,
-      tracesPerSec: acked.length / seconds,
-      spansPerSec: (acked.length * SPANS) / seconds,
+      ...throughputOf(loaded),
       p50: result.latency.p50,
       p99: result.latency.p99,
-      errors: result.errors + result.timeouts + non202,
       statuses,
-      seconds,
+      seconds: result.duration,
     });
     log(
       `   ${out.tracesPerSec.toFixed(0)} traces/s, ${out.spansPerSec.toFixed(0)} spans/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ` +
@@ -483,7 +485,8 @@ async function main() {
       log(`the turns could not run: ${e.message}`);
     }
   }
-  const turnRatios = Array.isArray(turns) ? turns.map((t) => t.ratio).filter((r) => r !== null) : [];
+  const turnList = Array.isArray(turns) ? turns : [];
+  const turnRatios = turnList.map((t) => t.ratio).filter((r) => r !== null);
   const turnRatio = turnRatios.length ? median(turnRatios) : null;
   const s = results.service || {};
   const b = results.baseline || {};
@@ -525,7 +528,7 @@ async function main() {
           },
           ...(turns
             ? [
-                ...(Array.isArray(turns) ? turns : []).map((t, i) => ({
+                ...turnList.map((t, i) => ({
                   figure: `turn ${i + 1}: service / group-commit baseline spans/s`,
                   service: num(t.service.spansPerSec),
                   baseline: num(t.group.spansPerSec),
