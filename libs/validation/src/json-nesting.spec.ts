@@ -43,7 +43,9 @@ describe('findExcessiveNesting', () => {
       return { path, ms: Number(process.hrtime.bigint() - started) / 1e6 };
     };
     const whole = timed(shallow);
-    const early = timed(bomb);
+    // The quickest of five: one scan can meet a collector's pause or a compile of its own
+    // (5 ms once on a loaded CI machine, against the whole text's 42).
+    const early = Array.from({ length: 5 }, () => timed(bomb)).reduce((a, b) => (b.ms < a.ms ? b : a));
     expect(whole.path).toBeUndefined();
     expect(early.path).toBe('[0]'.repeat(64));
     // JSON.parse takes about a second on this text; the scan stops at level 65.
