@@ -26,7 +26,7 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const c = require('./lib/common');
-const { startCpu, formatCpu, formatCpuPerItem } = require('./lib/cpu');
+const { startCpu, formatCpu, formatCpuPerItem, nameProcesses } = require('./lib/cpu');
 const { runItem, RUN_SCORERS } = require('./lib/run-items');
 
 const opts = c.parseArgs(process.argv.slice(2), {
@@ -34,7 +34,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   tasks: 10000,
   concurrency: 64, // the run's runner.concurrency (1..64)
   'worker-concurrency': 0, // distributed: WORKER_CONCURRENCY of the benchmark-worker (0: its default)
-  runs: 1, // measured runs per mode (each a new start of the same benchmark)
+  runs: 3, // measured runs per subject and mode, in turns (each a new start of the same benchmark); the ratios judged are the turns' median
   warmup: 10000, // tasks of the warm-up run, service and floor alike (0: none)
   'poll-ms': 100,
   timeout: 600, // seconds one run may take before it counts as not finished
@@ -180,7 +180,15 @@ function perSecond(samples) {
   return rates;
 }
 
-async function measureService(mode) {
+/**
+ * Each subject (the service, the bare baseline, the floor) is prepared once (started and
+ * warmed up), then measured in turns: turn i runs each subject's run i, the order reversed
+ * every other turn, so that every subject meets the machine's spells alike (this shared
+ * machine's speed moved the floor by 1,621–2,646 tasks/s within fifteen minutes on
+ * 2026-12-02, which decided the ratio when each subject's runs came one after the other).
+ * `run(i)` records into `out` and throws nothing: a subject that fails is skipped afterwards.
+ */
+async function serviceSubject(mode) {
   const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
   log(`\n== service (${mode}): starting` + (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : ''));
   const env = {
@@ -190,19 +198,31 @@ async function measureService(mode) {
     QUOTA_ACTIVE_RUNS: '2',
   };
   if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
-  const target = await c.startService(mode, { log, apps: opts.apps, env });
   const out = { kind: 'service', mode, runs: [] };
+  let target;
+  let benchmarkId;
+  const failed = (e) => {
+    out.failed = e.message;
+    log(`   service (${mode}) failed: ${e.message}`);
+    if (target?.proc) log(target.proc.output().slice(-3000));
+  };
   try {
+    target = await c.startService(mode, { log, apps: opts.apps, env });
     log(`   dataset of ${opts.tasks} items and a benchmark (dataset target, exact_match, concurrency ${opts.concurrency})`);
     const t = performance.now();
-    const benchmarkId = await makeBenchmark(target, opts.tasks, 'Bench runs');
+    benchmarkId = await makeBenchmark(target, opts.tasks, 'Bench runs');
     log(`   created in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     if (opts.warmup > 0) {
       const warmId = await makeBenchmark(target, opts.warmup, 'Bench warm-up');
       const w = await timeRun(target, warmId, opts.warmup);
       log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s (${w.run?.status})`);
     }
-    for (let i = 0; i < opts.runs; i++) {
+  } catch (e) {
+    failed(e);
+  }
+  const run = async (i) => {
+    if (out.failed) return;
+    try {
       const cpu = startCpu();
       const r = await timeRun(target, benchmarkId, opts.tasks);
       const cpuUsed = cpu.stop();
@@ -233,9 +253,9 @@ async function measureService(mode) {
         counted.summary?.counts?.completed === opts.tasks &&
         counted.listed === opts.tasks &&
         run.scores?.exact_match?.passRate === 1;
-      out.runs.push(one);
+      out.runs[i] = one;
       log(
-        `   run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
+        `   service run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
           `(server createdAt→finishedAt ${c.fmt(serverSeconds, 2)} s; 202 after ${c.fmt(r.acceptedMs, 0)} ms; first task ended by ${c.fmt(one.firstEndedMs, 0)} ms; ` +
           `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
       );
@@ -244,15 +264,11 @@ async function measureService(mode) {
       log(
         `     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`,
       );
+    } catch (e) {
+      failed(e);
     }
-  } catch (e) {
-    out.failed = e.message;
-    log(`   service (${mode}) failed: ${e.message}`);
-    if (target.proc) log(target.proc.output().slice(-3000));
-  } finally {
-    await target.stop();
-  }
-  return out;
+  };
+  return { out, run, stop: () => target?.stop() };
 }
 
 /** Runs one of the bare baselines (`bench/<file>`) for a run of --tasks jobs; answers its RESULT line, parsed. */
@@ -273,38 +289,42 @@ async function runBaselineScript(file, env) {
   return JSON.parse(line.slice('RESULT '.length));
 }
 
-async function measureBaseline(mode) {
+function baselineSubject(mode) {
   const concurrency = executing(mode);
   const prefix = `bench-runs-base-${randomBytes(4).toString('hex')}`;
   log(`\n== baseline for ${mode}: bare BullMQ, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
   c.onCleanup(() => dropRedisPrefix(prefix));
   const out = { kind: 'baseline', mode, concurrency, runs: [] };
-  try {
-    for (let i = 0; i < opts.runs; i++) {
+  const run = async (i) => {
+    if (out.failed) return;
+    try {
       const cpu = startCpu();
       const r = await runBaselineScript('baseline-bullmq.js', { QUEUE_PREFIX: prefix, BASELINE_CONCURRENCY: String(concurrency) });
       r.cpu = cpu.stop();
       r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
-      out.runs.push(r);
+      out.runs[i] = r;
       log(
-        `   run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`,
+        `   baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`,
       );
+    } catch (e) {
+      out.failed = e.message;
+      log(`   baseline failed: ${e.message}`);
     }
-  } catch (e) {
-    out.failed = e.message;
-    log(`   baseline failed: ${e.message}`);
-  }
-  return out;
+  };
+  return { out, run, stop: async () => {} };
 }
 
 /** The floor (distributed): bare BullMQ plus each task's event and trace through Kafka into PostgreSQL. */
-async function measureFloor() {
+async function floorSubject() {
   const concurrency = executing('distributed');
   const prefix = `bench-runs-floor-${randomBytes(4).toString('hex')}`;
   log(`\n== floor for distributed: bare BullMQ + Kafka + PostgreSQL, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
   const out = { kind: 'floor', mode: 'distributed', concurrency, runs: [] };
+  let broker;
   try {
-    const broker = await c.startBroker();
+    broker = await c.startBroker();
+    // Up beside the service's broker: each run's CPU is told apart by its JVM's command line.
+    nameProcesses(path.join(broker.stateDir, 'server.properties'), 'Kafka broker (floor)');
     if (opts.warmup > 0) {
       // As the service's: one run not measured, on its own database and topics, so that the broker is as warm.
       const db = await c.createDatabase('floor');
@@ -319,7 +339,13 @@ async function measureFloor() {
       });
       log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s`);
     }
-    for (let i = 0; i < opts.runs; i++) {
+  } catch (e) {
+    out.failed = e.message;
+    log(`   floor failed: ${e.message}`);
+  }
+  const run = async (i) => {
+    if (out.failed) return;
+    try {
       // Each run on an empty database (the floor creates its tables) and topics of its own (named after the prefix).
       const db = await c.createDatabase('floor');
       const runPrefix = `${prefix}-${i}`;
@@ -333,14 +359,14 @@ async function measureFloor() {
       });
       r.cpu = cpu.stop();
       r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
-      out.runs.push(r);
-      log(`   run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+      out.runs[i] = r;
+      log(`   floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+    } catch (e) {
+      out.failed = e.message;
+      log(`   floor failed: ${e.message}`);
     }
-  } catch (e) {
-    out.failed = e.message;
-    log(`   floor failed: ${e.message}`);
-  }
-  return out;
+  };
+  return { out, run, stop: async () => {} };
 }
 
 const median = (xs) => {
@@ -348,13 +374,21 @@ const median = (xs) => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
-function report(mode, s, b, f) {
+/** The ratios of the turns that measured both sides, and their median (the one judged). */
+function turnRatios(turns, key) {
+  const ratios = turns.map((turn) => turn[key]).filter((r) => r !== null);
+  return { ratios, median: ratios.length ? median(ratios) : null };
+}
+
+function report(mode, { service: s, baseline: b, floor: f, turns = [] }) {
   const sRuns = s?.runs ?? [];
   const bRuns = b?.runs ?? [];
   const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const sRate = num(median(sRuns.map((r) => r.tasksPerSec)));
   const bRate = num(median(bRuns.map((r) => r.tasksPerSec)));
-  const ratio = sRate !== null && bRate ? sRate / bRate : null;
+  const overBaseline = turnRatios(turns, 'overBaseline');
+  const overFloor = turnRatios(turns, 'overFloor');
+  const ratio = overBaseline.median;
   const okAll = sRuns.length > 0 && sRuns.every((r) => r.ok);
   const t = TARGETS[mode];
   const last = sRuns[sRuns.length - 1] ?? {};
@@ -368,7 +402,7 @@ function report(mode, s, b, f) {
       pass: MEASURES_SERVICE && t.tasksPerSec ? (sRate ?? 0) >= t.tasksPerSec && okAll : null,
     },
     {
-      figure: 'tasks/s service / baseline',
+      figure: `tasks/s service / baseline${overBaseline.ratios.length > 1 ? `, median of ${overBaseline.ratios.length} turns` : ''}`,
       service: ratio,
       baseline: null,
       ratio,
@@ -408,12 +442,12 @@ function report(mode, s, b, f) {
         target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)'),
       },
       {
-        figure: 'service tasks/s beside the floor (ratio = service / floor)',
+        figure: `service tasks/s beside the floor (ratio = service / floor${overFloor.ratios.length > 1 ? `, median of ${overFloor.ratios.length} turns` : ''})`,
         service: sRate,
         baseline: fRate,
-        ratio: sRate !== null && fRate ? sRate / fRate : null,
+        ratio: overFloor.median,
         target: t.floorRatio ? `>= ${t.floorRatio}` : '-',
-        pass: MEASURES_SERVICE && t.floorRatio && fRate ? sRate !== null && sRate / fRate >= t.floorRatio && okAll : null,
+        pass: MEASURES_SERVICE && t.floorRatio && overFloor.median !== null ? overFloor.median >= t.floorRatio && okAll : null,
       },
     );
   }
@@ -438,6 +472,9 @@ function report(mode, s, b, f) {
     );
   }
   const table = c.printTable(`Results, ${mode} (${new Date().toISOString()})`, rows);
+  const listed = ({ ratios }) => ratios.map((r) => c.fmt(r, 2)).join(', ');
+  if (overBaseline.ratios.length) console.log(`\nservice / baseline in each turn: ${listed(overBaseline)}`);
+  if (overFloor.ratios.length) console.log(`service / floor in each turn: ${listed(overFloor)}`);
   const measured = [
     ['service', sRuns],
     ['baseline', bRuns],
@@ -451,30 +488,38 @@ function report(mode, s, b, f) {
 }
 
 async function main() {
-  log(`Benchmark-run throughput: ${opts.tasks} tasks, modes ${MODES.join(', ')}, ${opts.runs} measured run(s) each`);
+  log(`Benchmark-run throughput: ${opts.tasks} tasks, modes ${MODES.join(', ')}, ${opts.runs} measured run(s) each, in turns`);
   const results = {};
   for (const mode of MODES) {
-    const r = (results[mode] = {});
-    if (MEASURES_SERVICE) {
-      try {
-        r.service = await measureService(mode);
-      } catch (e) {
-        r.service = { failed: e.message, runs: [] };
-        log(`service (${mode}) could not start: ${e.stack || e.message}`);
+    const subjects = [];
+    try {
+      if (MEASURES_SERVICE) subjects.push(await serviceSubject(mode));
+      if (opts.only !== 'service') subjects.push(baselineSubject(mode));
+      if (mode === 'distributed' && (opts.only === '' || opts.only === 'floor')) subjects.push(await floorSubject());
+      for (let turn = 0; turn < opts.runs; turn++) {
+        log(`\n== ${mode}, turn ${turn + 1} of ${opts.runs}`);
+        for (const subject of turn % 2 ? [...subjects].reverse() : subjects) await subject.run(turn);
       }
-      await c.cleanupAll(); // broker, database, temp dirs and Redis keys of this mode before the next part
+    } finally {
+      for (const subject of subjects) await subject.stop();
+      await c.cleanupAll(); // brokers, databases, temp dirs and Redis keys of this mode before the next
     }
-    if (opts.only !== 'service') {
-      r.baseline = await measureBaseline(mode);
-      await c.cleanupAll();
-    }
-    if (mode === 'distributed' && (opts.only === '' || opts.only === 'floor')) {
-      r.floor = await measureFloor();
-      await c.cleanupAll();
-    }
+    results[mode] = Object.fromEntries(subjects.map(({ out }) => [out.kind, { ...out, runs: out.runs.filter(Boolean) }]));
+    results[mode].turns = turnsOf(subjects);
   }
-  for (const mode of MODES) report(mode, results[mode].service, results[mode].baseline, results[mode].floor);
+  for (const mode of MODES) report(mode, results[mode]);
   console.log(`\nJSON ${JSON.stringify({ tasks: opts.tasks, concurrency: opts.concurrency, workerConcurrency: opts['worker-concurrency'], results })}`);
+}
+
+/** Per turn, the service's tasks/s over the baseline's and over the floor's in that turn (null where one is missing). */
+function turnsOf(subjects) {
+  const byKind = Object.fromEntries(subjects.map(({ out }) => [out.kind, out.runs]));
+  const rate = (kind, i) => byKind[kind]?.[i]?.tasksPerSec ?? null;
+  return Array.from({ length: opts.runs }, (_, i) => {
+    const service = rate('service', i);
+    const over = (kind) => (service !== null && rate(kind, i) ? service / rate(kind, i) : null);
+    return { overBaseline: over('baseline'), overFloor: over('floor') };
+  });
 }
 
 main()

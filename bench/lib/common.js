@@ -374,7 +374,8 @@ async function startBroker() {
     const port = 19700 + Math.floor(Math.random() * 299);
     // The controller listens on the next port.
     if (port === 19092 || (await portOpen(port)) || (await portOpen(port + 1))) continue;
-    const env = { ...process.env, KAFKA_STATE_DIR: path.join(stateRoot, String(port)) };
+    const stateDir = path.join(stateRoot, String(port));
+    const env = { ...process.env, KAFKA_STATE_DIR: stateDir };
     const run = (cmd) =>
       new Promise((resolve, reject) =>
         execFile('bash', [script, cmd, '--port', String(port)], { env, timeout: 180000 }, (err, stdout, stderr) =>
@@ -382,7 +383,8 @@ async function startBroker() {
         ),
       );
     const brokers = await run('start');
-    const broker = { brokers, port, stop: () => run('stop') };
+    // stateDir: its files (server.properties among them, on the JVM's command line).
+    const broker = { brokers, port, stateDir, stop: () => run('stop') };
     onCleanup(() => broker.stop());
     return broker;
   }

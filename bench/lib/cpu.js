@@ -7,8 +7,18 @@ const os = require('node:os');
 
 const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
 
+/** [part of a command line, label]: processes a bench names itself (two brokers told apart, say). */
+const named = [];
+
+/** Labels the processes whose command line holds `commandLinePart` as `label` (before the kinds below). */
+function nameProcesses(commandLinePart, label) {
+  named.push([commandLinePart, label]);
+}
+
 function labelOf(pid, cmdline, comm) {
   if (pid === process.pid) return 'load generator';
+  const own = named.find(([part]) => cmdline.includes(part));
+  if (own) return own[1];
   const app = /apps\/([\w-]+)\/dist\/main\.js/.exec(cmdline);
   if (app) return app[1];
   const baseline = /bench\/(baseline-[\w-]+)\.js/.exec(cmdline);
@@ -110,4 +120,4 @@ function formatCpuPerItem(percent, itemsPerSecond) {
   return formatReadings(percent, (p) => (((p / 100) * 1000) / itemsPerSecond).toFixed(3));
 }
 
-module.exports = { startCpu, formatCpu, formatCpuPerItem, processStats, TICKS_PER_SECOND };
+module.exports = { startCpu, formatCpu, formatCpuPerItem, nameProcesses, processStats, TICKS_PER_SECOND };
