@@ -40,7 +40,10 @@ const opts = c.parseArgs(process.argv.slice(2), {
   timeout: 600, // seconds one run may take before it counts as not finished
   only: '', // service, baseline (the bare baseline) or floor (distributed: the floor)
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
+  versus: '', // a JSON object of settings: the service with them as one more subject, in turn with the rest (an A/B in one run)
 });
+/** The settings of the --versus subject, or null. */
+const VERSUS_ENV = opts.versus ? JSON.parse(opts.versus) : null;
 const MODES = opts.mode === 'both' ? ['all-in-one', 'distributed'] : [opts.mode];
 for (const m of MODES) if (!['all-in-one', 'distributed'].includes(m)) throw new Error('--mode is both, all-in-one or distributed');
 if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('--only is service, baseline or floor');
@@ -188,22 +191,27 @@ function perSecond(samples) {
  * 2026-12-02, which decided the ratio when each subject's runs came one after the other).
  * `run(i)` records into `out` and throws nothing: a subject that fails is skipped afterwards.
  */
-async function serviceSubject(mode) {
+async function serviceSubject(mode, { kind = 'service', settings = {} } = {}) {
   const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
-  log(`\n== service (${mode}): starting` + (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : ''));
+  log(
+    `\n== ${kind} (${mode}): starting` +
+      (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : '') +
+      (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}`),
+  );
   const env = {
+    ...settings,
     QUEUE_PREFIX: prefix,
     WORKER_CONCURRENCY: String(opts['worker-concurrency']),
     QUOTA_TASKS_PER_RUN: String(Math.max(10000, opts.tasks, opts.warmup)),
     QUOTA_ACTIVE_RUNS: '2',
   };
   if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
-  const out = { kind: 'service', mode, runs: [] };
+  const out = { kind, mode, runs: [] };
   let target;
   let benchmarkId;
   const failed = (e) => {
     out.failed = e.message;
-    log(`   service (${mode}) failed: ${e.message}`);
+    log(`   ${kind} (${mode}) failed: ${e.message}`);
     if (target?.proc) log(target.proc.output().slice(-3000));
   };
   try {
@@ -255,7 +263,7 @@ async function serviceSubject(mode) {
         run.scores?.exact_match?.passRate === 1;
       out.runs[i] = one;
       log(
-        `   service run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
+        `   ${kind} run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
           `(server createdAt→finishedAt ${c.fmt(serverSeconds, 2)} s; 202 after ${c.fmt(r.acceptedMs, 0)} ms; first task ended by ${c.fmt(one.firstEndedMs, 0)} ms; ` +
           `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
       );
@@ -360,7 +368,9 @@ async function floorSubject() {
       r.cpu = cpu.stop();
       r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
       out.runs[i] = r;
-      log(`   floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`);
+      log(
+        `   floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`,
+      );
     } catch (e) {
       out.failed = e.message;
       log(`   floor failed: ${e.message}`);
@@ -380,7 +390,8 @@ function turnRatios(turns, key) {
   return { ratios, median: ratios.length ? median(ratios) : null };
 }
 
-function report(mode, { service: s, baseline: b, floor: f, turns = [] }) {
+function report(mode, results) {
+  const { service: s, baseline: b, floor: f, turns = [] } = results;
   const sRuns = s?.runs ?? [];
   const bRuns = b?.runs ?? [];
   const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -475,10 +486,16 @@ function report(mode, { service: s, baseline: b, floor: f, turns = [] }) {
   const listed = ({ ratios }) => ratios.map((r) => c.fmt(r, 2)).join(', ');
   if (overBaseline.ratios.length) console.log(`\nservice / baseline in each turn: ${listed(overBaseline)}`);
   if (overFloor.ratios.length) console.log(`service / floor in each turn: ${listed(overFloor)}`);
+  const versus = turnRatios(turns, 'versusOverService');
+  if (versus.ratios.length) {
+    const vRate = num(median((results.versus?.runs ?? []).map((r) => r.tasksPerSec)));
+    console.log(`versus ${opts.versus}: ${c.fmt(vRate, 0)} tasks/s (median); versus / service in each turn: ${listed(versus)}, median ${c.fmt(versus.median, 2)}`);
+  }
   const measured = [
     ['service', sRuns],
     ['baseline', bRuns],
     ['floor', fRuns],
+    ['versus', results.versus?.runs ?? []],
   ].flatMap(([kind, runs]) => runs.map((r, i) => ({ name: `${kind} run ${i + 1}`, r })).filter(({ r }) => r.cpu));
   console.log(`\nCPU during each run, ${mode} (% of one core):`);
   for (const { name, r } of measured) console.log(`  ${name}: ${formatCpu(r.cpu)}`);
@@ -494,6 +511,7 @@ async function main() {
     const subjects = [];
     try {
       if (MEASURES_SERVICE) subjects.push(await serviceSubject(mode));
+      if (VERSUS_ENV) subjects.push(await serviceSubject(mode, { kind: 'versus', settings: VERSUS_ENV }));
       if (opts.only !== 'service') subjects.push(baselineSubject(mode));
       if (mode === 'distributed' && (opts.only === '' || opts.only === 'floor')) subjects.push(await floorSubject());
       for (let turn = 0; turn < opts.runs; turn++) {
@@ -518,7 +536,7 @@ function turnsOf(subjects) {
   return Array.from({ length: opts.runs }, (_, i) => {
     const service = rate('service', i);
     const over = (kind) => (service !== null && rate(kind, i) ? service / rate(kind, i) : null);
-    return { overBaseline: over('baseline'), overFloor: over('floor') };
+    return { overBaseline: over('baseline'), overFloor: over('floor'), versusOverService: service !== null && rate('versus', i) ? rate('versus', i) / service : null };
   });
 }
 
