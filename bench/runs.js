@@ -41,9 +41,11 @@ const opts = c.parseArgs(process.argv.slice(2), {
   only: '', // service, baseline (the bare baseline) or floor (distributed: the floor)
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
   versus: '', // a JSON object of settings: the service with them as one more subject, in turn with the rest (an A/B in one run)
+  'versus-root': '', // another checkout, built: the versus subject runs its build (with --versus's settings, if any)
 });
-/** The settings of the --versus subject, or null. */
-const VERSUS_ENV = opts.versus ? JSON.parse(opts.versus) : null;
+/** The settings of the --versus subject, or null when there is none. */
+const VERSUS_ENV = opts.versus || opts['versus-root'] ? JSON.parse(opts.versus || '{}') : null;
+const VERSUS_ROOT = opts['versus-root'] ? path.resolve(opts['versus-root']) : c.ROOT;
 const MODES = opts.mode === 'both' ? ['all-in-one', 'distributed'] : [opts.mode];
 for (const m of MODES) if (!['all-in-one', 'distributed'].includes(m)) throw new Error('--mode is both, all-in-one or distributed');
 if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('--only is service, baseline or floor');
@@ -191,12 +193,12 @@ function perSecond(samples) {
  * 2026-12-02, which decided the ratio when each subject's runs came one after the other).
  * `run(i)` records into `out` and throws nothing: a subject that fails is skipped afterwards.
  */
-async function serviceSubject(mode, { kind = 'service', settings = {} } = {}) {
+async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.ROOT } = {}) {
   const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
   log(
     `\n== ${kind} (${mode}): starting` +
       (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : '') +
-      (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}`),
+      (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}` + (root === c.ROOT ? '' : `, the build in ${root}`)),
   );
   const env = {
     ...settings,
@@ -215,7 +217,7 @@ async function serviceSubject(mode, { kind = 'service', settings = {} } = {}) {
     if (target?.proc) log(target.proc.output().slice(-3000));
   };
   try {
-    target = await c.startService(mode, { log, apps: opts.apps, env });
+    target = await c.startService(mode, { log, apps: opts.apps, env, root });
     log(`   dataset of ${opts.tasks} items and a benchmark (dataset target, exact_match, concurrency ${opts.concurrency})`);
     const t = performance.now();
     benchmarkId = await makeBenchmark(target, opts.tasks, 'Bench runs');
@@ -489,7 +491,8 @@ function report(mode, results) {
   const versus = turnRatios(turns, 'versusOverService');
   if (versus.ratios.length) {
     const vRate = num(median((results.versus?.runs ?? []).map((r) => r.tasksPerSec)));
-    console.log(`versus ${opts.versus}: ${c.fmt(vRate, 0)} tasks/s (median); versus / service in each turn: ${listed(versus)}, median ${c.fmt(versus.median, 2)}`);
+    const what = [opts.versus, opts['versus-root'] && `the build in ${VERSUS_ROOT}`].filter(Boolean).join(', ');
+    console.log(`versus (${what}): ${c.fmt(vRate, 0)} tasks/s (median); versus / service in each turn: ${listed(versus)}, median ${c.fmt(versus.median, 2)}`);
   }
   const measured = [
     ['service', sRuns],
@@ -511,7 +514,7 @@ async function main() {
     const subjects = [];
     try {
       if (MEASURES_SERVICE) subjects.push(await serviceSubject(mode));
-      if (VERSUS_ENV) subjects.push(await serviceSubject(mode, { kind: 'versus', settings: VERSUS_ENV }));
+      if (VERSUS_ENV) subjects.push(await serviceSubject(mode, { kind: 'versus', settings: VERSUS_ENV, root: VERSUS_ROOT }));
       if (opts.only !== 'service') subjects.push(baselineSubject(mode));
       if (mode === 'distributed' && (opts.only === '' || opts.only === 'floor')) subjects.push(await floorSubject());
       for (let turn = 0; turn < opts.runs; turn++) {

@@ -265,8 +265,9 @@ function portOpen(port) {
  * Spawns a node program in its own process group (so its children can be stopped with
  * it, by our pid), keeping the last 64 KiB of its output.
  */
-function startProcess(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `root`: the checkout whose files `args` name (this one unless an A/B runs another build). */
+function startProcess(name, args, env, { root = ROOT } = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d) => {
     output += d.toString();
@@ -401,7 +402,7 @@ const optional = (name, value) => (value === undefined || value === '' ? {} : { 
  * { baseUrl, headers (auth + project), projectId, stop() }. `env`: more variables for the
  * service's processes (the mode's broker, database and Redis settings take precedence).
  */
-async function startService(mode, { log = console.error, apps = '', env: extraEnv = {}, kafkaWaits = {} } = {}) {
+async function startService(mode, { log = console.error, apps = '', env: extraEnv = {}, kafkaWaits = {}, root = ROOT } = {}) {
   let database = null;
   const dataDir = tempDir('cinetrace-bench-data-');
   const apiKey = 'bench-' + randomBytes(16).toString('hex');
@@ -427,7 +428,7 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
   const cleanups = [];
   let proc;
   if (mode === 'all-in-one') {
-    proc = startProcess('all-in-one', ['apps/all-in-one/dist/main.js'], env);
+    proc = startProcess('all-in-one', ['apps/all-in-one/dist/main.js'], env, { root });
   } else {
     const broker = await startBroker();
     const db = (database = await createDatabase('svc'));
@@ -454,7 +455,7 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
       const procs = [];
       for (const app of list) {
         const appPort = app === 'gateway' ? port : await freePort();
-        procs.push(startProcess(app, [`apps/${app}/dist/main.js`], { ...env, PORT: String(appPort) }));
+        procs.push(startProcess(app, [`apps/${app}/dist/main.js`], { ...env, PORT: String(appPort) }, { root }));
       }
       proc = {
         name: `distributed (${list.join(', ')})`,
@@ -467,7 +468,7 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
         },
       };
     } else {
-      proc = startProcess('distributed', ['scripts/start-distributed.js'], env);
+      proc = startProcess('distributed', ['scripts/start-distributed.js'], env, { root });
     }
     cleanups.push(() => broker.stop());
   }
