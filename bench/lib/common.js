@@ -617,7 +617,7 @@ function printTable(title, rows) {
   for (const l of lines) console.log(line(l));
   const missed = rows.filter((r) => r.pass === false).map((r) => r.figure);
   const judged = rows.filter((r) => r.pass === true || r.pass === false).length;
-  console.log(missed.length ? `\nMISSED: ${missed.join('; ')}` : judged ? '\nAll targets met.' : '\nNo target judged (no service figures).');
+  console.log(missed.length ? `\nMISSED: ${missed.join('; ')}` : judged ? '\nAll targets met.' : '\nNo target judged in this table.');
   return missed;
 }
 
