@@ -201,11 +201,11 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
       (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}` + (root === c.ROOT ? '' : `, the build in ${root}`)),
   );
   const env = {
-    ...settings,
-    QUEUE_PREFIX: prefix,
     WORKER_CONCURRENCY: String(opts['worker-concurrency']),
     QUOTA_TASKS_PER_RUN: String(Math.max(10000, opts.tasks, opts.warmup)),
     QUOTA_ACTIVE_RUNS: '2',
+    ...settings, // what an A/B tries wins over the bench's defaults above, not over its own queue
+    QUEUE_PREFIX: prefix,
   };
   if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
   const out = { kind, mode, runs: [] };
