@@ -185,13 +185,35 @@ function perSecond(samples) {
   return rates;
 }
 
+/** What a subject does with an error: recorded in `out` (the subject is skipped afterwards) and logged, with `detail()` if it has one. */
+function failureOf(out, label, detail = () => '') {
+  return (e) => {
+    out.failed = e.message;
+    log(`   ${label} failed: ${e.message}`);
+    const more = detail();
+    if (more) log(more);
+  };
+}
+
+/** A subject's run i: nothing once the subject failed, and its errors go to `failed`, never thrown. */
+function guardedRun(out, failed, body) {
+  return async (i) => {
+    if (out.failed) return;
+    try {
+      await body(i);
+    } catch (e) {
+      failed(e);
+    }
+  };
+}
+
 /**
  * Each subject (the service, the bare baseline, the floor) is prepared once (started and
  * warmed up), then measured in turns: turn i runs each subject's run i, the order reversed
  * every other turn, so that every subject meets the machine's spells alike (this shared
  * machine's speed moved the floor by 1,621–2,646 tasks/s within fifteen minutes on
  * 2026-12-02, which decided the ratio when each subject's runs came one after the other).
- * `run(i)` records into `out` and throws nothing: a subject that fails is skipped afterwards.
+ * `run(i)` records into `out` and throws nothing (guardedRun): a subject that fails is skipped afterwards.
  */
 async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.ROOT } = {}) {
   const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
@@ -211,11 +233,7 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
   const out = { kind, mode, runs: [] };
   let target;
   let benchmarkId;
-  const failed = (e) => {
-    out.failed = e.message;
-    log(`   ${kind} (${mode}) failed: ${e.message}`);
-    if (target?.proc) log(target.proc.output().slice(-3000));
-  };
+  const failed = failureOf(out, `${kind} (${mode})`, () => target?.proc?.output().slice(-3000));
   try {
     target = await c.startService(mode, { log, apps: opts.apps, env, root });
     log(`   dataset of ${opts.tasks} items and a benchmark (dataset target, exact_match, concurrency ${opts.concurrency})`);
@@ -230,54 +248,49 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
   } catch (e) {
     failed(e);
   }
-  const run = async (i) => {
-    if (out.failed) return;
-    try {
-      const cpu = startCpu();
-      const r = await timeRun(target, benchmarkId, opts.tasks);
-      const cpuUsed = cpu.stop();
-      const run = r.run ?? { counts: {}, scores: {} };
-      const counted = await countCompleted(target, benchmarkId, run.id);
-      const serverSeconds = (ms(run.finishedAt) - ms(run.createdAt)) / 1000;
-      const first = r.samples.find(([, n]) => n > 0);
-      const one = {
-        status: run.status,
-        seconds: r.seconds,
-        tasksPerSec: opts.tasks / r.seconds,
-        serverSeconds,
-        steadyPerSec: steadyRate(r.samples, opts.tasks),
-        acceptedMs: r.acceptedMs,
-        firstEndedMs: first ? first[0] : NaN,
-        counts: run.counts,
-        scores: run.scores,
-        summary: counted.summary,
-        listedCompleted: counted.listed,
-        pollErrors: r.pollErrors,
-        timedOut: !!r.timedOut,
-        cpu: cpuUsed,
-      };
-      one.ok =
-        run.status === 'completed' &&
-        run.counts.completed === opts.tasks &&
-        run.counts.failed === 0 &&
-        counted.summary?.counts?.completed === opts.tasks &&
-        counted.listed === opts.tasks &&
-        run.scores?.exact_match?.passRate === 1;
-      out.runs[i] = one;
-      log(
-        `   ${kind} run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
-          `(server createdAt→finishedAt ${c.fmt(serverSeconds, 2)} s; 202 after ${c.fmt(r.acceptedMs, 0)} ms; first task ended by ${c.fmt(one.firstEndedMs, 0)} ms; ` +
-          `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
-      );
-      log(`     tasks ended per second: ${perSecond(r.samples).join(' ')}`);
-      log(`     CPU (% of one core): ${formatCpu(cpuUsed)}`);
-      log(
-        `     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`,
-      );
-    } catch (e) {
-      failed(e);
-    }
-  };
+  const run = guardedRun(out, failed, async (i) => {
+    const cpu = startCpu();
+    const r = await timeRun(target, benchmarkId, opts.tasks);
+    const cpuUsed = cpu.stop();
+    const run = r.run ?? { counts: {}, scores: {} };
+    const counted = await countCompleted(target, benchmarkId, run.id);
+    const serverSeconds = (ms(run.finishedAt) - ms(run.createdAt)) / 1000;
+    const first = r.samples.find(([, n]) => n > 0);
+    const one = {
+      status: run.status,
+      seconds: r.seconds,
+      tasksPerSec: opts.tasks / r.seconds,
+      serverSeconds,
+      steadyPerSec: steadyRate(r.samples, opts.tasks),
+      acceptedMs: r.acceptedMs,
+      firstEndedMs: first ? first[0] : NaN,
+      counts: run.counts,
+      scores: run.scores,
+      summary: counted.summary,
+      listedCompleted: counted.listed,
+      pollErrors: r.pollErrors,
+      timedOut: !!r.timedOut,
+      cpu: cpuUsed,
+    };
+    one.ok =
+      run.status === 'completed' &&
+      run.counts.completed === opts.tasks &&
+      run.counts.failed === 0 &&
+      counted.summary?.counts?.completed === opts.tasks &&
+      counted.listed === opts.tasks &&
+      run.scores?.exact_match?.passRate === 1;
+    out.runs[i] = one;
+    log(
+      `   ${kind} run ${i + 1}: ${run.status} in ${c.fmt(r.seconds, 2)} s: ${c.fmt(one.tasksPerSec, 0)} tasks/s ` +
+        `(server createdAt→finishedAt ${c.fmt(serverSeconds, 2)} s; 202 after ${c.fmt(r.acceptedMs, 0)} ms; first task ended by ${c.fmt(one.firstEndedMs, 0)} ms; ` +
+        `10%→90% at ${c.fmt(one.steadyPerSec, 0)} tasks/s)`,
+    );
+    log(`     tasks ended per second: ${perSecond(r.samples).join(' ')}`);
+    log(`     CPU (% of one core): ${formatCpu(cpuUsed)}`);
+    log(
+      `     counts ${JSON.stringify(run.counts)}, scores ${JSON.stringify(run.scores)}, summary ${JSON.stringify(counted.summary?.counts)}, listed completed+passed ${counted.listed}`,
+    );
+  });
   return { out, run, stop: () => target?.stop() };
 }
 
@@ -305,22 +318,16 @@ function baselineSubject(mode) {
   log(`\n== baseline for ${mode}: bare BullMQ, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
   c.onCleanup(() => dropRedisPrefix(prefix));
   const out = { kind: 'baseline', mode, concurrency, runs: [] };
-  const run = async (i) => {
-    if (out.failed) return;
-    try {
-      const cpu = startCpu();
-      const r = await runBaselineScript('baseline-bullmq.js', { QUEUE_PREFIX: prefix, BASELINE_CONCURRENCY: String(concurrency) });
-      r.cpu = cpu.stop();
-      r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
-      out.runs[i] = r;
-      log(
-        `   baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`,
-      );
-    } catch (e) {
-      out.failed = e.message;
-      log(`   baseline failed: ${e.message}`);
-    }
-  };
+  const run = guardedRun(out, failureOf(out, 'baseline'), async (i) => {
+    const cpu = startCpu();
+    const r = await runBaselineScript('baseline-bullmq.js', { QUEUE_PREFIX: prefix, BASELINE_CONCURRENCY: String(concurrency) });
+    r.cpu = cpu.stop();
+    r.ok = r.completed === opts.tasks && r.failed === 0 && r.passed === opts.tasks;
+    out.runs[i] = r;
+    log(
+      `   baseline run ${i + 1}: ${r.completed} completed, ${r.failed} failed in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s (all added after ${c.fmt(r.addSeconds, 2)} s)`,
+    );
+  });
   return { out, run, stop: async () => {} };
 }
 
@@ -330,6 +337,7 @@ async function floorSubject() {
   const prefix = `bench-runs-floor-${randomBytes(4).toString('hex')}`;
   log(`\n== floor for distributed: bare BullMQ + Kafka + PostgreSQL, ${opts.tasks} jobs, worker concurrency ${concurrency}`);
   const out = { kind: 'floor', mode: 'distributed', concurrency, runs: [] };
+  const failed = failureOf(out, 'floor');
   let broker;
   try {
     broker = await c.startBroker();
@@ -350,34 +358,27 @@ async function floorSubject() {
       log(`   warm-up: ${opts.warmup} tasks in ${c.fmt(w.seconds, 2)} s`);
     }
   } catch (e) {
-    out.failed = e.message;
-    log(`   floor failed: ${e.message}`);
+    failed(e);
   }
-  const run = async (i) => {
-    if (out.failed) return;
-    try {
-      // Each run on an empty database (the floor creates its tables) and topics of its own (named after the prefix).
-      const db = await c.createDatabase('floor');
-      const runPrefix = `${prefix}-${i}`;
-      c.onCleanup(() => dropRedisPrefix(runPrefix));
-      const cpu = startCpu();
-      const r = await runBaselineScript('baseline-runs-floor.js', {
-        KAFKA_BROKERS: broker.brokers,
-        DATABASE_URL: db.url,
-        QUEUE_PREFIX: runPrefix,
-        BASELINE_CONCURRENCY: String(concurrency),
-      });
-      r.cpu = cpu.stop();
-      r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
-      out.runs[i] = r;
-      log(
-        `   floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`,
-      );
-    } catch (e) {
-      out.failed = e.message;
-      log(`   floor failed: ${e.message}`);
-    }
-  };
+  const run = guardedRun(out, failed, async (i) => {
+    // Each run on an empty database (the floor creates its tables) and topics of its own (named after the prefix).
+    const db = await c.createDatabase('floor');
+    const runPrefix = `${prefix}-${i}`;
+    c.onCleanup(() => dropRedisPrefix(runPrefix));
+    const cpu = startCpu();
+    const r = await runBaselineScript('baseline-runs-floor.js', {
+      KAFKA_BROKERS: broker.brokers,
+      DATABASE_URL: db.url,
+      QUEUE_PREFIX: runPrefix,
+      BASELINE_CONCURRENCY: String(concurrency),
+    });
+    r.cpu = cpu.stop();
+    r.ok = !r.timedOut && r.passed === opts.tasks && r.stored.tasks === opts.tasks && r.stored.traces === opts.tasks && r.stored.spans === 2 * opts.tasks;
+    out.runs[i] = r;
+    log(
+      `   floor run ${i + 1}: ${r.stored.tasks} tasks, ${r.stored.traces} traces, ${r.stored.spans} spans stored in ${c.fmt(r.seconds, 2)} s: ${c.fmt(r.tasksPerSec, 0)} tasks/s`,
+    );
+  });
   return { out, run, stop: async () => {} };
 }
 
@@ -532,14 +533,13 @@ async function main() {
   console.log(`\nJSON ${JSON.stringify({ tasks: opts.tasks, concurrency: opts.concurrency, workerConcurrency: opts['worker-concurrency'], results })}`);
 }
 
-/** Per turn, the service's tasks/s over the baseline's and over the floor's in that turn (null where one is missing). */
+/** Per turn, the service's tasks/s over the baseline's and the floor's, and the versus subject's over the service's (null where one is missing). */
 function turnsOf(subjects) {
   const byKind = Object.fromEntries(subjects.map(({ out }) => [out.kind, out.runs]));
   const rate = (kind, i) => byKind[kind]?.[i]?.tasksPerSec ?? null;
   return Array.from({ length: opts.runs }, (_, i) => {
-    const service = rate('service', i);
-    const over = (kind) => (service !== null && rate(kind, i) ? service / rate(kind, i) : null);
-    return { overBaseline: over('baseline'), overFloor: over('floor'), versusOverService: service !== null && rate('versus', i) ? rate('versus', i) / service : null };
+    const over = (top, bottom) => (rate(top, i) !== null && rate(bottom, i) ? rate(top, i) / rate(bottom, i) : null);
+    return { overBaseline: over('service', 'baseline'), overFloor: over('service', 'floor'), versusOverService: over('versus', 'service') };
   });
 }
 

@@ -263,9 +263,9 @@ function portOpen(port) {
 
 /**
  * Spawns a node program in its own process group (so its children can be stopped with
- * it, by our pid), keeping the last 64 KiB of its output.
+ * it, by our pid), keeping the last 64 KiB of its output. `root`: the checkout whose files
+ * `args` name (this one unless an A/B runs another build).
  */
-/** `root`: the checkout whose files `args` name (this one unless an A/B runs another build). */
 function startProcess(name, args, env, { root = ROOT } = {}) {
   const child = spawn(process.execPath, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
