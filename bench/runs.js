@@ -46,6 +46,8 @@ const opts = c.parseArgs(process.argv.slice(2), {
 /** The settings of the --versus subject, or null when there is none. */
 const VERSUS_ENV = opts.versus || opts['versus-root'] ? JSON.parse(opts.versus || '{}') : null;
 const VERSUS_ROOT = opts['versus-root'] ? path.resolve(opts['versus-root']) : c.ROOT;
+if (!require('node:fs').existsSync(path.join(VERSUS_ROOT, 'apps/gateway/dist/main.js')))
+  throw new Error(`--versus-root ${VERSUS_ROOT} holds no build (apps/gateway/dist/main.js): npm ci and npm run build there first`);
 const MODES = opts.mode === 'both' ? ['all-in-one', 'distributed'] : [opts.mode];
 for (const m of MODES) if (!['all-in-one', 'distributed'].includes(m)) throw new Error('--mode is both, all-in-one or distributed');
 if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('--only is service, baseline or floor');

@@ -276,12 +276,23 @@ function startProcess(name, args, env, { root = ROOT } = {}) {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // A program that cannot be spawned (a root that does not exist) ends as an exit with its
+  // reason in the output, not as an unhandled 'error' that would take the bench down with
+  // its brokers and databases left behind.
+  let spawnFailed = false;
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (err) => {
+      spawnFailed = true;
+      keep(`${name} could not start in ${root}: ${err.message}\n`);
+      resolve({ code: null, signal: null });
+    });
+  });
   const proc = {
     name,
     pid: child.pid,
     get running() {
-      return child.exitCode === null && child.signalCode === null;
+      return !spawnFailed && child.exitCode === null && child.signalCode === null;
     },
     output: () => output,
     exited,
