@@ -219,11 +219,6 @@ function guardedRun(out, failed, body) {
  */
 async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.ROOT } = {}) {
   const prefix = `bench-runs-${randomBytes(4).toString('hex')}`;
-  log(
-    `\n== ${kind} (${mode}): starting` +
-      (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${opts['worker-concurrency']}` : '') +
-      (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}` + (root === c.ROOT ? '' : `, the build in ${root}`)),
-  );
   const env = {
     WORKER_CONCURRENCY: String(opts['worker-concurrency']),
     QUOTA_TASKS_PER_RUN: String(Math.max(10000, opts.tasks, opts.warmup)),
@@ -231,6 +226,11 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
     ...settings, // what an A/B tries wins over the bench's defaults above, not over its own queue
     QUEUE_PREFIX: prefix,
   };
+  log(
+    `\n== ${kind} (${mode}): starting` +
+      (mode === 'distributed' ? `, queue prefix ${prefix}, WORKER_CONCURRENCY ${env.WORKER_CONCURRENCY}` : '') +
+      (kind === 'service' ? '' : `, with ${JSON.stringify(settings)}` + (root === c.ROOT ? '' : `, the build in ${root}`)),
+  );
   if (mode === 'distributed') c.onCleanup(() => dropRedisPrefix(prefix));
   const out = { kind, mode, runs: [] };
   let target;
