@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 async function main(): Promise<void> {
   const gatewayEnv = validateEnv(GatewayEnv);
   // Every app's environment has it; the gateway's is read first.
-  tuneHeap(gatewayEnv);
+  tuneHeap(gatewayEnv, 'all-in-one');
   const projectEnv = validateEnv(ProjectServiceEnv);
   const promptEnv = validateEnv(PromptServiceEnv);
   const traceEnv = validateEnv(TraceIngestEnv);

@@ -45,7 +45,7 @@ export function runServiceProcess<E extends ProcessEnv>(app: ServiceProcess<E>):
 async function start<E extends ProcessEnv>(app: ServiceProcess<E>): Promise<void> {
   requireVariables(app.requires, 'in the distributed mode');
   const env = validateEnv(app.env);
-  tuneHeap(env);
+  tuneHeap(env, 'distributed');
   // Node's process metrics, served on /metrics with the app's own.
   collectProcessMetrics(app.name);
   const running = await app.start(env, kafkaConnectionFromEnv(env));

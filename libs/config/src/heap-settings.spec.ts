@@ -1,19 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { Env } from './env-class';
-import { DEFAULT_HEAP_GROWING_PERCENT, tuneHeap, withHeapSettings } from './heap-settings';
+import { HEAP_GROWING_PERCENT_BY_MODE, type HeapRunMode, tuneHeap, withHeapSettings } from './heap-settings';
 import { EnvironmentError, validateEnv } from './validate-env';
 
 class HeapEnv extends withHeapSettings(Env) {}
 
 describe('HEAP_GROWING_PERCENT, HEAP_PRETENURING and tuneHeap', () => {
-  const flagsFor = (raw: Record<string, string>) => {
+  const flagsFor = (raw: Record<string, string>, mode: HeapRunMode = 'all-in-one') => {
     const flags: string[] = [];
-    tuneHeap(validateEnv(HeapEnv, raw), (f) => flags.push(f));
+    tuneHeap(validateEnv(HeapEnv, raw), mode, (f) => flags.push(f));
     return flags;
   };
 
-  it("sets V8's heap growing factor to the default, and pretenuring off, when the variables are unset", () => {
-    expect(flagsFor({})).toEqual([`--heap-growing-percent=${DEFAULT_HEAP_GROWING_PERCENT}`, '--no-allocation-site-pretenuring']);
+  it("sets V8's heap growing factor to 50% all-in-one, and pretenuring off, when the variables are unset", () => {
+    expect(HEAP_GROWING_PERCENT_BY_MODE['all-in-one']).toBe(50);
+    expect(flagsFor({})).toEqual(['--heap-growing-percent=50', '--no-allocation-site-pretenuring']);
+  });
+
+  it("leaves a distributed app's heap growth to V8 when the variable is unset, and sets what it says when set", () => {
+    expect(flagsFor({}, 'distributed')).toEqual(['--no-allocation-site-pretenuring']);
+    expect(flagsFor({ HEAP_GROWING_PERCENT: '50' }, 'distributed')).toEqual(['--heap-growing-percent=50', '--no-allocation-site-pretenuring']);
   });
 
   it('takes a whole percent, and leaves V8 its own choice at 0', () => {
@@ -22,12 +28,16 @@ describe('HEAP_GROWING_PERCENT, HEAP_PRETENURING and tuneHeap', () => {
   });
 
   it("leaves V8's pretenuring on only when asked", () => {
-    expect(flagsFor({ HEAP_PRETENURING: 'true' })).toEqual([`--heap-growing-percent=${DEFAULT_HEAP_GROWING_PERCENT}`]);
+    expect(flagsFor({ HEAP_PRETENURING: 'true' })).toEqual(['--heap-growing-percent=50']);
     expect(flagsFor({ HEAP_PRETENURING: 'false', HEAP_GROWING_PERCENT: '0' })).toEqual(['--no-allocation-site-pretenuring']);
   });
 
-  // Empty is refused, as for every other number the environment takes.
-  it.each(['-5', '1.5', 'fast', '1001', '50 --expose-gc', '99999', ''])('refuses HEAP_GROWING_PERCENT=%p, naming the variable', (value) => {
+  it("reads an empty value as unset (the run mode's growth), as the other optional numbers", () => {
+    expect(flagsFor({ HEAP_GROWING_PERCENT: '' }, 'distributed')).toEqual(['--no-allocation-site-pretenuring']);
+    expect(flagsFor({ HEAP_GROWING_PERCENT: '' }, 'all-in-one')).toEqual(['--heap-growing-percent=50', '--no-allocation-site-pretenuring']);
+  });
+
+  it.each(['-5', '1.5', 'fast', '1001', '50 --expose-gc', '99999'])('refuses HEAP_GROWING_PERCENT=%p, naming the variable', (value) => {
     expect(() => validateEnv(HeapEnv, { HEAP_GROWING_PERCENT: value })).toThrow(EnvironmentError);
     expect(() => validateEnv(HeapEnv, { HEAP_GROWING_PERCENT: value })).toThrow(/HEAP_GROWING_PERCENT: /);
   });

@@ -1,22 +1,32 @@
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { setFlagsFromString } from 'node:v8';
 import type { EnvClass } from './env-class';
 import { ToBool, ToInt } from './env-types';
 
+/** The two run modes, whose heaps want different growth (HEAP_GROWING_PERCENT_BY_MODE). */
+export type HeapRunMode = 'all-in-one' | 'distributed';
+
 /**
  * How far V8 lets the heap grow past what a full GC left live, in percent, before the next
- * full GC. V8's own choice under a high allocation rate is up to 4×: the all-in-one process
- * at 22,000 spans/s grew its heap to 280 MB (90 MB live) and its RSS past 400 MB. At 50%
- * it peaked at 256 MB with the same throughput (bench/README.md, "Round five"). Only the
- * growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
+ * full GC, when HEAP_GROWING_PERCENT is unset (0: V8's own, between 1.1× and 4× as it
+ * sees the GC keep up).
+ * - all-in-one: 50. Every app shares one heap under an RSS budget (200 MB at rest, 400 MB
+ *   under load). V8's own choice under a high allocation rate is up to 4×: the process at
+ *   22,000 spans/s grew its heap to 280 MB (90 MB live) and its RSS past 400 MB; at 50% it
+ *   peaked at 256 MB with the same throughput (bench/README.md, "Round five").
+ * - distributed: V8's own. Each app has a heap of its own, and a fixed 1.5× made full GCs
+ *   frequent where Kafka's buffers come and go: a distributed GET of a 100-span trace at
+ *   200,000 traces, p99 26.2 ms at 50% against 16.1 ms with V8's own growth, in turns
+ *   (bench/README.md, "Round twenty-one").
+ * Only the growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
  */
-export const DEFAULT_HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<HeapRunMode, number>> = { 'all-in-one': 50, distributed: 0 };
 
 /** The heap block: every process has it. */
 export function withHeapSettings<B extends EnvClass>(Base: B) {
   class HeapSettingsEnv extends Base {
-    /** 0: V8's own growth. */
-    @ToInt() @IsInt() @Min(0) @Max(1000) HEAP_GROWING_PERCENT = DEFAULT_HEAP_GROWING_PERCENT;
+    /** Unset: the run mode's (HEAP_GROWING_PERCENT_BY_MODE); 0: V8's own growth. */
+    @IsOptional() @ToInt() @IsInt() @Min(0) @Max(1000) HEAP_GROWING_PERCENT?: number;
     /**
      * V8's allocation-site pretenuring, off unless true. Ingest batches keep a request's
      * objects alive across many awaits, so V8 learns to allocate objects of sites the reads
@@ -31,15 +41,16 @@ export function withHeapSettings<B extends EnvClass>(Base: B) {
 
 /** What tuneHeap reads of the (validated) environment. */
 export interface HeapSettings {
-  HEAP_GROWING_PERCENT: number;
+  HEAP_GROWING_PERCENT?: number;
   HEAP_PRETENURING: boolean;
 }
 
 /**
- * Sets V8's heap growing factor and pretenuring as the environment says (validated), before
- * the app allocates much. A growing percent of 0 leaves V8's own.
+ * Sets V8's heap growing factor and pretenuring as the environment says (validated), or
+ * as the run mode's default, before the app allocates much. A growing percent of 0 leaves V8's own.
  */
-export function tuneHeap(settings: HeapSettings, setFlags: (flags: string) => void = setFlagsFromString): void {
-  if (settings.HEAP_GROWING_PERCENT > 0) setFlags(`--heap-growing-percent=${settings.HEAP_GROWING_PERCENT}`);
+export function tuneHeap(settings: HeapSettings, mode: HeapRunMode, setFlags: (flags: string) => void = setFlagsFromString): void {
+  const growingPercent = settings.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT_BY_MODE[mode];
+  if (growingPercent > 0) setFlags(`--heap-growing-percent=${growingPercent}`);
   if (!settings.HEAP_PRETENURING) setFlags('--no-allocation-site-pretenuring');
 }
