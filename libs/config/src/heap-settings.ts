@@ -14,10 +14,10 @@ export type HeapRunMode = 'all-in-one' | 'distributed';
  *   under load). V8's own choice under a high allocation rate is up to 4×: the process at
  *   22,000 spans/s grew its heap to 280 MB (90 MB live) and its RSS past 400 MB; at 50% it
  *   peaked at 256 MB with the same throughput (bench/README.md, "Round five").
- * - distributed: V8's own. Each app has a heap of its own, and a fixed 1.5× made full GCs
- *   frequent where Kafka's buffers come and go: a distributed GET of a 100-span trace at
- *   200,000 traces, p99 26.2 ms at 50% against 16.1 ms with V8's own growth, in turns
- *   (bench/README.md, "Round twenty-one").
+ * - distributed: V8's own. Each app has a heap of its own, and a fixed 1.5× gave reads a
+ *   longer tail: a distributed GET of a 100-span trace at 200,000 traces, p99 26.2 ms at 50%
+ *   against 16.1 ms with V8's own growth, in turns (bench/README.md, "Round twenty-one";
+ *   more frequent full GCs are the likely cause, not traced).
  * Only the growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
  */
 export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<HeapRunMode, number>> = { 'all-in-one': 50, distributed: 0 };
