@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { Env } from './env-class';
-import { HEAP_GROWING_PERCENT_BY_MODE, type HeapRunMode, tuneHeap, withHeapSettings } from './heap-settings';
+import { HEAP_GROWING_PERCENT_BY_MODE, tuneHeap, withHeapSettings } from './heap-settings';
+import type { RunMode } from './run-mode';
 import { EnvironmentError, validateEnv } from './validate-env';
 
 class HeapEnv extends withHeapSettings(Env) {}
 
 describe('HEAP_GROWING_PERCENT, HEAP_PRETENURING and tuneHeap', () => {
-  const flagsFor = (raw: Record<string, string>, mode: HeapRunMode = 'all-in-one') => {
+  const flagsFor = (raw: Record<string, string>, mode: RunMode = 'all-in-one') => {
     const flags: string[] = [];
     tuneHeap(validateEnv(HeapEnv, raw), mode, (f) => flags.push(f));
     return flags;

@@ -2,9 +2,7 @@ import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { setFlagsFromString } from 'node:v8';
 import type { EnvClass } from './env-class';
 import { ToBool, ToInt } from './env-types';
-
-/** The two run modes, whose heaps want different growth (HEAP_GROWING_PERCENT_BY_MODE). */
-export type HeapRunMode = 'all-in-one' | 'distributed';
+import type { RunMode } from './run-mode';
 
 /**
  * How far V8 lets the heap grow past what a full GC left live, in percent, before the next
@@ -20,7 +18,7 @@ export type HeapRunMode = 'all-in-one' | 'distributed';
  *   more frequent full GCs are the likely cause, not traced).
  * Only the growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
  */
-export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<HeapRunMode, number>> = { 'all-in-one': 50, distributed: 0 };
+export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<RunMode, number>> = { 'all-in-one': 50, distributed: 0 };
 
 /** The heap block: every process has it. */
 export function withHeapSettings<B extends EnvClass>(Base: B) {
@@ -49,7 +47,7 @@ export interface HeapSettings {
  * Sets V8's heap growing factor and pretenuring as the environment says (validated), or
  * as the run mode's default, before the app allocates much. A growing percent of 0 leaves V8's own.
  */
-export function tuneHeap(settings: HeapSettings, mode: HeapRunMode, setFlags: (flags: string) => void = setFlagsFromString): void {
+export function tuneHeap(settings: HeapSettings, mode: RunMode, setFlags: (flags: string) => void = setFlagsFromString): void {
   const growingPercent = settings.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT_BY_MODE[mode];
   if (growingPercent > 0) setFlags(`--heap-growing-percent=${growingPercent}`);
   if (!settings.HEAP_PRETENURING) setFlags('--no-allocation-site-pretenuring');
