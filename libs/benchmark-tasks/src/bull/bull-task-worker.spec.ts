@@ -382,13 +382,15 @@ describe('BullTaskWorker', () => {
       await finished;
       return echo(job);
     });
-    await startWorker(processor, events, { lockDurationMs: 5000 });
+    await startWorker(processor, events, { lockDurationMs: 1000 });
     await queue.enqueue([aTaskJob('t1')]);
     await waitFor(() => expect(processor.calls).toHaveLength(1));
 
-    // As a stalled check would after the lock expired: another worker's token on the job.
+    // As a stalled check would after the lock expired: another worker's token on the job,
+    // and the attempt outlives half its lock (a quicker one cannot have lost it).
     const redis = await inspect.client;
     await redis.set(`${prefix}:${TASK_QUEUE}:t1:lock`, 'another-worker');
+    await sleep(600);
     finish();
     await sleep(500);
 

@@ -240,11 +240,18 @@ export class BullTaskWorker {
     }
   }
 
-  /** Whether this worker still holds the job's lock (renewing it); a Redis error is no proof of the contrary. */
+  /**
+   * Whether this worker still holds the job's lock (renewing it); a Redis error is no proof of
+   * the contrary. BullMQ sets the lock after stamping the job's `processedOn`, and another
+   * worker takes a job over only once its lock expired: an attempt that ended within half the
+   * lock's duration still holds it, and spares Redis a command (most attempts of a run).
+   */
   private async stillHolds(job: Job<TaskJob>, token?: string): Promise<boolean> {
     if (!token) return true;
+    const lockMs = this.deps.lockDurationMs ?? DEFAULT_LOCK_MS;
+    if (job.processedOn !== undefined && Date.now() - job.processedOn < lockMs / 2) return true;
     try {
-      return (await job.extendLock(token, this.deps.lockDurationMs ?? DEFAULT_LOCK_MS)) === 1;
+      return (await job.extendLock(token, lockMs)) === 1;
     } catch {
       return true;
     }
