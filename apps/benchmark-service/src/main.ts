@@ -20,6 +20,7 @@ runServiceProcess({
         connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
         clientId: `${BENCHMARK_SERVICE}-events`,
         partitions: env.TASK_EVENT_PARTITIONS,
+        writeLingerMs: env.KAFKA_STREAM_WRITE_LINGER_MS,
       },
       bus: {
         transport: 'kafka',

@@ -18,6 +18,7 @@ runServiceProcess({
         clientId: `${TRACE_INGEST}-stream`,
         connection: { ...kafka, maxWaitTimeInMs: env.KAFKA_STREAM_MAX_WAIT_MS },
         partitions: env.TRACE_TOPIC_PARTITIONS,
+        writeLingerMs: env.KAFKA_STREAM_WRITE_LINGER_MS,
       },
       {
         transport: 'kafka',

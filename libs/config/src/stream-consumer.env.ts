@@ -10,6 +10,11 @@ export function withStreamConsumer<B extends EnvClass>(Base: B) {
      * arrive, so the bus's 500 ms suits it.
      */
     @ToInt() @IsInt() @Min(1) @Max(5000) KAFKA_STREAM_MAX_WAIT_MS = 500;
+    /**
+     * How long a stream consumer's write waits for more fetched records to join it (up to 500
+     * records): fewer, larger transactions, each record readable up to this much later.
+     */
+    @ToInt() @IsInt() @Min(0) @Max(1000) KAFKA_STREAM_WRITE_LINGER_MS = 30;
   }
   return StreamConsumerEnv;
 }

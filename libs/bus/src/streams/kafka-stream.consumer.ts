@@ -23,6 +23,8 @@ export interface StreamConsumerOptions {
   writeLanes?: number;
   /** Partitions the topic is created with when it does not exist: the most consumers that can share it. */
   partitions?: number;
+  /** How long a write waits for more fetched records to join it (0: none; see LINGER_ENDS_AT_RECORDS). */
+  writeLingerMs?: number;
   /**
    * Failures of what is underneath (a database blip) rather than of the records: those
    * are retried until they pass, never dead-lettered, so an outage loses nothing.
@@ -43,6 +45,8 @@ interface FetchedBatch {
 const MAX_BACKLOG_RECORDS = 5000;
 /** Records handed to the handler in one call, at most (fetched batches are never split). */
 const MAX_RECORDS_PER_WRITE = 2000;
+/** Records waiting that end a write's linger: a statement this large gains little from growing. */
+const LINGER_ENDS_AT_RECORDS = 500;
 /** Offsets are committed at most this often; a crash or rebalance reads at most this much again. */
 const COMMIT_EVERY_MS = 200;
 
@@ -73,7 +77,8 @@ export class KafkaStreamConsumer<T = unknown> {
     this.kafka = new Kafka(kafkaClientConfig(clientId, connection));
     this.maxAttempts = options.maxAttempts ?? 3;
     const lanes = Math.max(1, options.writeLanes ?? 1);
-    this.writers = Array.from({ length: lanes }, () => new WriteBehind<FetchedBatch>((batches) => this.store(batches), MAX_RECORDS_PER_WRITE));
+    const linger = { ms: options.writeLingerMs ?? 0, records: LINGER_ENDS_AT_RECORDS };
+    this.writers = Array.from({ length: lanes }, () => new WriteBehind<FetchedBatch>((batches) => this.store(batches), MAX_RECORDS_PER_WRITE, linger));
   }
 
   async start(): Promise<void> {

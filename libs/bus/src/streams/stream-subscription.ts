@@ -5,7 +5,8 @@ import { KafkaConnection } from '../kafka/kafka.options';
 import { BatchHandler } from './stream.types';
 
 /** Where a service reads a stream from: a Kafka topic (distributed), or the all-in-one process's streams. */
-export type StreamSource = { kind: 'kafka'; connection: KafkaConnection; clientId: string; partitions: number } | { kind: 'in-process'; streams: InProcessStreams };
+export type StreamSource =
+  { kind: 'kafka'; connection: KafkaConnection; clientId: string; partitions: number; writeLingerMs?: number } | { kind: 'in-process'; streams: InProcessStreams };
 
 export interface StreamSubscriptionSpec<T> {
   groupId: string;
@@ -49,6 +50,7 @@ export class StreamSubscription<T> implements OnApplicationBootstrap, BeforeAppl
         partitionsConsumedConcurrently: source.partitions,
         isTransient: spec.isTransient,
         writeLanes: spec.writeLanes,
+        writeLingerMs: source.writeLingerMs,
       },
       spec.handle,
     );

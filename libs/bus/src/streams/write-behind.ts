@@ -9,20 +9,25 @@ import { takeWithin } from '../take-within';
  * partitions over one after another, and the first alone made every other write small.
  */
 export class WriteBehind<E extends { size: number }> {
-  private readonly waiting: Array<{ entry: E; stored: () => void; failed: (err: unknown) => void }> = [];
+  private readonly waiting: Array<{ entry: E; addedAt: number; stored: () => void; failed: (err: unknown) => void }> = [];
   private buffered = 0;
   private writing?: Promise<void>;
   private progressed = signal();
+  /** Resolved when `linger.records` wait, or on stop: a lingering writer starts then. */
+  private filled = signal();
   private stopped = false;
 
   /**
    * @param write stores entries (in the order given) and resolves once they are durable;
    *   a rejection stops the writer: what it held and what waits are never written.
    * @param maxPerWrite most entry `size` (records) taken into one write, beyond the first entry.
+   * @param linger a write waits until `records` wait or the oldest has waited `ms` (Kafka's
+   *   `linger.ms`, on the store's side): fewer, larger statements for a little latency.
    */
   constructor(
     private readonly write: (entries: E[]) => Promise<void>,
     private readonly maxPerWrite: number,
+    private readonly linger: WriteLinger = { ms: 0, records: 0 },
   ) {}
 
   /** Records added and not yet stored. */
@@ -33,9 +38,10 @@ export class WriteBehind<E extends { size: number }> {
   /** Queues an entry; resolves once it is stored, rejects if the writer stopped before that. */
   add(entry: E): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the writer has stopped'));
-    const stored = new Promise<void>((resolve, reject) => this.waiting.push({ entry, stored: resolve, failed: reject }));
+    const stored = new Promise<void>((resolve, reject) => this.waiting.push({ entry, addedAt: performance.now(), stored: resolve, failed: reject }));
     stored.catch(() => undefined);
     this.buffered += entry.size;
+    if (this.buffered >= this.linger.records) this.filled.resolve();
     this.writing ??= this.drain();
     return stored;
   }
@@ -57,6 +63,7 @@ export class WriteBehind<E extends { size: number }> {
       // The rest of the turn's entries (a fetch's other partitions) join this write.
       await new Promise((resolve) => setImmediate(resolve));
       while (this.waiting.length && !this.stopped) {
+        await this.lingered();
         const taken = this.take();
         try {
           await this.write(taken.map((w) => w.entry));
@@ -77,9 +84,28 @@ export class WriteBehind<E extends { size: number }> {
     }
   }
 
+  /** Waits, if lingering, until enough records wait or the oldest has waited long enough. */
+  private async lingered(): Promise<void> {
+    const { ms, records } = this.linger;
+    const leftMs = ms - (performance.now() - this.waiting[0].addedAt);
+    if (leftMs < 1 || this.buffered >= records) return;
+    this.filled = signal();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.filled.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, leftMs)))]);
+    clearTimeout(timer);
+  }
+
   private take() {
     return takeWithin(this.waiting, this.maxPerWrite, (w) => w.entry.size);
   }
+}
+
+/** How long a write may wait for more records to join it (none by default). */
+export interface WriteLinger {
+  /** Longest the oldest waiting entry is held back. */
+  ms: number;
+  /** Records waiting that start the write at once. */
+  records: number;
 }
 
 function signal(): { promise: Promise<void>; resolve: () => void } {
