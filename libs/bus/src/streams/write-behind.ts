@@ -13,7 +13,7 @@ export class WriteBehind<E extends { size: number }> {
   private buffered = 0;
   private writing?: Promise<void>;
   private progressed = signal();
-  /** Resolved when `linger.records` wait, or on stop: a lingering writer starts then. */
+  /** Resolved once `linger.records` wait: a lingering writer starts its write then. */
   private filled = signal();
   private stopped = false;
 
