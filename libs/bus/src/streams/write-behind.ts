@@ -47,10 +47,8 @@ export class WriteBehind<E extends { size: number }> {
   }
 
   /** Resolves when a write ends (or after `ms`), for callers waiting for the backlog to shrink. */
-  async progress(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.progressed.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+  progress(ms: number): Promise<void> {
+    return settledOrAfter(this.progressed.promise, ms);
   }
 
   /** Resolves once everything added so far is stored (or the writer stopped). */
@@ -90,9 +88,7 @@ export class WriteBehind<E extends { size: number }> {
     const leftMs = ms - (performance.now() - this.waiting[0].addedAt);
     if (leftMs < 1 || this.buffered >= records) return;
     this.filled = signal();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.filled.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, leftMs)))]);
-    clearTimeout(timer);
+    await settledOrAfter(this.filled.promise, leftMs);
   }
 
   private take() {
@@ -106,6 +102,13 @@ export interface WriteLinger {
   ms: number;
   /** Records waiting that start the write at once. */
   records: number;
+}
+
+/** Resolves when `promise` does or after `ms`, whichever comes first, leaving no timer behind. */
+async function settledOrAfter(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function signal(): { promise: Promise<void>; resolve: () => void } {
