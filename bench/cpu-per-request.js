@@ -8,7 +8,7 @@
 // --subject baseline measures the bare baseline of the mode instead, under the same loads
 // (all-in-one: bench/baseline-sqlite.js, with the BASELINE_* variables of this environment,
 // BASELINE_SERVICE_INDEXES=1 for the one keeping the list filters' indexes and tags).
-// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch] [--rate 300] [--duration 15]
+// Usage: node bench/cpu-per-request.js [--mode all-in-one|distributed] [--paths ingest,otlp,get,list,deep,batch,runs] [--rate 300] [--duration 15]
 //          [--ids otel|sequential] [--profile [--keep-profiles]] [--top 25] [--connections 8] [--subject service|baseline] [--batch-traces 100]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -94,7 +94,10 @@ async function main() {
     const r = await c.request(target.baseUrl, 'GET', `/api/v1/traces?limit=50${deepCursor ? `&cursor=${encodeURIComponent(deepCursor)}` : ''}`, { headers: target.headers });
     deepCursor = r.json().nextCursor;
   }
+  // A benchmark with one ended run of a few tasks: bench:runs polls its run list ten times a second.
+  const benchmarkId = opts.paths.split(',').includes('runs') ? await benchmarkWithARun(target) : '';
   const PATHS = {
+    runs: { method: 'GET', path: `/api/v1/benchmarks/${benchmarkId}/runs?limit=1` },
     ingest: { method: 'POST', path: '/api/v1/traces', type: 'application/json', body: () => makeTrace(traceId(), Date.now()) },
     otlp: { method: 'POST', path: '/v1/traces', type: 'application/x-protobuf', body: () => otlp().body },
     get: { method: 'GET', path: `/api/v1/traces/${bigId}` },
@@ -147,6 +150,31 @@ async function main() {
   );
   if (profileDir) console.log(`profiles: ${profileDir}`);
   await target.stop();
+}
+
+/** A benchmark of ten dataset items, run once to its end; answers its id. */
+async function benchmarkWithARun(target) {
+  const { runItem, RUN_SCORERS } = require('./lib/run-items');
+  const call = async (method, urlPath, body) => {
+    const r = await c.request(target.baseUrl, method, urlPath, { headers: target.headers, body: body && JSON.stringify(body) });
+    if (r.status >= 300) throw new Error(`${method} ${urlPath}: ${r.status} ${r.body.slice(0, 300)}`);
+    return r.json();
+  };
+  const dataset = await call('POST', '/api/v1/datasets', { name: `cpu ${randomBytes(3).toString('hex')}` });
+  await call('POST', `/api/v1/datasets/${dataset.id}/items`, { items: Array.from({ length: 10 }, (_, i) => runItem(i)) });
+  const benchmark = await call('POST', '/api/v1/benchmarks', {
+    name: `cpu ${randomBytes(3).toString('hex')}`,
+    datasetId: dataset.id,
+    target: { type: 'dataset' },
+    scorers: RUN_SCORERS,
+  });
+  await call('POST', `/api/v1/benchmarks/${benchmark.id}/start`);
+  for (let i = 0; i < 600; i++) {
+    const page = await call('GET', `/api/v1/benchmarks/${benchmark.id}/runs?limit=1`);
+    if (['completed', 'failed', 'cancelled'].includes(page.data[0]?.status)) return benchmark.id;
+    await c.sleep(100);
+  }
+  throw new Error('the run did not end within 60 s');
 }
 
 /** The service's app processes (all-in-one: the one), found by their command line and this run's key. */
