@@ -10,7 +10,7 @@
 //      run of 10,000 measured 1,057 tasks/s where its third measured 1,653 (bench/README.md);
 //   3. the measured run: from POST /start (202) until GET /runs shows it ended, polled
 //      every --poll-ms (1000, as the console's run page) and every --end-poll-ms (100) once
-//      the end is due within two polls, so that the end is seen within 100 ms while the
+//      the end is due within three polls, so that the end is seen within 100 ms while the
 //      polls cost the service what a person watching costs it; tasks/s = tasks / that time. Then the counts: every task must be
 //      completed with its score passed (the run's counts and scores, the tasks route's
 //      summary, and the tasks listed with status=completed);
@@ -39,7 +39,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   runs: 3, // measured runs per subject and mode, in turns (each a new start of the same benchmark); the ratios judged are the turns' median
   warmup: 10000, // tasks of the warm-up run, service and floor alike (0: none)
   'poll-ms': 1000, // as the console's run page polls (RUN_POLL_MS)
-  'end-poll-ms': 100, // once the run's end is due within two polls: how close to it the end is seen
+  'end-poll-ms': 100, // once the run's end is due within three polls: how close to it the end is seen
   timeout: 600, // seconds one run may take before it counts as not finished
   only: '', // service, baseline (the bare baseline) or floor (distributed: the floor)
   apps: '', // distributed: start these apps directly instead of scripts/start-distributed.js
@@ -134,7 +134,7 @@ async function timeRun(target, benchmarkId, expectTasks) {
   const started = await call(target, 'POST', `/api/v1/benchmarks/${benchmarkId}/start`, undefined, 202, { retryForMs: 0 });
   const acceptedMs = performance.now() - t0;
   if (started.taskCount !== expectTasks) throw new Error(`the run has ${started.taskCount} tasks, not ${expectTasks}`);
-  const samples = []; // [ms since start, completed + failed]
+  const samples = []; // [ms since start, completed + failed, ms the poll took]
   const deadline = Date.now() + opts.timeout * 1000;
   let run;
   let pollErrors = 0;
@@ -145,7 +145,7 @@ async function timeRun(target, benchmarkId, expectTasks) {
       const seen = performance.now() - t0;
       run = page.data.find((r) => r.id === started.id);
       if (!run) throw new Error(`run ${started.id} is not the latest run`);
-      samples.push([seen, run.counts.completed + run.counts.failed]);
+      samples.push([seen, run.counts.completed + run.counts.failed, seen - (before - t0)]);
       if (ENDED.has(run.status)) return { run, seconds: seen / 1000, acceptedMs, samples, pollErrors };
     } catch (e) {
       if (++pollErrors > 20) throw e;
@@ -171,19 +171,22 @@ async function countCompleted(target, benchmarkId, runId) {
 }
 
 /**
- * How long until the next poll: --poll-ms while the run's end, at the rate of the last two
- * samples, is further off than two of those polls; --end-poll-ms from then on, and until
- * tasks have begun to end (a short run may end within the first slow poll) or while none
- * ends (the end could come any moment).
+ * How long until the next poll: --poll-ms while the run's end is further off than three of
+ * those polls, --end-poll-ms from then on. The end is projected at the faster of the last
+ * poll's rate and the rate since the first task ended (a dip in one poll's count must not
+ * hide an end that is near). Fast too until tasks have begun to end (a short run may end
+ * within the first slow poll) and while none ends (the end could come any moment).
  */
 function nextPollMs(samples, total) {
   const slow = opts['poll-ms'];
   const fast = Math.min(slow, opts['end-poll-ms']);
-  if (samples.length < 2) return fast;
-  const [[t0, n0], [t1, n1]] = samples.slice(-2);
-  const perMs = (n1 - n0) / (t1 - t0);
-  if (!(perMs > 0)) return fast;
-  return (total - n1) / perMs > 2 * slow ? slow : fast;
+  const first = samples.find(([, n]) => n > 0);
+  if (samples.length < 2 || !first || first === samples.at(-1)) return fast;
+  const rate = ([t0, n0], [t1, n1]) => (n1 - n0) / (t1 - t0);
+  const [before, last] = samples.slice(-2);
+  const perMs = Math.max(rate(before, last), rate(first, last));
+  if (!(rate(before, last) > 0)) return fast;
+  return (total - last[1]) / perMs > 3 * slow ? slow : fast;
 }
 
 /** Rate between 10% and 90% of the tasks ended (the steady part of the run), from the poll samples. */
@@ -293,6 +296,7 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
       polls: r.samples.length,
       // The end happened between the last two polls: how closely the time is known.
       endSeenWithinMs: r.samples.length > 1 ? r.samples.at(-1)[0] - r.samples.at(-2)[0] : NaN,
+      lastPolls: r.samples.slice(-4).map((sample) => sample.map(Math.round)),
       timedOut: !!r.timedOut,
       cpu: cpuUsed,
     };
