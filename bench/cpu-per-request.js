@@ -94,7 +94,7 @@ async function main() {
     const r = await c.request(target.baseUrl, 'GET', `/api/v1/traces?limit=50${deepCursor ? `&cursor=${encodeURIComponent(deepCursor)}` : ''}`, { headers: target.headers });
     deepCursor = r.json().nextCursor;
   }
-  // A benchmark with one ended run of a few tasks: bench:runs polls its run list ten times a second.
+  // A benchmark with one ended run of a few tasks: its run list, as bench:runs and the console's run page poll it.
   const benchmarkId = opts.paths.split(',').includes('runs') ? await benchmarkWithARun(target) : '';
   const PATHS = {
     runs: { method: 'GET', path: `/api/v1/benchmarks/${benchmarkId}/runs?limit=1` },

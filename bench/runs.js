@@ -10,10 +10,12 @@
 //      run of 10,000 measured 1,057 tasks/s where its third measured 1,653 (bench/README.md);
 //   3. the measured run: from POST /start (202) until GET /runs shows it ended, polled
 //      every --poll-ms (1000, as the console's run page) and every --end-poll-ms (100) once
-//      the end is due within three polls, so that the end is seen within 100 ms while the
-//      polls cost the service what a person watching costs it; tasks/s = tasks / that time. Then the counts: every task must be
-//      completed with its score passed (the run's counts and scores, the tasks route's
-//      summary, and the tasks listed with status=completed);
+//      the end is due within three polls, so that the end is seen within ~100 ms while the
+//      polls cost the service what a person watching costs it (ten a second had cost it
+//      ~0.1 ms of CPU a task: bench/README.md, round twenty-three); tasks/s = tasks / that
+//      time. Then the counts: every task must be completed with its score passed (the
+//      run's counts and scores, the tasks route's summary, and the tasks listed with
+//      status=completed);
 //   4. the baseline (bench/baseline-bullmq.js): the same jobs through bare BullMQ on the
 //      same Redis with the same number of jobs at once as the service executes;
 //   5. distributed mode only, the floor (bench/baseline-runs-floor.js): that baseline plus
@@ -184,9 +186,9 @@ function nextPollMs(samples, total) {
   if (samples.length < 2 || !first || first === samples.at(-1)) return fast;
   const rate = ([t0, n0], [t1, n1]) => (n1 - n0) / (t1 - t0);
   const [before, last] = samples.slice(-2);
-  const perMs = Math.max(rate(before, last), rate(first, last));
-  if (!(rate(before, last) > 0)) return fast;
-  return (total - last[1]) / perMs > 3 * slow ? slow : fast;
+  const lastRate = rate(before, last);
+  if (!(lastRate > 0)) return fast;
+  return (total - last[1]) / Math.max(lastRate, rate(first, last)) > 3 * slow ? slow : fast;
 }
 
 /** Rate between 10% and 90% of the tasks ended (the steady part of the run), from the poll samples. */
@@ -296,6 +298,7 @@ async function serviceSubject(mode, { kind = 'service', settings = {}, root = c.
       polls: r.samples.length,
       // The end happened between the last two polls: how closely the time is known.
       endSeenWithinMs: r.samples.length > 1 ? r.samples.at(-1)[0] - r.samples.at(-2)[0] : NaN,
+      // [ms since the start, tasks ended, ms the poll took] of the last four polls.
       lastPolls: r.samples.slice(-4).map((sample) => sample.map(Math.round)),
       timedOut: !!r.timedOut,
       cpu: cpuUsed,
