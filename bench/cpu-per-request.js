@@ -155,22 +155,18 @@ async function main() {
 /** A benchmark of ten dataset items, run once to its end; answers its id. */
 async function benchmarkWithARun(target) {
   const { runItem, RUN_SCORERS } = require('./lib/run-items');
-  const call = async (method, urlPath, body) => {
-    const r = await c.request(target.baseUrl, method, urlPath, { headers: target.headers, body: body && JSON.stringify(body) });
-    if (r.status >= 300) throw new Error(`${method} ${urlPath}: ${r.status} ${r.body.slice(0, 300)}`);
-    return r.json();
-  };
-  const dataset = await call('POST', '/api/v1/datasets', { name: `cpu ${randomBytes(3).toString('hex')}` });
-  await call('POST', `/api/v1/datasets/${dataset.id}/items`, { items: Array.from({ length: 10 }, (_, i) => runItem(i)) });
-  const benchmark = await call('POST', '/api/v1/benchmarks', {
-    name: `cpu ${randomBytes(3).toString('hex')}`,
-    datasetId: dataset.id,
-    target: { type: 'dataset' },
-    scorers: RUN_SCORERS,
-  });
-  await call('POST', `/api/v1/benchmarks/${benchmark.id}/start`);
+  const call = (method, urlPath, body, status) => c.expectJson(target.baseUrl, method, urlPath, { headers: target.headers, body, status });
+  const dataset = await call('POST', '/api/v1/datasets', { name: `cpu ${randomBytes(3).toString('hex')}` }, 201);
+  await call('POST', `/api/v1/datasets/${dataset.id}/items`, { items: Array.from({ length: 10 }, (_, i) => runItem(i)) }, 201);
+  const benchmark = await call(
+    'POST',
+    '/api/v1/benchmarks',
+    { name: `cpu ${randomBytes(3).toString('hex')}`, datasetId: dataset.id, target: { type: 'dataset' }, scorers: RUN_SCORERS },
+    201,
+  );
+  await call('POST', `/api/v1/benchmarks/${benchmark.id}/start`, undefined, 202);
   for (let i = 0; i < 600; i++) {
-    const page = await call('GET', `/api/v1/benchmarks/${benchmark.id}/runs?limit=1`);
+    const page = await call('GET', `/api/v1/benchmarks/${benchmark.id}/runs?limit=1`, undefined, 200);
     if (['completed', 'failed', 'cancelled'].includes(page.data[0]?.status)) return benchmark.id;
     await c.sleep(100);
   }

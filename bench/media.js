@@ -106,11 +106,7 @@ const QA_SLOW_POLL_MS = 100;
 const QA_RUNNER = { concurrency: 1, maxAttempts: 1, timeoutMs: 600_000 };
 
 /** A request that must answer `status`; answers its JSON. */
-async function call(service, headers, method, urlPath, body, status) {
-  const r = await c.request(service.baseUrl, method, urlPath, { headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: 60_000 });
-  if (r.status !== status) throw new Error(`${method} ${urlPath}: ${r.status} ${r.body.slice(0, 300)}`);
-  return r.json();
-}
+const call = (service, headers, method, urlPath, body, status) => c.expectJson(service.baseUrl, method, urlPath, { headers, body, status });
 
 /**
  * What video_qa through the service needs for a clip, made once: a project holding the clip as a

@@ -162,6 +162,13 @@ function request(baseUrl, method, urlPath, { headers = {}, body, timeoutMs = 300
   });
 }
 
+/** A request with a JSON body (if any) that must answer `status`; answers its JSON, or throws naming the request and the answer. */
+async function expectJson(baseUrl, method, urlPath, { headers = {}, body, status, timeoutMs = 60000 }) {
+  const r = await request(baseUrl, method, urlPath, { headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs });
+  if (r.status !== status) throw new Error(`${method} ${urlPath}: ${r.status} ${r.body.slice(0, 300)}`);
+  return r.json();
+}
+
 function percentile(sorted, p) {
   if (!sorted.length) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -638,6 +645,7 @@ module.exports = {
   traceObject,
   traceBodyFactory,
   request,
+  expectJson,
   summarize,
   percentile,
   measureLatency,
