@@ -59,7 +59,11 @@ if (!['', 'service', 'baseline', 'floor'].includes(opts.only)) throw new Error('
 if (!opts['worker-concurrency']) opts['worker-concurrency'] = workerDefaultConcurrency();
 /** The service is measured (and judged) unless --only picks a baseline. */
 const MEASURES_SERVICE = opts.only === '' || opts.only === 'service';
-const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1500, ratio: 0.5, floorRatio: 0.7 } };
+// Distributed, issue 21 restated issue 5's ratio against the floor: bare BullMQ does none of a
+// task's Kafka and PostgreSQL work, and the floor itself measures 0.3-0.5 of it on 2 cores, so the
+// ratio to bare BullMQ is printed there, not judged (bench/README.md, "The floor: what the design
+// itself costs a task").
+const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1500, ratio: null, floorRatio: 0.7 } };
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const ITEMS_PER_REQUEST = 1000;
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -451,8 +455,8 @@ function report(mode, results) {
       service: ratio,
       baseline: null,
       ratio,
-      target: `>= ${t.ratio}`,
-      pass: opts.only ? null : ratio !== null && ratio >= t.ratio && okAll,
+      target: t.ratio ? `>= ${t.ratio}` : '-',
+      pass: opts.only || !t.ratio ? null : ratio !== null && ratio >= t.ratio && okAll,
     },
     { figure: 'start to finish (s)', service: num(median(sRuns.map((r) => r.seconds))), baseline: num(median(bRuns.map((r) => r.seconds))) },
     { figure: 'server createdAt to finishedAt (s)', service: num(median(sRuns.map((r) => r.serverSeconds))), baseline: null },
@@ -484,7 +488,7 @@ function report(mode, results) {
         figure: 'floor tasks/s (bare BullMQ + Kafka + PostgreSQL; ratio = floor / baseline)',
         service: fRate,
         baseline: bRate,
-        target: `>= ${t.ratio}` + (fOk ? '' : ' (floor incomplete)'),
+        target: fOk ? '-' : '(floor incomplete)',
       },
       {
         figure: `service tasks/s beside the floor (ratio = service / floor${overFloor.ratios.length > 1 ? `, median of ${overFloor.ratios.length} turns` : ''})`,

@@ -445,10 +445,13 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
   Object.assign(env, extraEnv);
   const cleanups = [];
   let proc;
+  let stream = null;
   if (mode === 'all-in-one') {
     proc = startProcess('all-in-one', ['apps/all-in-one/dist/main.js'], env, { root });
   } else {
     const broker = await startBroker();
+    // trace-ingest's consumer group on the trace topic (ConsumerGroups / Topics in @cinetrace/contracts).
+    stream = { brokers: broker.brokers, groupId: 'trace-ingest', topic: 'trace.ingest' };
     const db = (database = await createDatabase('svc'));
     log(`  Kafka broker ${broker.brokers}, database ${db.name}`);
     Object.assign(env, {
@@ -503,6 +506,8 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     kind: 'service',
     mode,
     proc,
+    /** Distributed: where the traces are stored from (see bench/lib/group-lag.js); null all-in-one. */
+    stream,
     analyze: () => analyzeDatabase(database),
     baseUrl,
     projectId: project.id,
@@ -526,11 +531,14 @@ async function startBaseline(mode, { log = console.error, groupCommit = false, e
   const cleanups = [];
   let proc;
   let database = null;
+  let stream = null;
   if (mode === 'all-in-one') {
     env.DATA_DIR = tempDir('cinetrace-bench-baseline-');
     proc = startProcess('baseline-sqlite', ['bench/baseline-sqlite.js'], env);
   } else {
     const broker = await startBroker();
+    // bench/baseline-kafka-pg.js's group and topic (BASELINE_TOPIC is not set here).
+    stream = { brokers: broker.brokers, groupId: 'bench-baseline', topic: 'bench-baseline-traces' };
     const db = (database = await createDatabase('base'));
     log(`  Kafka broker ${broker.brokers}, database ${db.name}`);
     Object.assign(env, { KAFKA_BROKERS: broker.brokers, DATABASE_URL: db.url });
@@ -542,6 +550,7 @@ async function startBaseline(mode, { log = console.error, groupCommit = false, e
     kind: 'baseline',
     mode,
     proc,
+    stream,
     analyze: () => analyzeDatabase(database),
     baseUrl,
     projectId: 'bench',
