@@ -16,6 +16,8 @@ export interface ServiceDataSourceSpec {
    * separate step (`migrate.js`, a Kubernetes Job) and opening fails while any is pending.
    */
   migrateOnOpen?: boolean;
+  /** PostgreSQL settings of the service's every session (`-c name=value` at connect); SQLite has none. */
+  postgresSettings?: Readonly<Record<string, string>>;
 }
 
 /** The variables every app with a database reads. */
@@ -35,7 +37,7 @@ export function serviceStore(service: string, env: StoreEnv, schema: Pick<Servic
   };
 }
 
-export function dataSourceOptions({ target, entities, migrations }: ServiceDataSourceSpec): DataSourceOptions {
+export function dataSourceOptions({ target, entities, migrations, postgresSettings = {} }: ServiceDataSourceSpec): DataSourceOptions {
   const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false } as const;
   if (target.kind === 'postgres') {
     return {
@@ -46,7 +48,7 @@ export function dataSourceOptions({ target, entities, migrations }: ServiceDataS
       ssl: target.ssl as boolean | TlsOptions,
       schema: target.schema,
       // Unqualified names in migrations and raw SQL resolve to the service's own schema.
-      extra: { options: `-c search_path=${target.schema}`, max: 10, connectionTimeoutMillis: 5000 },
+      extra: { options: sessionOptions({ search_path: target.schema, ...postgresSettings }), max: 10, connectionTimeoutMillis: 5000 },
     };
   }
   return {
@@ -60,6 +62,13 @@ export function dataSourceOptions({ target, entities, migrations }: ServiceDataS
       db.pragma('foreign_keys = ON');
     },
   };
+}
+
+/** The startup `options` of a PostgreSQL session setting each of `settings`. */
+function sessionOptions(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
 }
 
 /**
