@@ -450,8 +450,9 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     proc = startProcess('all-in-one', ['apps/all-in-one/dist/main.js'], env, { root });
   } else {
     const broker = await startBroker();
-    // trace-ingest's consumer group on the trace topic (ConsumerGroups / Topics in @cinetrace/contracts).
-    stream = { brokers: broker.brokers, groupId: 'trace-ingest', topic: 'trace.ingest' };
+    // trace-ingest's consumer group on the trace topic.
+    const { ConsumerGroups, Topics } = require(path.join(root, 'libs/contracts/dist'));
+    stream = { brokers: broker.brokers, groupId: ConsumerGroups.TraceIngest, topic: Topics.TraceIngest };
     const db = (database = await createDatabase('svc'));
     log(`  Kafka broker ${broker.brokers}, database ${db.name}`);
     Object.assign(env, {
