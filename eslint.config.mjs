@@ -52,6 +52,24 @@ export default defineConfig(
     },
   },
   {
+    // An 'error' event nobody listens to ends the process: one bad request must never do that
+    // (issue 59). Readable.pipe() forwards no errors, so each end needs its own listener;
+    // pipeline() (node:stream/promises) handles both and destroys both. A .pipe() of rxjs
+    // takes operators (calls) and is not matched.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='pipe'][arguments.length=1]:not([arguments.0.type='CallExpression'])",
+          message:
+            "A stream's .pipe() leaves its errors unhandled (an unhandled 'error' ends the process): use pipeline() from node:stream/promises, or listen for 'error' on both streams and say so in an eslint-disable comment.",
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/console/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

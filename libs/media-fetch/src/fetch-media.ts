@@ -1,5 +1,5 @@
 import type { BlobStore, StoredBlob } from '@cinetrace/blob-store';
-import type { OutboundClient } from '@cinetrace/outbound';
+import { OutboundError, type OutboundClient } from '@cinetrace/outbound';
 import { mediaTypeOf } from './media-types';
 
 export interface FetchMediaOptions {
@@ -33,11 +33,30 @@ export class NotMediaError extends Error {
  */
 export function fetchMedia(outbound: OutboundClient, blobs: BlobStore, projectId: string, url: string, options: FetchMediaOptions): Promise<FetchedMedia> {
   return outbound.getStream(url, { timeoutMs: options.timeoutMs, targetType: 'media' }, async (body, head) => {
+    // The body's errors are handled before anything else: undici's body emits one when it is
+    // dropped unread, or when the peer cuts it off, and an 'error' nobody listens to ends the
+    // process. put()'s pipeline still sees every error: this listener only keeps them handled.
+    body.on('error', ignoreError);
     const contentType = options.contentType ?? mediaTypeOf(head.contentType);
     if (!contentType) {
       body.destroy();
       throw new NotMediaError();
     }
-    return { blob: await blobs.put(projectId, body, { maxBytes: options.maxBytes }), contentType };
+    try {
+      return { blob: await blobs.put(projectId, body, { maxBytes: options.maxBytes }), contentType };
+    } catch (err) {
+      // The source broke off (its connection closed or reset mid-body): the fetch's failure, not the storage's.
+      if (fromUndici(err)) throw new OutboundError('network', `the answer of ${new URL(url).host} broke off before its end`);
+      throw err;
+    }
   });
+}
+
+/** The listener that makes an error handled; who reads the stream reports it (it rejects their promise). */
+function ignoreError(): void {}
+
+/** undici's own errors (the body's socket closed, reset, cut off) carry codes `UND_ERR_…`; a storage's never do. */
+function fromUndici(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('UND_ERR_');
 }

@@ -59,11 +59,14 @@ export function runMediaTool(path: string, args: readonly string[], limits: RunL
       stderr = Buffer.concat([stderr, chunk]);
       if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
     });
+    // Every pipe's errors are handled (an unhandled 'error' ends the process): a tool that has
+    // read enough closes its input early (EPIPE is expected, not a failure), and a pipe that
+    // breaks otherwise ends the run, which 'close' settles.
+    for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe.on('error', () => undefined);
     if (!limits.input) child.stdin.end();
     else {
-      // A tool that has read enough closes its input early: EPIPE is expected, not a failure.
-      child.stdin.on('error', () => undefined);
       limits.input.on('error', (err) => stop(new MediaToolRunError('input-failed', `the input failed: ${err.message}`)));
+      // eslint-disable-next-line no-restricted-syntax -- both ends have error listeners above; pipeline() would make the tool's early close an input failure
       limits.input.pipe(child.stdin);
     }
 

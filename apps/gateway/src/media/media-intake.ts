@@ -48,9 +48,12 @@ export class MediaIntake implements OnApplicationShutdown {
     // put() destroys a source it fails on; the request's socket must survive to carry the 413, so it gets a stream of its own.
     const source = new PassThrough();
     body.on('error', (err) => source.destroy(err));
+    // put() reports the source's error; this keeps a late one (the client leaving after put() gave up) handled.
+    source.on('error', () => undefined);
     request.once('close', () => {
       if (!request.complete) source.destroy(new ClientGoneError());
     });
+    // eslint-disable-next-line no-restricted-syntax -- both ends have error listeners; pipeline() would destroy the request, whose socket carries the 413
     body.pipe(source);
     return this.put(projectId, source);
   }
