@@ -4,6 +4,7 @@ import { aBenchmark } from './support/benchmarks';
 import { appendOk, createDataset } from './support/datasets';
 import { Answer, ListPage, Schema } from './support/api-types';
 import { aListQuery, aTrace, deepBody, fromSchema, oddString, wildJson } from './support/fuzz-arbitraries';
+import { aMediaContentType, aMediaSourceAnswer, type MediaSources, startMediaSources } from './support/fuzz-media-sources';
 import { OpenApiDocument, Operation as OperationSpec } from './support/openapi-document';
 import { addOrganization } from './support/organizations';
 import { OTLP_TRACES, OTLP_TRACES_UNDER_API } from './support/otlp';
@@ -216,4 +217,41 @@ describe('Fuzzing every route (fast-check)', () => {
       expect(response.text).toContain(MARKER);
     }
   });
+});
+
+describe('Fuzzing media { url } fetches: answers that are not media, or break off (OUTBOUND_ALLOW_PRIVATE for a local source)', () => {
+  // Small limits, so that a large or endless answer is refused within the run.
+  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', MEDIA_MAX_BYTES: String(1024 * 1024), MEDIA_FETCH_TIMEOUT_MS: '3000' } });
+  let sources: MediaSources;
+  beforeAll(async () => {
+    sources = await startMediaSources();
+  });
+  afterAll(() => sources?.close());
+
+  it('never answers 5xx, answers every 4xx as problem+json naming url, and the process that fetched keeps running', async () => {
+    const { api } = await inNewProject(ctx.api);
+    const edge = ctx.stack.mode === 'all-in-one' ? 'all-in-one' : 'gateway';
+    const pid = ctx.stack.pid(edge);
+    const details = await fc.check(
+      fc.asyncProperty(aMediaSourceAnswer, aMediaContentType, async (answer, contentType) => {
+        const body = contentType === undefined ? { url: sources.url(answer) } : { url: sources.url(answer), contentType };
+        const response = await api.post<Answer<'createMedia'>>('/api/v1/media', body, { timeoutMs: 30_000 });
+        const replay = `${JSON.stringify(answer)} contentType=${String(contentType)}`;
+        if (response.status >= 500) throw new Error(`${response.status} for ${replay}: ${response.text.slice(0, 300)}`);
+        if (response.status >= 400 && !(response.headers.get('content-type') ?? '').startsWith('application/problem+json')) {
+          throw new Error(`${response.status} without a problem for ${replay}: ${response.text.slice(0, 200)}`);
+        }
+        if (response.status === 400 && !response.text.includes('"url"') && !response.text.includes('"contentType"')) {
+          throw new Error(`a 400 naming neither url nor contentType for ${replay}: ${response.text.slice(0, 300)}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    expect(details.failed ? String((details.errorInstance as Error)?.message ?? details.errorInstance) : 'passed').toBe('passed');
+    expect(sources.hits).toBeGreaterThan(0);
+    // A dropped body's error comes a moment after its answer: the process must still be the same one, answering.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ctx.stack.pid(edge)).toBe(pid);
+    expect((await api.get('/api/v1/media')).status).toBe(200);
+  }, 300_000);
 });
