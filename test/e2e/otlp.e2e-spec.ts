@@ -242,7 +242,7 @@ describe('OTLP/HTTP trace ingest', () => {
     }
   });
 
-  it('answers 400 with a google.rpc.Status for undecodable bodies, 415 for other types, 413 for a gzip bomb', async () => {
+  it('answers 400 with a google.rpc.Status for undecodable bodies, 415 for other types, 413 for a gzip bomb, 401 for any of them without a valid key', async () => {
     const project = await newProject();
     const headers = (type: string, extra: Record<string, string> = {}) => otlpHeaders(ctx.stack.apiKey, project.key, type, extra);
 
@@ -273,6 +273,23 @@ describe('OTLP/HTTP trace ingest', () => {
     const bombed = await postOtlp(ctx.stack, bomb, headers(JSON_TYPE, { 'content-encoding': 'gzip' }));
     expect(bombed.status).toBe(413);
     expect(bombed.json).toEqual({ code: 8, message: expect.stringMatching(/decompressed/) });
+
+    // Without a valid key the body is never read: 401, whatever it holds.
+    const unauthenticated = [
+      { authorization: '', body: bomb, type: JSON_TYPE, encoding: 'gzip' },
+      { authorization: 'Bearer ct_not_a_key_at_all_000000', body: bomb, type: PROTOBUF_TYPE, encoding: 'gzip' },
+      { authorization: 'Bearer ct_not_a_key_at_all_000000', body: Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), type: PROTOBUF_TYPE, encoding: 'identity' },
+      { authorization: '', body: Buffer.from('plain'), type: 'text/plain', encoding: 'gzip' },
+    ];
+    for (const { authorization, body, type, encoding } of unauthenticated) {
+      const refused = await postOtlp(ctx.stack, body, {
+        'content-type': type,
+        'content-encoding': encoding,
+        'x-project-key': project.key,
+        ...(authorization ? { authorization } : {}),
+      });
+      expect([refused.status, (refused.headers.get('content-type') ?? '').split(';')[0]]).toEqual([401, type === PROTOBUF_TYPE ? PROTOBUF_TYPE : JSON_TYPE]);
+    }
 
     // Protobuf is taken by the OTLP routes only.
     const elsewhere = await postOtlp(ctx.stack, Buffer.from([]), headers(PROTOBUF_TYPE), '/api/v1/traces');

@@ -29,15 +29,16 @@ async function setup(rejectedSpans = 0) {
   const otlp = {
     export: async (ctx: ProjectContext, body: OtlpBody) => (exported.push({ ctx, body }), { rejectedSpans, errorMessage: rejectedSpans ? 'refused' : '' }),
   } as unknown as OtlpIngest;
+  const parsed: Buffer[] = [];
   const fastify: FastifyInstance = Fastify();
-  fastify.addContentTypeParser('application/x-protobuf', { parseAs: 'buffer' }, (_req, bytes, done) => done(null, { encoding: 'protobuf', bytes }));
+  fastify.addContentTypeParser('application/x-protobuf', { parseAs: 'buffer' }, (_req, bytes, done) => (parsed.push(bytes as Buffer), done(null, { encoding: 'protobuf', bytes })));
   fastify.setErrorHandler((err, _request, reply) => {
     const code = err instanceof DomainError ? err.code : 'internal';
     void reply.status(code === ErrorCode.Unauthenticated ? 401 : code === ErrorCode.ProjectKeyRequired ? 401 : 400).send({ code });
   });
   registerOtlpHttpRoutes(fastify, auth, otlp);
   await fastify.ready();
-  return { fastify, exported, scopesAsked };
+  return { fastify, exported, scopesAsked, parsed };
 }
 
 const headers = { authorization: `Bearer ${API_KEY}`, 'x-project-key': PROJECT_KEY, 'content-type': 'application/x-protobuf' };
@@ -61,6 +62,17 @@ describe('the OTLP/HTTP routes, served outside Nest', () => {
     const { fastify, exported } = await setup();
     const reply = await fastify.inject({ method: 'POST', url: '/v1/traces', headers: { ...headers, authorization: 'Bearer nope' }, payload });
     expect([reply.statusCode, reply.json()]).toEqual([401, { code: ErrorCode.Unauthenticated }]);
+    expect(exported).toHaveLength(0);
+  });
+
+  it('refuses a missing or wrong key before the body is read: its parser never runs', async () => {
+    const { fastify, exported, parsed } = await setup();
+    const garbage = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]);
+    for (const authorization of ['', 'Bearer nope']) {
+      const reply = await fastify.inject({ method: 'POST', url: '/v1/traces', headers: { ...headers, authorization, 'content-encoding': 'gzip' }, payload: garbage });
+      expect([reply.statusCode, reply.json()]).toEqual([401, { code: ErrorCode.Unauthenticated }]);
+    }
+    expect(parsed).toHaveLength(0);
     expect(exported).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, type ProjectContext } from '@cinetrace/contracts';
 import { encodeExportResponse } from '@cinetrace/traces';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpCredentials, type AuthGuard } from '../auth/auth.guard';
@@ -17,16 +17,25 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * (ingestCaller), no query parameters (UnknownQueryGuard's rule), the body parsers (protobuf,
  * OTLP/JSON, gzip), the request id, HTTP metrics, and every error answered as a
  * google.rpc.Status by GatewayExceptionFilter (Nest's error handler is Fastify's).
+ * The keys are checked in the route's onRequest hook, before the body is read: a caller
+ * without a valid key learns 401 and nothing about how its body would have been taken
+ * (a gzip bomb, garbage, an unknown type), and costs no decompression.
  * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
  */
 export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard, otlp: OtlpIngest): void {
-  for (const url of OTLP_TRACE_ROUTES) fastify.post(url, (request, reply) => exportTraces(request, reply, auth, otlp));
+  const callers = new WeakMap<FastifyRequest, ProjectContext>();
+  const authenticate = async (request: FastifyRequest): Promise<void> => {
+    // In the order the guards ran: the keys first, then the query.
+    callers.set(request, await ingestCaller(auth, httpCredentials(request), String(request.id)));
+    refuseQueryParameters(request);
+  };
+  for (const url of OTLP_TRACE_ROUTES) {
+    fastify.post(url, { onRequest: authenticate }, (request, reply) => exportTraces(request, reply, callers.get(request), otlp));
+  }
 }
 
-async function exportTraces(request: FastifyRequest, reply: FastifyReply, auth: AuthGuard, otlp: OtlpIngest): Promise<FastifyReply> {
-  // In the order the guards ran: the keys first, then the query.
-  const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
-  refuseQueryParameters(request);
+async function exportTraces(request: FastifyRequest, reply: FastifyReply, ctx: ProjectContext | undefined, otlp: OtlpIngest): Promise<FastifyReply> {
+  if (!ctx) throw new Error('OTLP export without its authenticated caller');
   const body = request.body;
   if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');
   const answer = encodeExportResponse(body.encoding, await otlp.export(ctx, body));
