@@ -3,6 +3,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { GatewayEnv } from '../gateway.env';
+import { FairShareLimiter, FairShareRefusal } from './fair-share-limiter';
 import type { OtlpBody } from './otlp-body';
 import { decodeOtlpExport, type OtlpDecoded, type OtlpExport } from './otlp-decoding';
 
@@ -14,28 +15,38 @@ import { decodeOtlpExport, type OtlpDecoded, type OtlpExport } from './otlp-deco
  */
 export const ON_LOOP_MAX_BYTES = 256 * 1024;
 /**
- * Large exports waiting for a thread, per thread, before one more is answered 503 (the
- * exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and at
+ * Large exports running or waiting for a thread, per thread, before one more is answered 503
+ * (the exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and at
  * ~100 ms per 5 MiB export, 16 is more than a second of work queued.
  */
 const QUEUED_PER_THREAD = 16;
+/**
+ * What one project may hold of that, per thread, before its next large export is answered
+ * 429: a project flooding the pool is refused alone, and a quarter leaves room for others.
+ */
+const PROJECT_QUEUED_PER_THREAD = 4;
 /** A thread idle this long ends: only exports past ON_LOOP_MAX_BYTES use them. */
 const THREAD_IDLE_MS = 60_000;
 const RETRY_AFTER_SECONDS = 1;
 
 /** Decodes OTLP export requests: what OtlpIngest needs done before it publishes. */
 export interface OtlpDecoder {
-  decode(body: OtlpBody): Promise<OtlpDecoded>;
+  /** Decodes `body`, exported to the project `projectId` (whose share of the decoding threads it takes). */
+  decode(projectId: string, body: OtlpBody): Promise<OtlpDecoded>;
 }
 
 /**
  * OTLP decoding, mapping and validation: on worker threads (OTLP_DECODE_THREADS) for a large
  * export, which on the loop held every other request for its whole decode (a 5 MiB export,
  * about 100 ms), on the loop for the small ones (ON_LOOP_MAX_BYTES). Both run decodeOtlpExport.
+ * The threads are shared fairly between projects (FairShareLimiter): a project flooding them
+ * with large exports waits behind its own, is refused past its share (429 with Retry-After),
+ * and another project's export waits for one thread to free at most.
  */
 @Injectable()
 export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
   private readonly pool: Piscina<OtlpExport, OtlpDecoded>;
+  private readonly shares: FairShareLimiter;
 
   constructor(private readonly env: GatewayEnv) {
     const threads = env.OTLP_DECODE_THREADS;
@@ -45,25 +56,30 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
       // each thread holds its own copy of the schemas and protos in memory.
       minThreads: 0,
       maxThreads: threads,
-      maxQueue: threads * QUEUED_PER_THREAD,
       idleTimeout: THREAD_IDLE_MS,
     });
+    // At most one export per thread is handed to piscina: the rest wait here, in their project's turn.
+    this.shares = new FairShareLimiter({ concurrency: threads, perKey: threads * PROJECT_QUEUED_PER_THREAD, total: threads * QUEUED_PER_THREAD });
   }
 
-  async decode(body: OtlpBody): Promise<OtlpDecoded> {
+  async decode(projectId: string, body: OtlpBody): Promise<OtlpDecoded> {
     if (body.bytes.length <= ON_LOOP_MAX_BYTES) return decodeOtlpExport({ ...body, maxJsonDepth: this.env.MAX_JSON_DEPTH });
     try {
-      // The body is often a view of a larger socket buffer, which a post would copy whole: the
-      // thread gets its own copy of just these bytes, moved rather than copied again.
-      const bytes = new Uint8Array(body.bytes);
-      return await this.pool.run({ encoding: body.encoding, bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH }, { transferList: [bytes.buffer] });
+      return await this.shares.run(projectId, () => this.onThread(body));
     } catch (err) {
-      // Piscina's refusal of a task past maxQueue (its errors carry no code).
-      if ((err as Error)?.message === 'Task queue is at limit') {
-        throw new DomainError(ErrorCode.Unavailable, 'OTLP decoding is at capacity; retry the export', undefined, RETRY_AFTER_SECONDS);
+      if (!(err instanceof FairShareRefusal)) throw err;
+      if (err.reason === 'key') {
+        throw new DomainError(ErrorCode.RateLimited, 'This project has as many large exports being decoded as it may; retry the export', undefined, RETRY_AFTER_SECONDS);
       }
-      throw err;
+      throw new DomainError(ErrorCode.Unavailable, 'OTLP decoding is at capacity; retry the export', undefined, RETRY_AFTER_SECONDS);
     }
+  }
+
+  private onThread(body: OtlpBody): Promise<OtlpDecoded> {
+    // The body is often a view of a larger socket buffer, which a post would copy whole: the
+    // thread gets its own copy of just these bytes, moved rather than copied again.
+    const bytes = new Uint8Array(body.bytes);
+    return this.pool.run({ encoding: body.encoding, bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH }, { transferList: [bytes.buffer] });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -30,7 +30,7 @@ const protobufBody = (...spans: Array<ReturnType<typeof span>>) => {
 };
 
 /** Decodes on the calling thread: the pool runs the same function on its threads. */
-const inlineDecoder = { decode: (b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }) };
+const inlineDecoder = { decode: (_projectId: string, b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }) };
 
 /**
  * OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no
@@ -108,8 +108,8 @@ describe('OtlpIngest', () => {
     expect(published[1].value.trace.spans.map((s) => s.id)).toEqual(['1'.repeat(16)]);
 
     // The decoder says which exports its traces are exactly the mapping of.
-    expect(await inlineDecoder.decode(whole)).toMatchObject({ ok: true, asMapped: true });
-    expect(await inlineDecoder.decode(protobufBody(span('1'.repeat(16), 'root'), span('2'.repeat(16), 'x'.repeat(257), '1'.repeat(16))))).toMatchObject({
+    expect(await inlineDecoder.decode('prj_1', whole)).toMatchObject({ ok: true, asMapped: true });
+    expect(await inlineDecoder.decode('prj_1', protobufBody(span('1'.repeat(16), 'root'), span('2'.repeat(16), 'x'.repeat(257), '1'.repeat(16))))).toMatchObject({
       ok: true,
       asMapped: false,
     });

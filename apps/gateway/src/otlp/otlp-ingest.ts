@@ -27,7 +27,7 @@ export class OtlpIngest {
   ) {}
 
   async export(ctx: ProjectContext, body: OtlpBody): Promise<PartialSuccess> {
-    const decoded = await this.decoder.decode(body);
+    const decoded = await this.decoder.decode(ctx.projectId, body);
     if (!decoded.ok) throw new DomainError(decoded.code, decoded.detail, decoded.errors);
     const refusals = decoded.refusals;
     let rejectedSpans = decoded.rejectedSpans;
