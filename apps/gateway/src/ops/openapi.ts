@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { secureDocsPage } from './docs-page-headers';
 import { refineDocument } from './openapi/refine-document';
 
 /** The OpenAPI 3.1 document, generated from the controllers, DTOs and validators, then refined (openapi/refine-document.ts). */
@@ -18,8 +20,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return refineDocument(SwaggerModule.createDocument(app, config));
 }
 
-/** Serves the document at /api/v1/openapi.json (and YAML), and a page to browse it at /docs. */
-export function setupOpenApi(app: INestApplication): void {
+/**
+ * Serves the document at /api/v1/openapi.json (and YAML), and a page to browse it at /docs
+ * under its own Content-Security-Policy (docs-page-headers.ts). The page never calls
+ * validator.swagger.io (Swagger UI's default badge): a self-hosted service's reference
+ * does not send its address out, and the policy lets no image in from elsewhere.
+ */
+export function setupOpenApi(app: NestFastifyApplication): void {
   const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'api/v1/openapi.json', yamlDocumentUrl: 'api/v1/openapi.yaml' });
+  secureDocsPage(app.getHttpAdapter().getInstance());
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'api/v1/openapi.json',
+    yamlDocumentUrl: 'api/v1/openapi.yaml',
+    swaggerOptions: { validatorUrl: null },
+  });
 }
