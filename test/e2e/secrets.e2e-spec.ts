@@ -1,6 +1,8 @@
 import { expect } from '@jest/globals';
 import { Api, ApiResponse, unique } from '@cinetrace/testing';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +24,7 @@ const secretPath = (id: string) => `${SECRETS}/${encodeURIComponent(id)}`;
 /** A value no answer, output or log line may ever show. */
 const aValue = (tag: string) => `sk-${tag}-${randomBytes(12).toString('hex')}`;
 
-/** An operator key offered by name (OUTBOUND_ENV_SECRETS), only for the loopback literal. */
+/** An operator key offered by name (OUTBOUND_ENV_SECRETS), only for the endpoints' origin (http on the loopback literal). */
 const OPERATOR_KEY = aValue('operator');
 /** Given as a mounted secret would be: E2E_OPERATOR_KEY_FILE, the file ending in a newline. */
 const operatorKeyDir = mkdtempSync(join(tmpdir(), 'cinetrace-operator-key-'));
@@ -52,6 +54,25 @@ function recorder() {
   };
 }
 
+/**
+ * A target that repeats the credential it was sent as object keys, in its output and its
+ * usage (where a key is all there is to hide it in). Answers `{ output, usage }`.
+ */
+async function keyEchoingTarget(): Promise<{ url: string; heard: string[]; close(): Promise<void> }> {
+  const heard: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const key = String(req.headers.authorization);
+    heard.push(key);
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ output: { caption: 'c', heard: { [key]: true }, nested: { [key]: { [key]: 1 } } }, usage: { [key]: 3, frames: 96 } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, heard, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
 /** The task's trace, once trace-ingest has stored it. */
 async function traceOf(api: Api, traceId: string): Promise<ApiResponse> {
   for (let i = 0; i < 100; i++) {
@@ -62,18 +83,22 @@ async function traceOf(api: Api, traceId: string): Promise<ApiResponse> {
   throw new Error(`trace ${traceId} was never readable`);
 }
 
+/** The answer of benchmark create for any unusable reference, whatever the reason. */
+const UNUSABLE = /^is not a secret this benchmark can use for that URL/;
+
 describe('Secrets', () => {
-  const ctx = useStack({
-    env: {
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      OUTBOUND_ENV_SECRETS: 'E2E_OPERATOR_KEY@127.0.0.1',
-      E2E_OPERATOR_KEY_FILE: OPERATOR_KEY_FILE,
-      E2E_CANARY_SECRET: CANARY,
-    },
-  });
+  // Started before the stack: the operator key is bound to the endpoints' origin, port included.
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());
+  const ctx = useStack(() => ({
+    env: {
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      OUTBOUND_ENV_SECRETS: `E2E_OPERATOR_KEY@${endpoints.baseUrl}`,
+      E2E_OPERATOR_KEY_FILE: OPERATOR_KEY_FILE,
+      E2E_CANARY_SECRET: CANARY,
+    },
+  }));
 
   describe('no request may name a server environment variable', () => {
     it.each(['BOOTSTRAP_API_KEY', 'DATABASE_URL', 'PATH', 'E2E_CANARY_SECRET'])('refuses apiKeyEnv %s on targets and judges with 400, and calls nothing', async (name) => {
@@ -117,7 +142,7 @@ describe('Secrets', () => {
         scorers: [{ type: 'exact_match' }],
       });
       expectProblem(unlisted, 400, 'validation_failed', ['target.apiKey']);
-      expect(unlisted.body.errors?.[0].message).toMatch(/names no secret of this organization/);
+      expect(unlisted.body.errors?.[0].message).toMatch(UNUSABLE);
     });
   });
 
@@ -207,7 +232,7 @@ describe('Secrets', () => {
       const first = aValue('target');
       const second = aValue('target-rotated');
       const scorerValue = aValue('scorer');
-      const targetSecret = await createSecret(api, { name: unique('TARGET_KEY').replace(/[^A-Za-z0-9_.-]/g, '_'), value: first, allowedHosts: ['127.0.0.1'] });
+      const targetSecret = await createSecret(api, { name: unique('TARGET_KEY').replace(/[^A-Za-z0-9_.-]/g, '_'), value: first, allowedHosts: [endpoints.baseUrl] });
       const scorerSecret = await createSecret(api, { name: unique('SCORER_KEY').replace(/[^A-Za-z0-9_.-]/g, '_'), value: `Bearer ${scorerValue}` });
       const { benchmarkId } = await benchmarkOn(api, captionItems(1), {
         target: { type: 'http', url: `${endpoints.baseUrl}/target/echo`, apiKey: { secret: targetSecret.name } },
@@ -247,22 +272,29 @@ describe('Secrets', () => {
       }
     });
 
-    it('refuses at create a host a secret does not allow, and at call time sends nothing to a host no longer allowed', async () => {
+    it('refuses at create a host a secret does not allow, with the answer a missing secret gets, and at call time sends nothing to a host no longer allowed', async () => {
       const { api } = await inNewProject(ctx.api);
       const value = aValue('bound');
       const secret = await createSecret(api, { name: unique('BOUND').replace(/[^A-Za-z0-9_.-]/g, '_'), value, allowedHosts: ['models.example.com'] });
       const dataset = await createDataset(api);
-      const refused = await api.post(BENCHMARKS, {
-        name: unique('Elsewhere'),
-        datasetId: dataset.id,
-        target: { type: 'http', url: `${endpoints.baseUrl}/target/caption`, apiKey: { secret: secret.name } },
-        scorers: [{ type: 'exact_match' }],
-      });
+      const createWith = (name: string) =>
+        api.post(BENCHMARKS, {
+          name: unique('Elsewhere'),
+          datasetId: dataset.id,
+          target: { type: 'http', url: `${endpoints.baseUrl}/target/caption`, apiKey: { secret: name } },
+          scorers: [{ type: 'exact_match' }],
+        });
+      const refused = await createWith(secret.name);
       expectProblem(refused, 400, 'validation_failed', ['target.apiKey']);
-      expect(refused.body.errors?.[0].message).toMatch(/may not be sent to 127\.0\.0\.1/);
+      // A write key learns neither that the name exists nor where it may go.
+      const missing = await createWith(unique('NO_SUCH').replace(/[^A-Za-z0-9_.-]/g, '_'));
+      expectProblem(missing, 400, 'validation_failed', ['target.apiKey']);
+      expect(refused.body.errors).toEqual(missing.body.errors);
+      expect(refused.body.errors?.[0].message).toMatch(UNUSABLE);
+      expect(refused.text).not.toContain('models.example.com');
 
       // Allowed when created; the allow-list then changes under the benchmark.
-      await api.request('PUT', secretPath(secret.id), { json: { value, allowedHosts: ['localhost'] } });
+      await api.request('PUT', secretPath(secret.id), { json: { value, allowedHosts: [endpoints.localhostUrl] } });
       const { benchmarkId } = await benchmarkOn(api, captionItems(1), {
         target: { type: 'http', url: `${endpoints.localhostUrl}/target/caption`, apiKey: { secret: secret.name } },
         runner: { maxAttempts: 1 },
@@ -272,8 +304,72 @@ describe('Secrets', () => {
       const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
       expect(run.status).toBe('failed');
       const [task] = await allTasks(api, benchmarkId, run.id);
-      expect(task.error).toMatch(new RegExp(`the secret '${secret.name}' could not be used: .*may not be sent to localhost`));
+      expect(task.error).toContain(`the secret '${secret.name}' could not be used: The secret '${secret.name}' may not be sent to ${endpoints.localhostUrl}`);
+      expect(task.error).not.toContain('models.example.com');
       expect(endpoints.received.length).toBe(calls);
+    });
+
+    it('reads a bare allowed host as https on 443: sends nothing over plain http or to another port', async () => {
+      const { api } = await inNewProject(ctx.api);
+      const value = aValue('https-only');
+      const { port } = new URL(endpoints.baseUrl);
+      const name = unique('HTTPS_ONLY').replace(/[^A-Za-z0-9_.-]/g, '_');
+      // Bound to https on the endpoints' port: their plain http is refused at create.
+      const secret = await createSecret(api, { name, value, allowedHosts: [`127.0.0.1:${port}`] });
+      const dataset = await createDataset(api);
+      const plain = await api.post(BENCHMARKS, {
+        name: unique('Plain'),
+        datasetId: dataset.id,
+        target: { type: 'http', url: `${endpoints.baseUrl}/target/caption`, apiKey: { secret: name } },
+        scorers: [{ type: 'exact_match' }],
+      });
+      expectProblem(plain, 400, 'validation_failed', ['target.apiKey']);
+      expect(plain.body.errors?.[0].message).toMatch(UNUSABLE);
+
+      /** A benchmark created while the secret allowed `url`'s origin, run after it is bound to the bare host. */
+      const refusedAtCallTime = async (url: string): Promise<string | null | undefined> => {
+        await api.request('PUT', secretPath(secret.id), { json: { value, allowedHosts: [new URL(url).origin] } });
+        const { benchmarkId } = await benchmarkOn(api, captionItems(1), { target: { type: 'http', url, apiKey: { secret: name } }, runner: { maxAttempts: 1 } });
+        expect((await api.request('PUT', secretPath(secret.id), { json: { value, allowedHosts: ['127.0.0.1'] } })).status).toBe(200);
+        const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
+        expect(run.status).toBe('failed');
+        return (await allTasks(api, benchmarkId, run.id))[0].error;
+      };
+      const calls = endpoints.received.length;
+      expect(await refusedAtCallTime(`${endpoints.baseUrl}/target/caption`)).toContain(
+        `the secret '${name}' could not be used: The secret '${name}' may not be sent to http://127.0.0.1:${port}`,
+      );
+      // Nothing listens there: a released value would have failed the call to connect, not the release.
+      expect(await refusedAtCallTime('https://127.0.0.1:8443/target/caption')).toContain(
+        `the secret '${name}' could not be used: The secret '${name}' may not be sent to https://127.0.0.1:8443`,
+      );
+      expect(endpoints.received.length).toBe(calls);
+      expect(ctx.stack.output()).not.toContain(value);
+    });
+
+    it('cuts a value out of the keys of what a target answers, in the task output, its usage and the trace', async () => {
+      const answers = recorder();
+      const { api } = await inNewProject(ctx.api);
+      const value = aValue('as-key');
+      const secret = await createSecret(api, { name: unique('KEYED').replace(/[^A-Za-z0-9_.-]/g, '_'), value });
+      const target = await keyEchoingTarget();
+      try {
+        const { benchmarkId } = await benchmarkOn(api, captionItems(1), { target: { type: 'http', url: target.url, apiKey: { secret: secret.name } } });
+        const run = await runEnds(api, benchmarkId, await startOk(api, benchmarkId));
+        expect(run.status).toBe('completed');
+        expect(target.heard).toEqual([`Bearer ${value}`]);
+        const tasks = await answers.keep(api.get<Answer<'listBenchmarkTasks'>>(`${benchmarkPath(benchmarkId)}/tasks`, { runId: run.id }));
+        const [task] = tasks.body.data;
+        expect(task.output).toEqual({ caption: 'c', heard: { 'Bearer [redacted]': true }, nested: { 'Bearer [redacted]': { 'Bearer [redacted]': 1 } } });
+        expect(task.usage).toEqual({ 'Bearer [redacted]': 3, frames: 96 });
+        const trace = await traceOf(api, task.traceId!);
+        answers.seen.push(trace);
+        expect(trace.text).toContain('Bearer [redacted]');
+        expect(answers.texts()).not.toContain(value);
+        expect(ctx.stack.output()).not.toContain(value);
+      } finally {
+        await target.close();
+      }
     });
 
     it('cannot delete a secret while a live benchmark names it', async () => {

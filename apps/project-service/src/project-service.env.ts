@@ -1,7 +1,7 @@
-import { ServiceEnv, ToInt, ToList } from '@cinetrace/config';
+import { ServiceEnv, ToBool, ToInt, ToList } from '@cinetrace/config';
 import { parseSecretsKey } from '@cinetrace/secret-crypto';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { ENV_SECRETS_PATTERN } from './secrets/env-secrets';
 
 /** Environment of project-service; validated at boot (see validateEnv). */
@@ -42,6 +42,12 @@ export class ProjectServiceEnv extends ServiceEnv {
   @IsOptional()
   @Matches(ENV_SECRETS_PATTERN, { message: 'must be a comma-separated list of NAME or NAME@host|host (NAME: A-Z, 0-9, _)' })
   OUTBOUND_ENV_SECRETS?: string;
+
+  /**
+   * Local development: a secret may also go over plain http, to an allowedHosts entry that
+   * says `http://` (the same switch that lets targets call private addresses).
+   */
+  @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
 
   /** How long a request to benchmark-service (is a secret still referenced?) may take. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;

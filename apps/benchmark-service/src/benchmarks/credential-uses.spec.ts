@@ -3,7 +3,7 @@ import { credentialUses } from './credential-uses';
 import { validateTarget } from './target-rules';
 
 describe('credentialUses', () => {
-  it('names every { secret } of a benchmark with its path and the host its value would go to', () => {
+  it('names every { secret } of a benchmark with its path and the origin (scheme, host, port) its value would go to', () => {
     const target = validateTarget(
       { type: 'http', url: 'https://Models.example.com/render', apiKey: { secret: 'MODEL' }, headers: { 'X-Team': { secret: 'TEAM' }, 'x-mode': 'fast' } },
       { allowPrivate: false },
@@ -15,10 +15,10 @@ describe('credentialUses', () => {
     ]);
     if (!target.ok || !scorers.ok) throw new Error('the fixtures must be valid');
     expect(credentialUses(target.target, scorers.scorers)).toEqual([
-      { path: 'target.apiKey', name: 'MODEL', host: 'models.example.com' },
-      { path: 'target.headers.X-Team', name: 'TEAM', host: 'models.example.com' },
-      { path: 'scorers[1].config.apiKey', name: 'JUDGE', host: 'judge.example.com' },
-      { path: 'scorers[2].config.headers.Authorization', name: 'SCORER', host: 'scorer.example.com' },
+      { path: 'target.apiKey', name: 'MODEL', origin: 'https://models.example.com:443' },
+      { path: 'target.headers.X-Team', name: 'TEAM', origin: 'https://models.example.com:443' },
+      { path: 'scorers[1].config.apiKey', name: 'JUDGE', origin: 'https://judge.example.com:443' },
+      { path: 'scorers[2].config.headers.Authorization', name: 'SCORER', origin: 'https://scorer.example.com:443' },
     ]);
   });
 

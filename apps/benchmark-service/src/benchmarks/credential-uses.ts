@@ -1,11 +1,11 @@
-import { isSecretReference, type SecretUse } from '@cinetrace/contracts';
+import { isSecretReference, secretOrigin, type SecretUse } from '@cinetrace/contracts';
 import type { ScorerSpec } from '@cinetrace/scorers';
 import type { TargetSpec } from './target-rules';
 
 /**
- * Every `{ secret }` a valid benchmark names, with the field naming it and the host its value
- * would be sent to: what project-service checks (the secret exists in the organization, and
- * allows that host).
+ * Every `{ secret }` a valid benchmark names, with the field naming it and the origin its value
+ * would be sent to (scheme, host and port): what project-service checks (the secret exists in
+ * the organization, and allows that origin).
  */
 export function credentialUses(target: TargetSpec, scorers: ScorerSpec[]): SecretUse[] {
   const uses: SecretUse[] = [];
@@ -29,5 +29,6 @@ export function credentialUses(target: TargetSpec, scorers: ScorerSpec[]): Secre
 }
 
 function use(path: string, name: string, url: string): SecretUse {
-  return { path, name, host: new URL(url).hostname.toLowerCase() };
+  // The URL passed the target and scorer rules (http or https): it has an origin.
+  return { path, name, origin: secretOrigin(url) ?? url };
 }

@@ -19,10 +19,11 @@ const problemsOf = (fn: () => unknown): string[] => {
 
 describe('OUTBOUND_ENV_SECRETS', () => {
   it('lists names, each optionally bound to hosts', () => {
-    for (const ok of ['OPENAI_API_KEY', 'A,B_2', 'OPENAI_API_KEY@api.openai.com', 'K@a.example.com|*.models.example.com, L']) {
+    const good = ['OPENAI_API_KEY', 'A,B_2', 'OPENAI_API_KEY@api.openai.com', 'K@a.example.com|*.models.example.com, L', 'A@https://x.example.com:8443|http://localhost:8080'];
+    for (const ok of good) {
       expect(ENV_SECRETS_PATTERN.test(ok)).toBe(true);
     }
-    for (const bad of ['lower', 'A;B', 'A@https://x.example.com', 'A@', '@host', 'A,,B', 'A B']) {
+    for (const bad of ['lower', 'A;B', 'A@https://x.example.com/', 'A@ftp://x.example.com', 'A@', '@host', 'A,,B', 'A B']) {
       expect(ENV_SECRETS_PATTERN.test(bad)).toBe(false);
     }
   });

@@ -1,10 +1,10 @@
 import { ReadFile, readFromDisk, resolveSecretFiles } from '@cinetrace/config';
-import { SECRET_HOST_PATTERN } from '@cinetrace/contracts';
+import { SECRET_HOST_ENTRY_SOURCE } from '@cinetrace/contracts';
 
 const ENV_NAME = '[A-Z_][A-Z0-9_]{0,99}';
-const HOST = SECRET_HOST_PATTERN.source.replace(/^\^|\$$/g, '').replace(/\$\|\^/g, '|');
+const HOST = SECRET_HOST_ENTRY_SOURCE;
 const ENTRY = `${ENV_NAME}(@(?:${HOST})(\\|(?:${HOST}))*)?`;
-/** `NAME` or `NAME@host|host`, comma-separated. */
+/** `NAME` or `NAME@host|host`, comma-separated; a host as in allowedHosts (`api.example.com`, `https://api.example.com:8443`). */
 export const ENV_SECRETS_PATTERN = new RegExp(`^\\s*${ENTRY}(\\s*,\\s*${ENTRY})*\\s*$`);
 
 /** A variable the operator offers as a secret: its name and the hosts it may go to (empty: any). */

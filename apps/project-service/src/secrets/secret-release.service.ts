@@ -1,8 +1,8 @@
 import {
   DomainError,
   ErrorCode,
-  hostAllowed,
   OrgContext,
+  originAllowed,
   SECRET_NAME_PATTERN,
   SecretResolveReply,
   SecretResolveRequest,
@@ -15,6 +15,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { findProjectById } from '../store/projects.queries';
+import { ProjectServiceEnv } from '../project-service.env';
 import { EnvSecrets } from './env-secrets';
 import { atRestContext } from './secret-cipher';
 import { Secret } from '../store/secret.entity';
@@ -36,6 +37,7 @@ export class SecretReleaseService implements OnApplicationBootstrap {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AtRestCipher) private readonly cipher: AtRestCipher,
     @Inject(EnvSecrets) private readonly envSecrets: EnvSecrets,
+    @Inject(ProjectServiceEnv) private readonly env: ProjectServiceEnv,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,6 +46,11 @@ export class SecretReleaseService implements OnApplicationBootstrap {
     if (unbound.length) this.logger.warn(`OUTBOUND_ENV_SECRETS offers ${unbound.join(', ')} for any host: bind each to its provider (NAME@host)`);
   }
 
+  /**
+   * One answer for every unusable reference, whatever the reason (no such secret, another
+   * organization's, not allowed for that URL): a write key must not learn the organization's
+   * secret names or allowed hosts from it.
+   */
   async checkUses(ctx: OrgContext, uses: SecretUse[]): Promise<SecretUsesCheckReply> {
     const errors: SecretUsesCheckReply['errors'] = [];
     // A benchmark may name one secret in many places: each is looked up once.
@@ -51,29 +58,31 @@ export class SecretReleaseService implements OnApplicationBootstrap {
     for (const use of uses) {
       if (!found.has(use.name)) found.set(use.name, this.find(ctx.orgId, String(use.name)));
       const usable = await found.get(use.name);
-      if (!usable) errors.push({ path: use.path, message: `names no secret of this organization ('${use.name}')` });
-      else if (!allows(usable, use.host)) {
-        errors.push({ path: use.path, message: `the secret '${use.name}' ${notAllowedFor(usable, use.host)}` });
-      }
+      if (!usable || !this.allows(usable, use.origin)) errors.push({ path: use.path, message: UNUSABLE_REFERENCE });
     }
     return { errors };
   }
 
   async resolve(request: SecretResolveRequest): Promise<SecretResolveReply> {
-    const { projectId, name, host, replyKey } = request ?? ({} as SecretResolveRequest);
-    if (typeof projectId !== 'string' || typeof name !== 'string' || !SECRET_NAME_PATTERN.test(name) || typeof host !== 'string' || !host || !isReplyPublicKey(replyKey)) {
-      throw DomainError.validation([{ path: 'request', message: 'needs projectId, a secret name, a host and an X25519 reply key' }]);
+    const { projectId, name, origin, replyKey } = request ?? ({} as SecretResolveRequest);
+    if (typeof projectId !== 'string' || typeof name !== 'string' || !SECRET_NAME_PATTERN.test(name) || typeof origin !== 'string' || !origin || !isReplyPublicKey(replyKey)) {
+      throw DomainError.validation([{ path: 'request', message: 'needs projectId, a secret name, an origin and an X25519 reply key' }]);
     }
     const project = await findProjectById(this.dataSource.manager, projectId);
     if (!project) throw DomainError.notFound(`No project '${projectId}'`);
     const usable = await this.find(project.orgId, name);
     if (!usable) throw DomainError.notFound(`No secret named '${name}' in the benchmark's organization`);
-    if (!allows(usable, host)) {
-      throw new DomainError(ErrorCode.Conflict, `The secret '${name}' ${notAllowedFor(usable, host)}`);
-    }
+    // Names the destination, never the secret's allowedHosts: task errors are read with read keys.
+    if (!this.allows(usable, origin)) throw new DomainError(ErrorCode.Conflict, `The secret '${name}' may not be sent to ${origin}`);
     const value = usable.kind === 'stored' ? this.decrypted(usable.secret) : this.envSecrets.value(usable.name);
     if (value === undefined) throw DomainError.notFound(`The secret '${name}' is offered by the operator but not set`);
-    return { sealed: sealFor(replyKey, value, sealedSecretContext({ projectId, name, host })) };
+    return { sealed: sealFor(replyKey, value, sealedSecretContext({ projectId, name, origin })) };
+  }
+
+  /** allowedHosts bind scheme and port: a bare host is https on 443; plain http only under OUTBOUND_ALLOW_PRIVATE. */
+  private allows(usable: Usable, origin: string): boolean {
+    const hosts = usable.kind === 'stored' ? usable.secret.allowedHosts : usable.allowedHosts;
+    return originAllowed(origin, hosts, { allowPlainHttp: this.env.OUTBOUND_ALLOW_PRIVATE });
   }
 
   private decrypted(secret: Secret): string {
@@ -93,12 +102,5 @@ export class SecretReleaseService implements OnApplicationBootstrap {
   }
 }
 
-const allowedHostsOf = (usable: Usable): string[] => (usable.kind === 'stored' ? usable.secret.allowedHosts : usable.allowedHosts);
-
-const notAllowedFor = (usable: Usable, host: string): string => `may not be sent to ${host} (its allowedHosts: ${allowedHostsOf(usable).join(', ')})`;
-
-/** No allowedHosts: any host the outbound rules allow. */
-function allows(usable: Usable, host: string): boolean {
-  const hosts = allowedHostsOf(usable);
-  return hosts.length === 0 || hostAllowed(host, hosts);
-}
+/** The same for a missing secret and a refused destination (see checkUses). */
+export const UNUSABLE_REFERENCE = 'is not a secret this benchmark can use for that URL (no such secret in the organization, or it may not be sent there)';

@@ -11,10 +11,11 @@ import { projectServiceMigrations } from '../migrations';
 import { ApiKey } from '../store/api-key.entity';
 import { Organization } from '../store/organization.entity';
 import { Project } from '../store/project.entity';
+import { ProjectServiceEnv } from '../project-service.env';
 import { EnvSecrets } from './env-secrets';
 import { SecretActivity } from '../store/secret-activity.entity';
 import { SecretIntake } from './secret-cipher';
-import { SecretReleaseService } from './secret-release.service';
+import { SecretReleaseService, UNUSABLE_REFERENCE } from './secret-release.service';
 import { Secret } from '../store/secret.entity';
 import { SecretsService } from './secrets.service';
 
@@ -31,11 +32,11 @@ describe('SecretsService and SecretReleaseService', () => {
   const theirs: OrgContext = { orgId: 'org_theirs', apiKeyId: 'key_theirs', requestId: 'r2' };
 
   const sealedForIntake = (orgId: string, value: string) => sealFor(intake.publicKey, value, secretIntakeContext(orgId));
-  const services = (cipherKey: Buffer, env: EnvSecrets) => {
+  const services = (cipherKey: Buffer, env: EnvSecrets, allowPlainHttp = false) => {
     const bus = { request: async () => ({ benchmarkIds: [...referencedBy] }) };
     return {
       secrets: new SecretsService(store, new AtRestCipher(cipherKey), new SecretIntake(cipherKey), bus as never),
-      release: new SecretReleaseService(store, new AtRestCipher(cipherKey), env),
+      release: new SecretReleaseService(store, new AtRestCipher(cipherKey), env, { OUTBOUND_ALLOW_PRIVATE: allowPlainHttp } as ProjectServiceEnv),
     };
   };
   /** What the worker does: a one-use key, then opening the sealed answer. */
@@ -76,43 +77,61 @@ describe('SecretsService and SecretReleaseService', () => {
     expect(JSON.stringify(rows)).not.toContain(value);
     expect(rows[0]).toMatchObject({ key_id: new AtRestCipher(key).keyId, org_id: 'org_ours', name: 'MODEL' });
     expect(created).toEqual({ id: expect.stringMatching(/^sec_/), name: 'MODEL', allowedHosts: ['api.example.com'], createdAt: expect.any(String), updatedAt: expect.any(String) });
-    expect(await resolve(release, { projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com' })).toBe(value);
+    expect(await resolve(release, { projectId: 'prj_ours', name: 'MODEL', origin: 'https://api.example.com:443' })).toBe(value);
   });
 
   it('refuses another organization, another host, and a name it does not hold', async () => {
     const refusal = (request: Omit<SecretResolveRequest, 'replyKey'>) => resolve(release, request).catch((e: DomainError) => e);
-    expect(await refusal({ projectId: 'prj_theirs', name: 'MODEL', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
-    expect(await refusal({ projectId: 'prj_ours', name: 'MODEL', host: 'evil.example.com' })).toMatchObject({
+    expect(await refusal({ projectId: 'prj_theirs', name: 'MODEL', origin: 'https://api.example.com:443' })).toMatchObject({ code: ErrorCode.NotFound });
+    expect(await refusal({ projectId: 'prj_ours', name: 'MODEL', origin: 'https://evil.example.com:443' })).toMatchObject({
       code: ErrorCode.Conflict,
-      detail: expect.stringContaining('may not be sent to evil.example.com'),
+      detail: expect.stringContaining('may not be sent to https://evil.example.com:443'),
     });
-    expect(await refusal({ projectId: 'prj_ours', name: 'PATH', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
-    expect(await refusal({ projectId: 'prj_nobody', name: 'MODEL', host: 'api.example.com' })).toMatchObject({ code: ErrorCode.NotFound });
-    await expect(release.resolve({ projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com', replyKey: 'not-a-key' })).rejects.toMatchObject({
+    expect(await refusal({ projectId: 'prj_ours', name: 'PATH', origin: 'https://api.example.com:443' })).toMatchObject({ code: ErrorCode.NotFound });
+    expect(await refusal({ projectId: 'prj_nobody', name: 'MODEL', origin: 'https://api.example.com:443' })).toMatchObject({ code: ErrorCode.NotFound });
+    await expect(release.resolve({ projectId: 'prj_ours', name: 'MODEL', origin: 'https://api.example.com:443', replyKey: 'not-a-key' })).rejects.toMatchObject({
       code: ErrorCode.ValidationFailed,
     });
   });
 
+  it('binds a bare allowed host to https on 443, and plain http to an http:// entry under OUTBOUND_ALLOW_PRIVATE only', async () => {
+    const refusal = (service: SecretReleaseService, origin: string) => resolve(service, { projectId: 'prj_ours', name: 'MODEL', origin }).catch((e: DomainError) => e);
+    for (const origin of ['http://api.example.com:80', 'https://api.example.com:8443', 'http://api.example.com:443']) {
+      expect(await refusal(release, origin)).toMatchObject({ code: ErrorCode.Conflict, detail: `The secret 'MODEL' may not be sent to ${origin}` });
+    }
+    await secrets.create(ours, { name: 'LOCAL', allowedHosts: ['http://localhost:8080'], sealedValue: sealedForIntake(ours.orgId, 'sk-local') });
+    const dev = services(key, new EnvSecrets(undefined, {}), true).release;
+    expect(await resolve(dev, { projectId: 'prj_ours', name: 'LOCAL', origin: 'http://localhost:8080' })).toBe('sk-local');
+    expect(await resolve(release, { projectId: 'prj_ours', name: 'LOCAL', origin: 'http://localhost:8080' }).catch((e: DomainError) => e)).toMatchObject({
+      code: ErrorCode.Conflict,
+    });
+    expect(await resolve(dev, { projectId: 'prj_ours', name: 'LOCAL', origin: 'http://localhost:8081' }).catch((e: DomainError) => e)).toMatchObject({ code: ErrorCode.Conflict });
+    expect(await release.checkUses(ours, [{ path: 'target.apiKey', name: 'MODEL', origin: 'http://api.example.com:80' }])).toEqual({
+      errors: [{ path: 'target.apiKey', message: UNUSABLE_REFERENCE }],
+    });
+  });
+
   it('offers listed operator keys, only for their hosts, when the organization has no secret of the name', async () => {
-    expect(await resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', host: 'api.operator.example' })).toBe('sk-operator');
-    await expect(resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', host: 'evil.example.com' })).rejects.toMatchObject({ code: ErrorCode.Conflict });
+    expect(await resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', origin: 'https://api.operator.example:443' })).toBe('sk-operator');
+    await expect(resolve(release, { projectId: 'prj_theirs', name: 'OPERATOR_KEY', origin: 'https://evil.example.com:443' })).rejects.toMatchObject({ code: ErrorCode.Conflict });
     expect(
       await release.checkUses(theirs, [
-        { path: 'target.apiKey', name: 'OPERATOR_KEY', host: 'api.operator.example' },
-        { path: 'scorers[0].config.apiKey', name: 'MODEL', host: 'api.example.com' },
-        { path: 'scorers[1].config.apiKey', name: 'OPERATOR_KEY', host: 'evil.example.com' },
+        { path: 'target.apiKey', name: 'OPERATOR_KEY', origin: 'https://api.operator.example:443' },
+        { path: 'scorers[0].config.apiKey', name: 'MODEL', origin: 'https://api.example.com:443' },
+        { path: 'scorers[1].config.apiKey', name: 'OPERATOR_KEY', origin: 'https://evil.example.com:443' },
       ]),
     ).toEqual({
       errors: [
-        { path: 'scorers[0].config.apiKey', message: "names no secret of this organization ('MODEL')" },
-        { path: 'scorers[1].config.apiKey', message: expect.stringContaining('may not be sent to evil.example.com') },
+        // One answer whatever the reason: a write key learns neither names nor allowed hosts.
+        { path: 'scorers[0].config.apiKey', message: UNUSABLE_REFERENCE },
+        { path: 'scorers[1].config.apiKey', message: UNUSABLE_REFERENCE },
       ],
     });
   });
 
   it('cannot read values stored under another SECRETS_KEY, and names the key rather than failing silently', async () => {
     const other = services(randomBytes(32), new EnvSecrets(undefined, {}));
-    await expect(resolve(other.release, { projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com' })).rejects.toMatchObject({
+    await expect(resolve(other.release, { projectId: 'prj_ours', name: 'MODEL', origin: 'https://api.example.com:443' })).rejects.toMatchObject({
       code: ErrorCode.Conflict,
       detail: expect.stringMatching(/^The secret 'MODEL' cannot be read with the current SECRETS_KEY \(it was stored with key k1-[0-9a-f]{12}\): rotate it$/),
     });
@@ -125,7 +144,7 @@ describe('SecretsService and SecretReleaseService', () => {
   it('rotates, refuses a delete while referenced, deletes, and audits each change without a value', async () => {
     const [secret] = (await secrets.list(ours, { name: 'MODEL' }, { limit: 10 })).items;
     await secrets.rotate(ours, secret.id, { sealedValue: sealedForIntake(ours.orgId, 'sk-rotated-value-42') });
-    expect(await resolve(release, { projectId: 'prj_ours', name: 'MODEL', host: 'api.example.com' })).toBe('sk-rotated-value-42');
+    expect(await resolve(release, { projectId: 'prj_ours', name: 'MODEL', origin: 'https://api.example.com:443' })).toBe('sk-rotated-value-42');
     await expect(secrets.rotate(theirs, secret.id, { sealedValue: sealedForIntake(theirs.orgId, 'stolen') })).rejects.toMatchObject({ code: ErrorCode.NotFound });
     referencedBy.push('bm_1');
     await expect(secrets.delete(ours, secret.id)).rejects.toMatchObject({ code: ErrorCode.Conflict, detail: expect.stringContaining('bm_1') });

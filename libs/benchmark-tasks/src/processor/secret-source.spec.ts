@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import { DomainError, ErrorCode, Patterns, sealedSecretContext, type SecretResolveRequest } from '@cinetrace/contracts';
 import { sealFor } from '@cinetrace/secret-crypto';
-import { BusSecretSource, hostOf } from './secret-source';
+import { BusSecretSource, originOf } from './secret-source';
 import { TaskAttemptError } from './task-attempt-error';
 
 /** A bus whose project-service answers with `answer(request)`; what was asked is recorded. */
@@ -17,20 +17,21 @@ function bus(answer: (request: SecretResolveRequest) => unknown) {
 }
 
 describe('BusSecretSource', () => {
-  it('asks project-service with the project, the name, the destination host and a one-use key, and opens the sealed answer', async () => {
+  it('asks project-service with the project, the name, the destination origin and a one-use key, and opens the sealed answer', async () => {
     const fake = bus((r) => ({ sealed: sealFor(r.replyKey, 'sk-value-123', sealedSecretContext(r)) }));
     const source = new BusSecretSource(fake);
     expect(await source.value('prj_1', 'MODEL_KEY', 'https://API.example.com:8443/v1/chat?x=1')).toBe('sk-value-123');
     expect(await source.value('prj_1', 'MODEL_KEY', 'https://api.example.com/v1')).toBe('sk-value-123');
     const [first, second] = fake.asked;
     expect(first.pattern).toBe(Patterns.SecretResolve);
-    expect(first.request).toEqual({ projectId: 'prj_1', name: 'MODEL_KEY', host: 'api.example.com', replyKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(first.request).toEqual({ projectId: 'prj_1', name: 'MODEL_KEY', origin: 'https://api.example.com:8443', replyKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     // A fresh key pair per request: one reply in the log opens nothing else.
+    expect(second.request).toMatchObject({ origin: 'https://api.example.com:443' });
     expect(second.request.replyKey).not.toBe(first.request.replyKey);
   });
 
   it('refuses an answer sealed for another question or another key', async () => {
-    const otherHost = new BusSecretSource(bus((r) => ({ sealed: sealFor(r.replyKey, 'v', sealedSecretContext({ ...r, host: 'evil.example.com' })) })));
+    const otherHost = new BusSecretSource(bus((r) => ({ sealed: sealFor(r.replyKey, 'v', sealedSecretContext({ ...r, origin: 'https://evil.example.com:443' })) })));
     await expect(otherHost.value('prj_1', 'K', 'https://api.example.com')).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('did not open') });
   });
 
@@ -43,9 +44,11 @@ describe('BusSecretSource', () => {
     await expect(down.value('prj_1', 'K', 'https://x.example.com')).rejects.toMatchObject({ retryable: true });
   });
 
-  it('names the host of a URL as project-service compares it', () => {
-    expect(hostOf('http://[::1]:8080/x')).toBe('[::1]');
-    expect(hostOf('https://Models.Example.COM/')).toBe('models.example.com');
-    expect(() => hostOf('not a url')).toThrow(TaskAttemptError);
+  it('names the scheme, host and port of a URL as project-service compares them', () => {
+    expect(originOf('http://[::1]:8080/x')).toBe('http://[::1]:8080');
+    expect(originOf('https://Models.Example.COM/')).toBe('https://models.example.com:443');
+    expect(originOf('http://models.example.com/v1')).toBe('http://models.example.com:80');
+    expect(() => originOf('not a url')).toThrow(TaskAttemptError);
+    expect(() => originOf('ftp://models.example.com/')).toThrow(TaskAttemptError);
   });
 });

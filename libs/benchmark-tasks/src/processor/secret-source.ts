@@ -1,5 +1,5 @@
 import type { BusClient } from '@cinetrace/bus';
-import { DomainError, ErrorCode, Patterns, sealedSecretContext, type SecretResolveReply, type SecretResolveRequest } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, Patterns, sealedSecretContext, secretOrigin, type SecretResolveReply, type SecretResolveRequest } from '@cinetrace/contracts';
 import { ReplyKeyPair } from '@cinetrace/secret-crypto';
 import { TaskAttemptError } from './task-attempt-error';
 
@@ -20,9 +20,9 @@ export class BusSecretSource implements SecretSource {
   constructor(private readonly bus: Pick<BusClient, 'request'>) {}
 
   async value(projectId: string, name: string, url: string): Promise<string> {
-    const host = hostOf(url);
+    const origin = originOf(url);
     const keys = new ReplyKeyPair();
-    const request: SecretResolveRequest = { projectId, name, host, replyKey: keys.publicKey };
+    const request: SecretResolveRequest = { projectId, name, origin, replyKey: keys.publicKey };
     let reply: SecretResolveReply;
     try {
       reply = await this.bus.request(Patterns.SecretResolve, request);
@@ -39,11 +39,12 @@ export class BusSecretSource implements SecretSource {
   }
 }
 
-/** The host a value is released for: the URL's own hostname (redirects are never followed). */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    throw new TaskAttemptError('a secret was asked for a call to an invalid URL', false);
-  }
+/**
+ * What a value is released for: the URL's own scheme, host and port (redirects are never
+ * followed), so that a secret bound to https on 443 is never sent over plain http or to another port.
+ */
+export function originOf(url: string): string {
+  const origin = secretOrigin(url);
+  if (origin === undefined) throw new TaskAttemptError('a secret was asked for a call to an invalid URL', false);
+  return origin;
 }

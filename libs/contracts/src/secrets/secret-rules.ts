@@ -4,8 +4,16 @@ export const SECRET_NAME_RULE = '1..100 letters, digits, "_", "." or "-"';
 /** Model-provider keys and tokens fit many times over; anything larger is not a credential. */
 export const SECRET_VALUE_MAX_BYTES = 16 * 1024;
 export const SECRET_ALLOWED_HOSTS_MAX = 20;
-/** `api.example.com`, or `*.example.com` for any host under it; lowercase, no port. */
-export const SECRET_HOST_PATTERN = /^(\*\.)?(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/;
+const HOST_NAME = String.raw`(?:\*\.)?(?=[^:/]{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*`;
+const IPV6_LITERAL = String.raw`\[[0-9a-f:.]+\]`;
+const PORT = String.raw`(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3})`;
+/** One `allowedHosts` entry, unanchored (OUTBOUND_ENV_SECRETS embeds it): an optional scheme, a host, an optional port. */
+export const SECRET_HOST_ENTRY_SOURCE = `(?:https?://)?(?:${HOST_NAME}|${IPV6_LITERAL})(?::${PORT})?`;
+/**
+ * `api.example.com` (https on 443), `*.example.com` (any host under it), or with the scheme and
+ * port spelled out: `https://api.example.com:8443`, `http://localhost:8080`. Lowercase, no path.
+ */
+export const SECRET_HOST_PATTERN = new RegExp(`^${SECRET_HOST_ENTRY_SOURCE}$`);
 
 /** How a benchmark names a credential: never the value, never an environment variable. */
 export interface SecretReference {
@@ -38,10 +46,49 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   'private-token',
 ]);
 
-/** Whether `host` (a URL's hostname, lowercased) is one `allowedHosts` lets a value go to. */
-export function hostAllowed(host: string, allowedHosts: readonly string[]): boolean {
-  const name = host.toLowerCase();
-  return allowedHosts.some((allowed) => (allowed.startsWith('*.') ? name.endsWith(allowed.slice(1)) && name.length > allowed.length - 1 : name === allowed));
+/**
+ * Where a value would go, as `allowedHosts` entries are compared: scheme, lowercase host and
+ * port, the port always spelled out (`https://api.example.com:443`). Undefined for anything
+ * but an http or https URL.
+ */
+export function secretOrigin(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  return `${parsed.protocol}//${parsed.hostname.toLowerCase()}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/**
+ * Whether `origin` (as secretOrigin spells it) is one `allowedHosts` lets a value go to. An
+ * entry binds scheme and port too: a bare host means https on 443, so a value bound to
+ * `api.example.com` never goes to `http://api.example.com/` or to port 8443. Plain http needs
+ * an entry saying `http://` and `allowPlainHttp` (the operator's local-development setting);
+ * with no entries at all, any https origin, and http only under that setting.
+ */
+export function originAllowed(origin: string, allowedHosts: readonly string[], options: { allowPlainHttp: boolean }): boolean {
+  const target = /^(https?):\/\/(.+):(\d+)$/.exec(origin);
+  if (!target) return false;
+  const [, scheme, host, port] = target;
+  if (scheme === 'http' && !options.allowPlainHttp) return false;
+  if (allowedHosts.length === 0) return true;
+  return allowedHosts.some((raw) => {
+    const entry = allowedEntry(raw);
+    return entry.scheme === scheme && entry.port === port && hostMatches(host, entry.host);
+  });
+}
+
+/** An `allowedHosts` entry with its defaults filled in: https, and the scheme's port. */
+function allowedEntry(raw: string): { scheme: string; host: string; port: string } {
+  const [, scheme = 'https', host, port] = /^(?:(https?):\/\/)?(.+?)(?::(\d+))?$/.exec(raw.toLowerCase()) ?? [];
+  return { scheme, host: host ?? '', port: port ?? (scheme === 'http' ? '80' : '443') };
+}
+
+function hostMatches(host: string, allowed: string): boolean {
+  return allowed.startsWith('*.') ? host.endsWith(allowed.slice(1)) && host.length > allowed.length - 1 : host === allowed;
 }
 
 export const SECRET_REFERENCE_MESSAGE = `must be a reference to a secret of the organization: { "secret": "<name>" }, the name ${SECRET_NAME_RULE}`;

@@ -19,7 +19,7 @@ class AllowedHostsField {
     type: [String],
     maxItems: SECRET_ALLOWED_HOSTS_MAX,
     description:
-      'Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.',
+      'Where the value may be sent: `api.example.com` (https on port 443 only), `*.example.com` (any host under it), or with the scheme and port spelled out, `https://api.example.com:8443`; case-insensitive. Plain `http://host:port` entries count only where the operator allows private addresses (local development). Omitted or empty: any https URL the outbound rules allow.',
     example: ['api.openai.com'],
   })
   // Host names are case-insensitive: kept lowercase, as URLs' hostnames are compared.
@@ -27,7 +27,10 @@ class AllowedHostsField {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(SECRET_ALLOWED_HOSTS_MAX)
-  @Matches(SECRET_HOST_PATTERN, { each: true, message: 'each must be a lowercase host name (api.example.com or *.example.com), without scheme or port' })
+  @Matches(SECRET_HOST_PATTERN, {
+    each: true,
+    message: 'each must be a host name (api.example.com or *.example.com), optionally with a scheme and port (https://api.example.com:8443, http://localhost:8080), without a path',
+  })
   allowedHosts?: string[];
 }
 

@@ -42,11 +42,11 @@ export interface SecretActivityRequest {
   page: PageRequest<string>;
 }
 
-/** One credential a benchmark names: where (`path`), which secret, and the host it would go to. */
+/** One credential a benchmark names: where (`path`), which secret, and the origin it would go to (secretOrigin). */
 export interface SecretUse {
   path: string;
   name: string;
-  host: string;
+  origin: string;
 }
 
 /** benchmark-service → project-service at benchmark create: may these be used in this organization? */
@@ -62,18 +62,18 @@ export interface SecretUsesCheckReply {
 
 /**
  * The process making an outbound call → project-service: the value of `name` for a call to
- * `host` on behalf of `projectId`. The answer is sealed to `replyKey` (an X25519 public key,
+ * `origin` (scheme, host and port, as secretOrigin spells them) on behalf of `projectId`. The answer is sealed to `replyKey` (an X25519 public key,
  * libs/secret-crypto), so the bus never carries the value in clear.
  */
 export interface SecretResolveRequest {
   projectId: string;
   name: string;
-  host: string;
+  origin: string;
   replyKey: string;
 }
 
 /** What the sealed value is bound to: the question, so a reply cannot answer another one. */
-export const sealedSecretContext = (request: Pick<SecretResolveRequest, 'projectId' | 'name' | 'host'>): string => `${request.projectId}\0${request.name}\0${request.host}`;
+export const sealedSecretContext = (request: Pick<SecretResolveRequest, 'projectId' | 'name' | 'origin'>): string => `${request.projectId}\0${request.name}\0${request.origin}`;
 
 /** project-service → benchmark-service before deleting a secret: which live benchmarks of the organization name it? */
 export interface SecretReferencesRequest {
