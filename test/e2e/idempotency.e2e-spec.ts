@@ -31,7 +31,7 @@ describe('Idempotency-Key on POST', () => {
     const prompt = aPrompt();
     const first = await client.post<Answer<'createPrompt', 201>>(PROMPTS, prompt);
     expect(first.status).toBe(201);
-    expect(first.headers.get('etag')).toBe('"1"');
+    expect(first.headers.get('etag')).toBe(`"${first.body.id}:1"`);
 
     const again = await client.post<Answer<'createPrompt', 201>>(PROMPTS, prompt);
     expect(again.status).toBe(201);
@@ -55,5 +55,18 @@ describe('Idempotency-Key on POST', () => {
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.id).not.toBe(first.body.id);
     expect(await countNamed(project.name as string)).toBe(2);
+  });
+
+  it('keeps no trace of a secret value: a retry of POST /secrets under the same key replays whatever its value, and another name is still refused', async () => {
+    const client = ctx.api.withIdempotencyKey(unique('idem'));
+    const name = unique('IDEM_SECRET').replace(/[^A-Za-z0-9_.-]/g, '_');
+    const first = await client.post<Answer<'createSecret', 201>>('/api/v1/secrets', { name, value: 'sk-first-value' });
+    expect(first.status).toBe(201);
+    // The value is not part of what the key compares (the store holds nothing derived from it): the first answer comes back.
+    const again = await client.post<Answer<'createSecret', 201>>('/api/v1/secrets', { name, value: 'sk-another-value' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expectProblem(await client.post('/api/v1/secrets', { name: `${name}_2`, value: 'sk-first-value' }), 422, 'idempotency_key_reused');
   });
 });

@@ -101,13 +101,13 @@ describe('Prompt releases, gates, rendering', () => {
       const identifier = (await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`)).body.identifier;
       await moveRelease(api, id, 'production', { version: 3 });
       const current = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'production' });
-      expect([current.body.version, current.body.content, current.headers.get('etag')]).toEqual([3, 'take 3 of {{subject}}', '"3"']);
+      expect([current.body.version, current.body.content, current.headers.get('etag')]).toEqual([3, 'take 3 of {{subject}}', `"${id}:3"`]);
 
       expect((await moveRelease(api, id, 'production', { version: 1 })).status).toBe(200);
       const byId = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'production' });
       const byIdentifier = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/${identifier}`, { release: 'production' });
       for (const answer of [byId, byIdentifier]) {
-        expect([answer.status, answer.body.version, answer.body.content, answer.headers.get('etag')]).toEqual([200, 1, 'take 1 of {{subject}}', '"1"']);
+        expect([answer.status, answer.body.version, answer.body.content, answer.headers.get('etag')]).toEqual([200, 1, 'take 1 of {{subject}}', `"${id}:1"`]);
       }
       expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`, { release: 'latest' })).body.version).toBe(3);
       expectProblem(await api.get(`${PROMPTS}/${id}`, { release: 'canary' }), 404, 'not_found');
@@ -166,10 +166,10 @@ describe('Prompt releases, gates, rendering', () => {
 
       const passed = await moveRelease(api, id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 } } });
       expect(passed.status).toBe(200);
-      expect(passed.body).toEqual(expect.objectContaining({ version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 } } }));
+      expect(passed.body).toEqual(expect.objectContaining({ version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 }, datasetVersion: run.datasetVersion } }));
       expect((await releasedActivity(api, id))[0].changes).toEqual({
         production: { from: 1, to: 2 },
-        'production.gate': { from: null, to: { benchmarkId, thresholds: { exact_match: 0.5 } } },
+        'production.gate': { from: null, to: { benchmarkId, thresholds: { exact_match: 0.5 }, datasetVersion: run.datasetVersion } },
       });
 
       // The gate stays: a rollback to version 1, which never ran, is refused too.
@@ -219,24 +219,25 @@ describe('Prompt releases, gates, rendering', () => {
       const id = await promptWithVersions(api, 1);
       await moveRelease(api, id, 'production', { version: 1 });
       const identifier = (await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${id}`)).body.identifier;
+      const [v1, v2] = [`"${id}:1"`, `"${id}:2"`];
       for (const [path, query] of [
         [`${PROMPTS}/${id}`, {}],
         [`${PROMPTS}/${id}`, { release: 'production' }],
         [`${PROMPTS}/by-identifier/${identifier}`, {}],
       ] as const) {
-        const cached = await api.request('GET', path, { query, headers: { 'If-None-Match': '"1"' } });
-        expect([cached.status, cached.text, cached.headers.get('etag')]).toEqual([304, '', '"1"']);
-        const weak = await api.request('GET', path, { query, headers: { 'If-None-Match': 'W/"7", W/"1"' } });
+        const cached = await api.request('GET', path, { query, headers: { 'If-None-Match': v1 } });
+        expect([cached.status, cached.text, cached.headers.get('etag')]).toEqual([304, '', v1]);
+        const weak = await api.request('GET', path, { query, headers: { 'If-None-Match': `W/"${id}:7", W/${v1}` } });
         expect(weak.status).toBe(304);
       }
       await put(api, id, { content: 'take 2 of {{subject}}' });
-      const fresh = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { headers: { 'If-None-Match': '"1"' } });
-      expect([fresh.status, fresh.body.version, fresh.headers.get('etag')]).toEqual([200, 2, '"2"']);
+      const fresh = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { headers: { 'If-None-Match': v1 } });
+      expect([fresh.status, fresh.body.version, fresh.headers.get('etag')]).toEqual([200, 2, v2]);
       // The release did not move: its client's copy is still current.
-      const release = await api.request('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': '"1"' } });
+      const release = await api.request('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': v1 } });
       expect(release.status).toBe(304);
       await moveRelease(api, id, 'production', { version: 2 });
-      const moved = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': '"1"' } });
+      const moved = await api.request<Answer<'getPrompt'>>('GET', `${PROMPTS}/${id}`, { query: { release: 'production' }, headers: { 'If-None-Match': v1 } });
       expect([moved.status, moved.body.version]).toEqual([200, 2]);
     });
   });

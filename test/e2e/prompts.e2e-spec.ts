@@ -31,7 +31,7 @@ describe('Prompts', () => {
         deletedAt: null,
       });
       expect(response.headers.get('location')).toBe(`${PROMPTS}/${response.body.id}`);
-      expect(response.headers.get('etag')).toBe('"1"');
+      expect(response.headers.get('etag')).toBe(`"${response.body.id}:1"`);
       const read = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${response.body.id}`);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(response.body);
@@ -107,7 +107,7 @@ describe('Prompts', () => {
       const prompt = await createPrompt(api, { labels: ['draft'] });
       const updated = await put(api, prompt.id, { content: 'A drone shot of {{place}}', labels: ['final'] });
       expect(updated.status).toBe(200);
-      expect(updated.headers.get('etag')).toBe('"2"');
+      expect(updated.headers.get('etag')).toBe(`"${prompt.id}:2"`);
       expect(updated.body).toMatchObject({
         id: prompt.id,
         identifier: prompt.identifier,
@@ -120,7 +120,7 @@ describe('Prompts', () => {
       const v1 = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`, { version: 1 });
       expect(v1.status).toBe(200);
       expect(v1.body).toMatchObject({ version: 1, content: prompt.content, labels: ['draft'], variables: prompt.variables });
-      expect(v1.headers.get('etag')).toBe('"1"');
+      expect(v1.headers.get('etag')).toBe(`"${prompt.id}:1"`);
       expect((await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`)).body).toEqual(updated.body);
     });
 
@@ -177,7 +177,7 @@ describe('Prompts', () => {
     it('honours If-Match: a stale version is 412 and changes nothing', async () => {
       const { api } = await inNewProject(ctx.api);
       const prompt = await createPrompt(api);
-      const ok = await put(api, prompt.id, { content: 'second' }, { 'If-Match': '"1"' });
+      const ok = await put(api, prompt.id, { content: 'second' }, { 'If-Match': `"${prompt.id}:1"` });
       expect(ok.status).toBe(200);
       expectProblem(await put(api, prompt.id, { content: 'third' }, { 'If-Match': '"1"' }), 412, 'precondition_failed');
       const current = await api.get<Answer<'getPrompt'>>(`${PROMPTS}/${prompt.id}`);
@@ -208,7 +208,7 @@ describe('Prompts', () => {
       const latest = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/opening-scene`);
       expect(latest.status).toBe(200);
       expect(latest.body).toMatchObject({ id: prompt.id, version: 2, content: 'v2' });
-      expect(latest.headers.get('etag')).toBe('"2"');
+      expect(latest.headers.get('etag')).toBe(`"${prompt.id}:2"`);
       const old = await api.get<Answer<'getPromptByIdentifier'>>(`${PROMPTS}/by-identifier/opening-scene`, { version: 1 });
       expect(old.body).toMatchObject({ id: prompt.id, version: 1, content: prompt.content });
       expectProblem(await api.get(`${PROMPTS}/by-identifier/no-such-scene`), 404, 'not_found');

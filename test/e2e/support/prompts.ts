@@ -34,3 +34,15 @@ export const put = <T = Answer<'updatePrompt'>>(api: Api, id: string, json: unkn
 /** DELETE /api/v1/prompts/{id}; `T` as for put. */
 export const del = <T = Answer<'deletePrompt'>>(api: Api, id: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> =>
   api.request<T>('DELETE', `${PROMPTS}/${id}`, { headers });
+
+export const releasePath = (id: string, name: string): string => `${PROMPTS}/${id}/releases/${name}`;
+
+/** PUT …/releases/{name}. */
+export const moveRelease = (api: Api, id: string, name: string, body: unknown): Promise<ApiResponse> => api.request('PUT', releasePath(id, name), { json: body });
+
+/** A client with a new key of the organization holding only `scopes`, for the project `projectKey`. */
+export async function keyWithScopes(admin: Api, projectKey: string, scopes: string[]): Promise<Api> {
+  const created = await admin.post<Schema<'CreatedApiKeyView'>>('/api/v1/api-keys', { name: unique('Key'), scopes });
+  if (created.status !== 201) throw new Error(`API key create answered ${created.status}: ${created.text}`);
+  return admin.withAuthorization(`Bearer ${created.body.key}`).withProjectKey(projectKey);
+}

@@ -43,13 +43,6 @@ export async function listRunsOfBenchmark(manager: EntityManager, projectId: str
   return (await selectArrays(manager, text, sql.params, { kept: true })).map((row) => runs.fromRow(row));
 }
 
-/** The completed runs of the benchmark that rendered this prompt version, newest first. */
-export const completedRunsOfPrompt = (
-  manager: EntityManager,
-  where: Pick<Run, 'projectId' | 'benchmarkId'> & { promptId: string; promptVersion: number },
-  limit: number,
-): Promise<Run[]> => manager.find(Run, { where: { ...where, status: 'completed' }, order: { id: 'DESC' }, take: limit });
-
 /** Every run that is queued or running. */
 export const findActiveRuns = (manager: EntityManager): Promise<Run[]> => manager.find(Run, { where: { activeBenchmarkId: Not(IsNull()) } });
 

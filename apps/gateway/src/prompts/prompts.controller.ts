@@ -23,9 +23,9 @@ import {
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Caller } from '../auth/caller';
+import { Caller, CallerIsAdmin } from '../auth/caller';
 import { RequiresScope } from '../auth/access.decorators';
-import { ifNoneMatchHolds, parseIfMatch, versionETag } from '../http/if-match';
+import { ifNoneMatchHolds, parseIfMatch, promptETag } from '../http/if-match';
 import { parseResourceQuery } from '../http/resource-query';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';
@@ -36,7 +36,12 @@ const PROMPT_FILTERS = { type: 'string', label: 'string', q: 'string', includeDe
 
 type Reply = FastifyReply;
 
-const IF_NONE_MATCH_DOC = { name: 'If-None-Match', required: false, description: 'The ETag a client holds, `"<version>"`: when it is current, 304 with no body' };
+const IF_NONE_MATCH_DOC = { name: 'If-None-Match', required: false, description: 'The ETag a client holds, `"<prompt id>:<version>"`: when it is current, 304 with no body' };
+const IF_MATCH_DOC = {
+  name: 'If-Match',
+  required: false,
+  description: 'The version the change applies to, as its ETag `"<prompt id>:<version>"` (or `"<version>"`); a stale one is 412 precondition_failed',
+};
 const RELEASE_QUERY_DOC = { name: 'release', required: false, type: String, description: 'The version this release points at (`latest`: the newest); instead of version' };
 
 /** /api/v1/prompts: project scope. Thin: validates, then asks prompt-service; adds ETag and Location. */
@@ -51,10 +56,14 @@ export class PromptsController {
   @Post()
   @Idempotent()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createPrompt', summary: 'Create a prompt (version 1); the identifier is derived from the name when omitted' })
+  @ApiOperation({
+    operationId: 'createPrompt',
+    summary:
+      'Create a prompt (version 1); the identifier is derived from the name when omitted. Taking the identifier of a deleted prompt that had a gated release needs an admin key',
+  })
   @ApiResponse({ status: 201, type: PromptView })
-  async create(@Caller() ctx: ProjectContext, @Body() input: CreatePromptInput, @Res({ passthrough: true }) reply: Reply) {
-    const prompt = await this.bus.request(Patterns.PromptCreate, { ctx, input });
+  async create(@Caller() ctx: ProjectContext, @CallerIsAdmin() mayChangeGate: boolean, @Body() input: CreatePromptInput, @Res({ passthrough: true }) reply: Reply) {
+    const prompt = await this.bus.request(Patterns.PromptCreate, { ctx, input, mayChangeGate });
     reply.header('location', `/api/v1/prompts/${prompt.id}`);
     return withETag(reply, prompt);
   }
@@ -72,7 +81,7 @@ export class PromptsController {
   @ApiQuery(RELEASE_QUERY_DOC)
   @ApiHeader(IF_NONE_MATCH_DOC)
   @ApiResponse({ status: 200, type: PromptView })
-  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version' })
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version of this prompt' })
   async byIdentifier(
     @Caller() ctx: ProjectContext,
     @Param('identifier') identifier: string,
@@ -92,7 +101,7 @@ export class PromptsController {
   @ApiQuery({ name: 'includeDeleted', required: false, type: Boolean })
   @ApiHeader(IF_NONE_MATCH_DOC)
   @ApiResponse({ status: 200, type: PromptView })
-  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version' })
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current version of this prompt' })
   async get(
     @Caller() ctx: ProjectContext,
     @Param('id') id: string,
@@ -107,7 +116,7 @@ export class PromptsController {
 
   @Put(':id')
   @ApiOperation({ operationId: 'updatePrompt', summary: 'Change name, content, labels or metadata; a change writes a new version' })
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The version the change applies to, as "<version>"' })
+  @ApiHeader(IF_MATCH_DOC)
   @ApiResponse({ status: 200, type: PromptView })
   async update(
     @Caller() ctx: ProjectContext,
@@ -116,16 +125,19 @@ export class PromptsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: Reply,
   ) {
-    const request: PromptUpdateRequest = { ctx, id, input, ifMatch: parseIfMatch(ifMatch) };
+    const request: PromptUpdateRequest = { ctx, id, input, ifMatch: parseIfMatch(ifMatch, id) };
     return withETag(reply, await this.bus.request(Patterns.PromptUpdate, request));
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'deletePrompt', summary: 'Soft-delete a prompt; its identifier is free again, its history stays readable' })
-  @ApiHeader({ name: 'If-Match', required: false })
+  @ApiOperation({
+    operationId: 'deletePrompt',
+    summary: 'Soft-delete a prompt; its history stays readable. A prompt with a gated release needs an admin key, and its identifier stays reserved to admin keys',
+  })
+  @ApiHeader(IF_MATCH_DOC)
   @ApiResponse({ status: 200, type: DeletedPromptView })
-  delete(@Caller() ctx: ProjectContext, @Param('id') id: string, @Headers('if-match') ifMatch: string | undefined) {
-    const request: PromptDeleteRequest = { ctx, id, ifMatch: parseIfMatch(ifMatch) };
+  delete(@Caller() ctx: ProjectContext, @CallerIsAdmin() mayChangeGate: boolean, @Param('id') id: string, @Headers('if-match') ifMatch: string | undefined) {
+    const request: PromptDeleteRequest = { ctx, id, ifMatch: parseIfMatch(ifMatch, id), mayChangeGate };
     return this.bus.request(Patterns.PromptDelete, request);
   }
 
@@ -186,15 +198,15 @@ function versionOrRelease<T extends Record<string, 'boolean'>>(query: Record<str
   return { ...parsed, release };
 }
 
-/** A prompt answer with its ETag, or 304 with no body when the client already holds this version. */
+/** A prompt answer with its ETag, or 304 with no body when the client already holds this version of this prompt. */
 function conditionally(reply: Reply, prompt: PromptView, ifNoneMatch: string | undefined): PromptView | undefined {
   withETag(reply, prompt);
-  if (!ifNoneMatchHolds(ifNoneMatch, prompt.version)) return prompt;
+  if (!ifNoneMatchHolds(ifNoneMatch, promptETag(prompt.id, prompt.version))) return prompt;
   reply.status(304);
   return undefined;
 }
 
 function withETag(reply: Reply, prompt: PromptView): PromptView {
-  reply.header('etag', versionETag(prompt.version));
+  reply.header('etag', promptETag(prompt.id, prompt.version));
   return prompt;
 }

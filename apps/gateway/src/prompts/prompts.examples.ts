@@ -61,7 +61,7 @@ const gate = { benchmarkId: EXAMPLE.benchmarkId, thresholds: { exact_match: 0.8 
 const production = {
   name: 'production',
   version: 2,
-  gate,
+  gate: { ...gate, datasetVersion: 3 },
   updatedAt: EXAMPLE.updatedAt,
   updatedBy: { type: 'api_key', id: EXAMPLE.apiKeyId },
 } satisfies PromptReleaseView;

@@ -2,7 +2,7 @@ import { BusController, Handles } from '@cinetrace/bus';
 import {
   CreatePromptInput,
   Patterns,
-  ProjectContext,
+  PromptCreateRequest,
   PromptActivityKey,
   PromptDeleteRequest,
   PromptDiffRequest,
@@ -30,8 +30,8 @@ export class PromptsBusController {
   ) {}
 
   @Handles(Patterns.PromptCreate)
-  create(@Payload('ctx') ctx: ProjectContext, @Payload('input') input: CreatePromptInput) {
-    return this.prompts.create(ctx, input);
+  create(@Payload() request: Omit<PromptCreateRequest, 'input'>, @Payload('input') input: CreatePromptInput) {
+    return this.prompts.create(request.ctx, input, request.mayChangeGate === true);
   }
 
   @Handles(Patterns.PromptUpdate)
@@ -41,7 +41,7 @@ export class PromptsBusController {
 
   @Handles(Patterns.PromptDelete)
   delete(@Payload() request: PromptDeleteRequest) {
-    return this.prompts.delete(request.ctx, request.id, request.ifMatch);
+    return this.prompts.delete(request.ctx, request.id, request.ifMatch, request.mayChangeGate === true);
   }
 
   @Handles(Patterns.PromptGet)

@@ -11,7 +11,8 @@ import { replacePromptLabels } from '../store/prompt-labels.queries';
 import { PromptVersion } from '../store/prompt-version.entity';
 import { insertPromptVersion } from '../store/prompt-versions.queries';
 import { Prompt } from '../store/prompt.entity';
-import { advancePrompt, findLivePrompt, insertPrompt, liveIdentifiersLike, softDeletePrompt } from '../store/prompts.queries';
+import { gatedReleaseNames } from '../store/prompt-releases.queries';
+import { advancePrompt, findLivePrompt, gateReservedIdentifiers, insertPrompt, liveIdentifiersLike, softDeletePrompt } from '../store/prompts.queries';
 import { diffPrompt } from './prompt-changes';
 import { deriveIdentifier, extractVariables } from './prompt-text';
 import { toPromptView } from './prompt.views';
@@ -26,10 +27,11 @@ class LostUpdateRace extends Error {}
 export class PromptsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async create(ctx: ProjectContext, input: CreatePromptInput): Promise<PromptView> {
+  /** `mayChangeGate`: the caller's key has `admin`, so it may take an identifier a gate reserves. */
+  async create(ctx: ProjectContext, input: CreatePromptInput, mayChangeGate = false): Promise<PromptView> {
     if (input.identifier !== undefined) {
       try {
-        return await this.insert(ctx, input, input.identifier);
+        return await this.insert(ctx, input, input.identifier, mayChangeGate);
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         throw new DomainError(ErrorCode.Conflict, `A prompt with identifier '${input.identifier}' already exists in this project`);
@@ -37,8 +39,15 @@ export class PromptsService {
     }
     const base = deriveIdentifier(input.name);
     return insertWithDerivedSlug(base, {
-      taken: (slug) => liveIdentifiersLike(this.dataSource.manager, ctx.projectId, slug),
-      insert: (identifier) => this.insert(ctx, input, identifier),
+      // A derived identifier never lands on one a gate reserves, whoever asks.
+      taken: async (slug) => {
+        const [live, reserved] = await Promise.all([
+          liveIdentifiersLike(this.dataSource.manager, ctx.projectId, slug),
+          gateReservedIdentifiers(this.dataSource.manager, ctx.projectId, { base: slug }),
+        ]);
+        return new Set([...live, ...reserved]);
+      },
+      insert: (identifier) => this.insert(ctx, input, identifier, mayChangeGate),
       isCollision: isUniqueViolation,
     });
   }
@@ -55,18 +64,24 @@ export class PromptsService {
     }
   }
 
-  async delete(ctx: ProjectContext, id: string, ifMatch?: number[]): Promise<DeletedPromptView> {
+  /** `mayChangeGate`: the caller's key has `admin`, which a prompt with a gated release needs. */
+  async delete(ctx: ProjectContext, id: string, ifMatch?: number[], mayChangeGate = false): Promise<DeletedPromptView> {
     return inTransaction(this.dataSource, async (tx) => {
       const prompt = await findLive(tx, ctx, id);
       checkIfMatch(prompt, ifMatch);
       const now = Date.now();
       if (!(await softDeletePrompt(tx, id, now))) throw notFound(id);
+      // Read after the row is locked by the delete: a gate set meanwhile has committed or waits for this transaction.
+      const gated = await gatedReleaseNames(tx, id);
+      if (gated.length && !mayChangeGate) {
+        throw new DomainError(ErrorCode.InsufficientScope, `Prompt '${id}' has a gated release (${quoted(gated)}); deleting it needs an API key with the 'admin' scope`);
+      }
       await insertPromptActivity(tx, activity(ctx, id, 'deleted', prompt.version, now, { deletedAt: { from: null, to: toIso(now) } }));
       return { id, deleted: true, deletedAt: toIso(now) };
     });
   }
 
-  private insert(ctx: ProjectContext, input: CreatePromptInput, identifier: string): Promise<PromptView> {
+  private insert(ctx: ProjectContext, input: CreatePromptInput, identifier: string, mayChangeGate: boolean): Promise<PromptView> {
     const now = Date.now();
     const prompt: Prompt = {
       id: newId('prm'),
@@ -89,6 +104,8 @@ export class PromptsService {
     }
     return inTransaction(this.dataSource, async (tx) => {
       await insertPrompt(tx, prompt);
+      // Checked after the insert: it waited for any delete of the identifier's holder, whose gates are then visible.
+      if (!mayChangeGate && (await gateReservedIdentifiers(tx, ctx.projectId, { identifier }, prompt.id)).size) throw identifierReserved(identifier);
       await insertPromptVersion(tx, snapshot(prompt));
       await replacePromptLabels(tx, prompt.id, prompt.labels);
       await insertPromptActivity(tx, activity(ctx, prompt.id, 'created', 1, now, created));
@@ -133,6 +150,13 @@ function staleVersion(id: string, ifMatch: number[] | undefined, current?: numbe
 }
 
 const notFound = (id: string) => DomainError.notFound(`No prompt with id '${id}' in this project`);
+
+const quoted = (names: string[]) => names.map((name) => `'${name}'`).join(', ');
+
+const identifierReserved = (identifier: string) =>
+  new DomainError(ErrorCode.InsufficientScope, `Identifier '${identifier}' belonged to a deleted prompt with a gated release; taking it needs an API key with the 'admin' scope`, [
+    { path: 'identifier', message: 'is reserved by the gated releases of the deleted prompt that held it' },
+  ]);
 
 function definedFields(input: UpdatePromptInput): Partial<Prompt> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

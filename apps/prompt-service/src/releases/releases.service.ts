@@ -10,17 +10,17 @@ import {
   PromptReleaseMoveRequest,
   PromptReleaseRemoveRequest,
   PromptReleaseView,
-  ReleaseGateView,
+  MoveReleaseInput,
 } from '@cinetrace/contracts';
 import { inTransaction, isUniqueViolation, toIso } from '@cinetrace/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { insertPromptActivity } from '../store/prompt-activity.queries';
-import { PromptRelease } from '../store/prompt-release.entity';
+import { PromptRelease, StoredGate } from '../store/prompt-release.entity';
 import { countReleases, deleteRelease, findRelease, insertRelease, listReleases, replaceRelease } from '../store/prompt-releases.queries';
 import { promptVersionExists } from '../store/prompt-versions.queries';
-import { promptExists } from '../store/prompts.queries';
+import { lockLivePrompt, promptExists } from '../store/prompts.queries';
 import { canonical } from '../prompts/prompt-changes';
 import { activity, findLive } from '../prompts/prompts.service';
 import { BenchmarkRuns } from './benchmark-runs';
@@ -79,8 +79,8 @@ export class ReleasesService {
       throw DomainError.validation([{ path: 'version', message: `the prompt has no version ${input.version} (its newest is ${prompt.version})` }]);
     }
     const current = await findRelease(manager, id, name);
-    const gate = input.gate === undefined ? (current?.gate ?? null) : input.gate && { benchmarkId: input.gate.benchmarkId, thresholds: input.gate.thresholds };
-    // The same gate sent again (keys in any order) is no change, and needs no admin.
+    let gate = askedGate(input.gate, current?.gate ?? null);
+    // The same gate sent again (keys in any order, its dataset version left out) is no change, and needs no admin.
     const gateChanged = canonical(gate) !== canonical(current?.gate ?? null);
     if (gateChanged && !mayChangeGate) throw gateNeedsAdmin(name);
     const moved = current?.version !== input.version;
@@ -88,9 +88,11 @@ export class ReleasesService {
 
     // A gated release only ever points at a version that passed. Asked before the transaction:
     // a bus round-trip must not hold the store; the compare-and-set below catches a move in between.
-    if (gate) await this.checkGate(ctx, id, name, input.version, gate, gateChanged);
+    if (gate) gate = await this.checkGate(ctx, id, name, input.version, gate, gateChanged);
 
     return inTransaction(this.dataSource, async (tx) => {
+      // The prompt's row first, as a delete takes it: a delete racing this move sees its gate, or this move sees the delete.
+      if (!(await lockLivePrompt(tx, ctx.projectId, id))) throw notFound(id);
       const now = Date.now();
       const next: PromptRelease = {
         promptId: id,
@@ -112,12 +114,13 @@ export class ReleasesService {
   }
 
   /**
-   * A gate being set must name a benchmark of the project and only its scorers (400
-   * otherwise, naming the field); the version must have passed it (409 gate_failed).
-   * A gate set earlier whose benchmark has gone can no longer be passed.
+   * A gate being set must name a benchmark of the project, only its scorers and a version its
+   * dataset has had (400 otherwise, naming the field); the version must have passed it (409
+   * gate_failed). A gate set earlier whose benchmark has gone can no longer be passed. Answers
+   * the gate to store: a new one counts the dataset's version now unless it named one.
    */
-  private async checkGate(ctx: ProjectContext, id: string, name: string, version: number, gate: ReleaseGateView, gateIsNew: boolean): Promise<void> {
-    const evidence = await this.benchmarkRuns.ofPrompt(ctx, gate.benchmarkId, id, version);
+  private async checkGate(ctx: ProjectContext, id: string, name: string, version: number, gate: StoredGate, gateIsNew: boolean): Promise<StoredGate> {
+    const evidence = await this.benchmarkRuns.ofPrompt(ctx, gate.benchmarkId, id, version, gate.datasetVersion ?? undefined);
     if (!evidence) {
       const message = `is not a benchmark of this project`;
       if (gateIsNew) throw DomainError.validation([{ path: 'gate.benchmarkId', message }], 'The gate is not valid');
@@ -133,8 +136,23 @@ export class ReleasesService {
         );
       }
     }
-    const verdict = judgeGate(gate.thresholds, evidence.runs);
-    if (!verdict.passed) throw gateFailed(name, version, gate, verdict);
+    if (!evidence.dataset) {
+      const message = 'is a benchmark whose dataset no longer exists';
+      if (gateIsNew) throw DomainError.validation([{ path: 'gate.benchmarkId', message }], 'The gate is not valid');
+      throw new DomainError(
+        ErrorCode.GateFailed,
+        `Release '${name}' is gated by benchmark '${gate.benchmarkId}', whose dataset no longer exists; an admin key can remove the gate`,
+      );
+    }
+    if (gateIsNew && gate.datasetVersion != null && gate.datasetVersion > evidence.dataset.version) {
+      const message = `is past the version of the benchmark's dataset (${evidence.dataset.version})`;
+      throw DomainError.validation([{ path: 'gate.datasetVersion', message }], 'The gate is not valid');
+    }
+    // A gate from before gates named a dataset version counts the dataset's version now (it is stored as it was).
+    const datasetVersion = gate.datasetVersion ?? evidence.dataset.version;
+    const verdict = judgeGate(gate.thresholds, datasetVersion, evidence.runs, evidence.uncounted ?? null);
+    if (!verdict.passed) throw gateFailed(name, version, gate, datasetVersion, verdict);
+    return gateIsNew ? { ...gate, datasetVersion } : gate;
   }
 }
 
@@ -163,6 +181,21 @@ const gateNeedsAdmin = (name: string) =>
 
 const notFound = (id: string) => DomainError.notFound(`No prompt with id '${id}' in this project`);
 
+/**
+ * The gate a move asks for: the stored one when the body has none; none for `null`; else the
+ * body's, which is the stored one when it names the same benchmark and thresholds and no
+ * dataset version (so re-sending a gate changes nothing); `datasetVersion` left undefined is
+ * resolved when the gate is checked.
+ */
+function askedGate(input: MoveReleaseInput['gate'], current: StoredGate | null): StoredGate | null {
+  if (input === undefined) return current;
+  if (input === null) return null;
+  const sameRule = current !== null && current.benchmarkId === input.benchmarkId && canonical(current.thresholds) === canonical(input.thresholds);
+  if (sameRule && input.datasetVersion === undefined) return current;
+  return { benchmarkId: input.benchmarkId, thresholds: input.thresholds, ...(input.datasetVersion !== undefined ? { datasetVersion: input.datasetVersion } : {}) };
+}
+
 export function toReleaseView(r: PromptRelease): PromptReleaseView {
-  return { name: r.name, version: r.version, gate: r.gate, updatedAt: toIso(r.updatedAt), updatedBy: { type: 'api_key', id: r.updatedBy } };
+  const gate = r.gate && { benchmarkId: r.gate.benchmarkId, thresholds: r.gate.thresholds, datasetVersion: r.gate.datasetVersion ?? null };
+  return { name: r.name, version: r.version, gate, updatedAt: toIso(r.updatedAt), updatedBy: { type: 'api_key', id: r.updatedBy } };
 }

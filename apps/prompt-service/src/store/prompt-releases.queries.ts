@@ -1,11 +1,18 @@
 import { insertRows } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
+import { IsNull, Not } from 'typeorm';
 import { PromptRelease } from './prompt-release.entity';
 
 export const findRelease = (manager: EntityManager, promptId: string, name: string): Promise<PromptRelease | null> => manager.findOneBy(PromptRelease, { promptId, name });
 
 /** The prompt's releases by name. */
 export const listReleases = (manager: EntityManager, promptId: string): Promise<PromptRelease[]> => manager.find(PromptRelease, { where: { promptId }, order: { name: 'ASC' } });
+
+/** Names of the prompt's releases that carry a gate. */
+export async function gatedReleaseNames(manager: EntityManager, promptId: string): Promise<string[]> {
+  const releases = await manager.find(PromptRelease, { select: { name: true }, where: { promptId, gate: Not(IsNull()) }, order: { name: 'ASC' } });
+  return releases.map((release) => release.name);
+}
 
 export const countReleases = (manager: EntityManager, promptId: string): Promise<number> => manager.countBy(PromptRelease, { promptId });
 

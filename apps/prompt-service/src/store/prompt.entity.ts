@@ -7,6 +7,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Index('prompts_live_identifier', ['projectId', 'identifier'], { unique: true, where: 'deleted_at IS NULL' })
 @Index('prompts_project_id', ['projectId', 'id'])
 @Index('prompts_project_type_id', ['projectId', 'type', 'id'])
+// Deleted prompts too: which prompt last held an identifier (a gate reserves it).
+@Index('prompts_project_identifier_id', ['projectId', 'identifier', 'id'])
 export class Prompt {
   @PrimaryColumn({ type: 'varchar', length: 40 }) id: string;
   @Column({ name: 'project_id', type: 'varchar', length: 40 }) projectId: string;

@@ -1,4 +1,4 @@
-import { insertRows } from '@cinetrace/persistence';
+import { dialectOf, insertRows } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { IsNull, Like } from 'typeorm';
 import { Prompt } from './prompt.entity';
@@ -60,6 +60,27 @@ export async function liveIdentifiersLike(manager: EntityManager, projectId: str
   return new Set(rows.map((r) => r.identifier));
 }
 
+/**
+ * Which of the identifiers matched are reserved by a gate: the newest prompt that held the
+ * identifier (other than `besides`, a prompt being created) is deleted and had a gated
+ * release. Clients resolve releases by identifier, so a gate must outlive its prompt there.
+ */
+export async function gateReservedIdentifiers(manager: EntityManager, projectId: string, match: { identifier: string } | { base: string }, besides?: string): Promise<Set<string>> {
+  const query = manager
+    .createQueryBuilder(Prompt, 'p')
+    .select('DISTINCT p.identifier', 'identifier')
+    .where('p.project_id = :projectId', { projectId })
+    .andWhere('p.deleted_at IS NOT NULL')
+    .andWhere('EXISTS (SELECT 1 FROM prompt_releases r WHERE r.prompt_id = p.id AND r.gate IS NOT NULL)')
+    .andWhere('NOT EXISTS (SELECT 1 FROM prompts n WHERE n.project_id = p.project_id AND n.identifier = p.identifier AND n.id > p.id AND n.id <> :besides)', {
+      besides: besides ?? '',
+    });
+  if ('identifier' in match) query.andWhere('p.identifier = :identifier', { identifier: match.identifier });
+  else query.andWhere('(p.identifier = :base OR p.identifier LIKE :pattern)', { base: match.base, pattern: `${match.base}-%` });
+  const rows = await query.getRawMany<{ identifier: string }>();
+  return new Set(rows.map((row) => row.identifier));
+}
+
 /** Writes the prompt's next version if it is still at `from` and live (compare-and-set); false when another writer moved it first. */
 export async function advancePrompt(
   tx: EntityManager,
@@ -69,6 +90,13 @@ export async function advancePrompt(
 ): Promise<boolean> {
   const result = await tx.update(Prompt, { id, version: from, deletedAt: IsNull() }, { ...next, metadata: next.metadata as object });
   return Boolean(result.affected);
+}
+
+/** Locks the live prompt's row until the transaction ends (PostgreSQL; SQLite writes one transaction at a time); false when it is not live. */
+export async function lockLivePrompt(tx: EntityManager, projectId: string, id: string): Promise<boolean> {
+  const query = tx.createQueryBuilder(Prompt, 'p').select('p.id').where('p.id = :id AND p.project_id = :projectId AND p.deleted_at IS NULL', { id, projectId });
+  if (dialectOf(tx) === 'postgres') query.setLock('pessimistic_write');
+  return (await query.getOne()) !== null;
 }
 
 /** False when the prompt was no longer live. */

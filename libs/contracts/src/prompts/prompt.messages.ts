@@ -5,6 +5,8 @@ import type { CreatePromptInput, UpdatePromptInput } from './prompt.inputs';
 export interface PromptCreateRequest {
   ctx: ProjectContext;
   input: CreatePromptInput;
+  /** The caller's key has `admin`: only then may it take an identifier whose last prompt had a gated release. Absent: false. */
+  mayChangeGate?: boolean;
 }
 
 export interface PromptListFilters {
@@ -47,6 +49,8 @@ export interface PromptDeleteRequest {
   ctx: ProjectContext;
   id: string;
   ifMatch?: number[];
+  /** The caller's key has `admin`: only then may it delete a prompt with a gated release. Absent: false. */
+  mayChangeGate?: boolean;
 }
 
 export interface PromptHistoryRequest<TKey> {

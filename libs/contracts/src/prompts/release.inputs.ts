@@ -7,7 +7,7 @@ import { GATE_THRESHOLDS_MAX, PROMPT_RELEASE_NAME_PATTERN, RENDER_VARIABLES_MAX 
 const isMean = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1;
 const isScalar = (value: unknown) => (typeof value === 'string' && value.length <= 100_000) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
-/** What a release's target version must have passed: a completed run of this benchmark meeting every threshold. */
+/** What a release's target version must have passed: a completed run of this benchmark, over its whole dataset, meeting every threshold. */
 export class ReleaseGateInput {
   @ApiProperty({ example: 'bm_01jh8z6v9q3m2r7x5c4b1n0k8d', description: 'A benchmark of this project' })
   @IsString()
@@ -25,6 +25,17 @@ export class ReleaseGateInput {
   @KeepJson()
   @IsObjectOf({ valueOk: isMean, describe: 'a number from 0 to 1', maxKeys: GATE_THRESHOLDS_MAX, minKeys: 1 })
   thresholds: Record<string, number>;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    example: 3,
+    description: "Only runs over every item of the benchmark's dataset at this version count (default: the version the dataset has when the gate is set)",
+  })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(999_999_999)
+  datasetVersion?: number;
 }
 
 /** PUT …/releases/{name}: point the release at a version; `gate` sets (or, null, removes) its gate, absent keeps it. */

@@ -5,6 +5,13 @@ export class ReleaseGateView {
   @ApiProperty({ example: 'bm_01jh8z6v9q3m2r7x5c4b1n0k8d' }) benchmarkId: string;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, example: { exact_match: 0.8 } })
   thresholds: Record<string, number>;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 3,
+    description: "The version of the benchmark's dataset whose whole runs count; null on a gate set before gates named one (the dataset's current version counts)",
+  })
+  datasetVersion: number | null;
 }
 
 /** A named pointer to one version of a prompt (`production` → 7). */

@@ -6,9 +6,9 @@ const HEADERS: Record<string, HeaderObject> = {
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
   Location: { description: 'Where the created (or accepted) resource is read', required: true, schema: { type: 'string' } },
   ETag: {
-    description: 'The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET)',
+    description: 'The prompt and its version as an entity tag, `"<prompt id>:<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET)',
     required: true,
-    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+    schema: { type: 'string', pattern: '^"[a-z]+_[0-9a-z]+:[1-9][0-9]*"$' },
   },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
   'Accept-Ranges': { description: '`bytes`: a Range of bytes may be asked for', required: true, schema: { type: 'string', enum: ['bytes'] } },
