@@ -10,6 +10,7 @@ import { canonicalJson } from '../http/canonical-json';
 import { isOtlpRoute } from '../otlp/otlp-routes';
 import { IdempotencyStore } from './idempotency.store';
 import { SECRET_IN_ANSWER_METADATA } from './secret-in-answer.decorator';
+import { SECRET_IN_BODY_METADATA } from './secret-in-body.decorator';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -17,7 +18,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * `Idempotency-Key` on any POST: the first 2xx answer is stored and replayed (same
  * status, body, Location and ETag, `Idempotent-Replayed: true`) for the same key and body within 24 h;
  * a different body under the same key is `422 idempotency_key_reused`. Failed requests
- * are not stored, so a retry after a 503 does the work.
+ * are not stored, so a retry after a 503 does the work. Fields a route marks as secret
+ * (SecretInBody) are not part of the fingerprint: nothing stored is derived from them.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -51,8 +53,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
     }
     const scope = `${request.auth?.orgId ?? '-'}:${request.auth?.project?.id ?? '-'}`;
+    const secretFields = this.reflector.getAllAndOverride<string[] | undefined>(SECRET_IN_BODY_METADATA, [context.getHandler(), context.getClass()]);
     const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
+      .update(`${request.method} ${request.url}\n${canonicalJson(withoutFields(request.body ?? null, secretFields))}`)
       .digest('hex');
 
     const claim = await this.store.claim(scope, key, fingerprint);
@@ -70,6 +73,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
       catchError((err: unknown) => from(this.store.release(scope, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)))),
     );
   }
+}
+
+/** The body without its secret fields, which the fingerprint must not cover. */
+function withoutFields(body: unknown, fields: string[] | undefined): unknown {
+  if (!fields?.length || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !fields.includes(name)));
 }
 
 const headerOf = (reply: FastifyReply, name: string): string | null => {

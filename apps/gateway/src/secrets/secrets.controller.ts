@@ -20,6 +20,7 @@ import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { SecretSealer } from './secret-sealer';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { SecretInBody } from '../idempotency/secret-in-body.decorator';
 
 const SECRET_FILTERS = { name: 'string' } as const satisfies FilterSpec;
 
@@ -40,6 +41,7 @@ export class SecretsController {
 
   @Post()
   @Idempotent()
+  @SecretInBody('value')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createSecret', summary: 'Create a secret (the value is stored encrypted and never returned)' })
   @ApiResponse({ status: 201, type: SecretView })
