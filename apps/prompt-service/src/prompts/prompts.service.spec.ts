@@ -1,6 +1,8 @@
 import { ErrorCode, type CreatePromptInput, type DomainError, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
+import type { BenchmarkRuns } from '../releases/benchmark-runs';
+import { ReleasesService } from '../releases/releases.service';
 import { PromptReadsService } from './prompt-reads.service';
 import { PromptsService } from './prompts.service';
 
@@ -16,6 +18,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
   let store: TestStore;
   let prompts: PromptsService;
   let reads: PromptReadsService;
+  let releases: ReleasesService;
   let project = 0;
   /** Each test in a project of its own, so identifiers never collide across tests. */
   let ctx: ProjectContext;
@@ -25,6 +28,16 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
     const { dataSource } = store;
     prompts = new PromptsService(dataSource);
     reads = new PromptReadsService(dataSource);
+    // benchmark-service, faked: every version passed a whole run of the gate's benchmark.
+    const passingRuns = {
+      ofPrompt: async () => ({
+        scorers: ['exact'],
+        dataset: { id: 'ds_1', version: 1 },
+        runs: [{ id: 'run_1', datasetVersion: 1, items: 4, datasetItems: 4, finishedAt: null, scores: { exact: { mean: 1, passRate: 1 } } }],
+        uncounted: null,
+      }),
+    } as unknown as BenchmarkRuns;
+    releases = new ReleasesService(dataSource, passingRuns);
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {
@@ -137,6 +150,48 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
         ['updated', 2],
         ['created', 1],
       ]);
+    });
+
+    describe('of a prompt with a gated release', () => {
+      const gate = { benchmarkId: 'bm_1', thresholds: { exact: 0.5 } };
+      async function gatedPrompt(identifier: string) {
+        const prompt = await prompts.create(ctx, aPrompt({ identifier }));
+        await releases.move({ ctx, id: prompt.id, name: 'production', input: { version: 1, gate }, mayChangeGate: true });
+        return prompt;
+      }
+
+      it('needs admin, and leaves the prompt as it was without it', async () => {
+        const { id } = await gatedPrompt('gated-opening');
+        await expect(prompts.delete(ctx, id)).rejects.toMatchObject({
+          code: ErrorCode.InsufficientScope,
+          detail: `Prompt '${id}' has a gated release ('production'); deleting it needs an API key with the 'admin' scope`,
+        });
+        expect(await reads.get({ ctx, identifier: 'gated-opening', release: 'production' })).toMatchObject({ id, version: 1 });
+        expect(await prompts.delete(ctx, id, undefined, true)).toMatchObject({ id, deleted: true });
+      });
+
+      it("reserves the identifier to admin keys, until an admin's prompt without a gate holds it", async () => {
+        const gated = await gatedPrompt('closing');
+        await prompts.delete(ctx, gated.id, undefined, true);
+        await expect(prompts.create(ctx, aPrompt({ identifier: 'closing' }))).rejects.toMatchObject({
+          code: ErrorCode.InsufficientScope,
+          errors: [{ path: 'identifier', message: 'is reserved by the gated releases of the deleted prompt that held it' }],
+        });
+        await expect(reads.get({ ctx, identifier: 'closing' })).rejects.toMatchObject({ code: ErrorCode.NotFound });
+        // Derived from the name, it is skipped whoever asks.
+        expect((await prompts.create(ctx, aPrompt({ name: 'Closing' }))).identifier).toBe('closing-2');
+
+        const adopted = await prompts.create(ctx, aPrompt({ identifier: 'closing' }), true);
+        await prompts.delete(ctx, adopted.id);
+        expect((await prompts.create(ctx, aPrompt({ identifier: 'closing' }))).identifier).toBe('closing');
+      });
+
+      it('does not reserve an identifier whose prompt had releases without a gate', async () => {
+        const plain = await prompts.create(ctx, aPrompt({ identifier: 'plain' }));
+        await releases.move({ ctx, id: plain.id, name: 'production', input: { version: 1 }, mayChangeGate: false });
+        await prompts.delete(ctx, plain.id);
+        expect((await prompts.create(ctx, aPrompt({ identifier: 'plain' }))).identifier).toBe('plain');
+      });
     });
 
     it("never touches another project's prompt", async () => {
