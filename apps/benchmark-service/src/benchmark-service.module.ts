@@ -9,6 +9,7 @@ import { BenchmarkSecret } from './store/benchmark-secret.entity';
 import { Benchmark } from './store/benchmark.entity';
 import { BenchmarksBusController } from './benchmarks/benchmarks.bus-controller';
 import { BenchmarksService } from './benchmarks/benchmarks.service';
+import { SchemaThreads } from './benchmarks/schema-compiler';
 import { DatasetItem } from './store/dataset-item.entity';
 import { Dataset } from './store/dataset.entity';
 import { DatasetsBusController } from './datasets/datasets.bus-controller';
@@ -56,6 +57,7 @@ export class BenchmarkServiceModule {
         { provide: SERVICE_CHECKS, useValue: { queue: () => execution.queue.isReachable() } },
         DatasetsService,
         BenchmarksService,
+        SchemaThreads,
         RunsService,
         PromptSource,
         RunAnnotations,

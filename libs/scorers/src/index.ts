@@ -9,5 +9,6 @@ export * from './judge-score';
 export * from './aggregate-scores';
 export * from './render-prompt';
 export * from './scoring-threads';
+export * from './scorer-schemas';
 export { regexProblem, REGEX_PATTERN_MAX } from './linear-regex';
 export { jsonDepth } from './json-depth';

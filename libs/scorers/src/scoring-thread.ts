@@ -1,19 +1,15 @@
 import { parentPort } from 'node:worker_threads';
+import { schemaProblem } from './json-schema';
 import { LocalScorerSpec, scoreLocally } from './local-scorers';
 import { ScoreInput, ScoreOutcome } from './scorer.types';
 import { ScorerError } from './scorer-error';
 import { withinTimeLimit } from './time-limit';
 
-/** One evaluation asked of a scoring thread. */
-export interface ScoringRequest {
-  id: number;
-  spec: LocalScorerSpec;
-  input: ScoreInput;
-  timeLimitMs: number;
-}
+/** One evaluation asked of a scoring thread, or (`schema`) a benchmark's JSON Schema to compile at create. */
+export type ScoringRequest = { id: number; timeLimitMs: number } & ({ spec: LocalScorerSpec; input: ScoreInput } | { schema: object });
 
-/** Its answer: the outcome, or the error's message (`ours`: a ScorerError, written for users). */
-export type ScoringReply = { id: number; outcome: ScoreOutcome } | { id: number; error: string; ours: boolean };
+/** Its answer: the outcome, the schema's problem (null: it compiles), or the error's message (`ours`: a ScorerError, written for users). */
+export type ScoringReply = { id: number; outcome: ScoreOutcome } | { id: number; problem: string | null } | { id: number; error: string; ours: boolean };
 
 /** Sent once the thread has loaded its modules: only then does an evaluation's time start. */
 export const THREAD_READY = 'ready';
@@ -23,7 +19,10 @@ export const THREAD_READY = 'ready';
 parentPort?.on('message', (request: ScoringRequest) => {
   let reply: ScoringReply;
   try {
-    reply = { id: request.id, outcome: withinTimeLimit(() => scoreLocally(request.spec, request.input), request.timeLimitMs) };
+    reply =
+      'schema' in request
+        ? { id: request.id, problem: withinTimeLimit(() => schemaProblem(request.schema), request.timeLimitMs) }
+        : { id: request.id, outcome: withinTimeLimit(() => scoreLocally(request.spec, request.input), request.timeLimitMs) };
   } catch (err) {
     reply = { id: request.id, error: (err as Error)?.message ?? String(err), ours: err instanceof ScorerError };
   }

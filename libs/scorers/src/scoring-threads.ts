@@ -24,7 +24,8 @@ const HARD_STOP_GRACE_MS = 250;
 
 interface Job {
   request: ScoringRequest;
-  resolve(outcome: ScoreOutcome): void;
+  /** A ScoreOutcome for an evaluation, the problem (or null) for a schema. */
+  resolve(result: unknown): void;
   reject(error: Error): void;
 }
 
@@ -58,9 +59,21 @@ export class ScoringThreads implements LocalScoring {
   }
 
   score(spec: ScorerSpec, input: ScoreInput): Promise<ScoreOutcome> {
+    return this.ask<ScoreOutcome>({ id: this.nextId++, spec: spec as LocalScorerSpec, input, timeLimitMs: this.timeLimitMs });
+  }
+
+  /**
+   * Why a benchmark's JSON Schema cannot be used, or null: compiled on a thread, under the
+   * time limit (past it: a ScorerError), since ajv compiles a schema to code on the spot.
+   */
+  schemaProblem(schema: object): Promise<string | null> {
+    return this.ask<string | null>({ id: this.nextId++, schema, timeLimitMs: this.timeLimitMs });
+  }
+
+  private ask<T>(request: ScoringRequest): Promise<T> {
     if (this.closed) return Promise.reject(new ScorerError('the scoring threads are shut down'));
-    return new Promise<ScoreOutcome>((resolve, reject) => {
-      this.waiting.push({ request: { id: this.nextId++, spec: spec as LocalScorerSpec, input, timeLimitMs: this.timeLimitMs }, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ request, resolve: resolve as (result: unknown) => void, reject });
       this.dispatch();
     });
   }
@@ -124,6 +137,7 @@ export class ScoringThreads implements LocalScoring {
     clearTimeout(thread.timer);
     thread.job = undefined;
     if ('outcome' in reply) job.resolve(reply.outcome);
+    else if ('problem' in reply) job.resolve(reply.problem);
     else job.reject(reply.ours ? new ScorerError(reply.error) : new Error(reply.error));
     this.dispatch();
   }

@@ -1,6 +1,6 @@
 import { ENV_NAMING_FIELDS, ENV_NAMING_MESSAGE, headerValueProblem, isSecretReference, SECRET_REFERENCE_MESSAGE } from '@cinetrace/contracts';
 import { FIELD_PATH_PATTERN } from './field-path';
-import { schemaProblem } from './json-schema';
+import { schemaShapeProblem } from './json-schema';
 import { regexProblem } from './linear-regex';
 import { VIDEO_CONFIG_RULES } from './video-config-rules';
 import { MAX_SCORERS, SCORER_NAME_MAX, SCORER_TYPES, ScorerFieldError, ScorerSpec, ScorerType, isScorerType } from './scorer.types';
@@ -35,9 +35,10 @@ const isRegexFlags = check((v) => typeof v === 'string' && REGEX_FLAGS_PATTERN.t
 const isSecret = check(isSecretReference, SECRET_REFERENCE_MESSAGE);
 const isHttpUrl = check(isHttpUrlText, 'must be an http(s) URL');
 
+// Only its size and depth here: compiling it (is it valid?) takes the scoring threads (scorerSchemaErrors).
 const isSchema: Check = (value, path, errors) => {
   if (!isPlainObject(value)) return void errors.push({ path, message: 'must be a JSON Schema object' });
-  const problem = schemaProblem(value);
+  const problem = schemaShapeProblem(value);
   if (problem) errors.push({ path, message: problem });
 };
 

@@ -1,3 +1,4 @@
+import { compileInThisThread } from '@cinetrace/scorers';
 import { expect } from '@jest/globals';
 import { ErrorCode, Patterns, type FieldError, type ProjectContext, type PageRequest, type SecretUsesCheckRequest } from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
@@ -22,7 +23,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
   const benchmarksWith = (env: Partial<BenchmarkServiceEnv> = {}) => {
     const fake = aFakeBus({ [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }) });
     busRequests = fake.requests;
-    return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus);
+    return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus, compileInThisThread);
   };
   let benchmarks: BenchmarksService;
 
@@ -69,7 +70,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
     it("asks project-service about each secret named, and records the benchmark as the secret's user", async () => {
       const created = await benchmarks.create(ctx, withSecret());
 
-      const check: SecretUsesCheckRequest = { ctx, uses: [{ path: 'target.apiKey', name: 'MODEL_KEY', host: 'models.example.com' }] };
+      const check: SecretUsesCheckRequest = { ctx, uses: [{ path: 'target.apiKey', name: 'MODEL_KEY', origin: 'https://models.example.com:443' }] };
       expect(busRequests).toEqual([{ pattern: Patterns.SecretUsesCheck, request: check }]);
       expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [created.id] });
       expect(await benchmarks.secretReferences({ orgId: 'org_other', name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });

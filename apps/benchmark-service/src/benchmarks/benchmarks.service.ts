@@ -23,9 +23,9 @@ import { BusClient } from '@cinetrace/bus';
 import { newId } from '@cinetrace/ids';
 import { inTransaction, toIso } from '@cinetrace/persistence';
 import { checkOutboundUrl } from '@cinetrace/outbound';
-import { ScorerSpec, validateScorers } from '@cinetrace/scorers';
+import { type SchemaCompiler, ScorerSpec, scorerSchemaErrors, validateScorers } from '@cinetrace/scorers';
 import { checkInput } from '@cinetrace/validation';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
@@ -41,6 +41,7 @@ import { cancelActiveRun } from '../runs/run-cancellation';
 import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { toRunView } from '../runs/run.views';
 import { withRunnerOverrides } from './runner-settings';
+import { SchemaThreads } from './schema-compiler';
 import { validateTarget } from './target-rules';
 
 /** Benchmarks: what to run (dataset, target, scorers) and how (runner); each shows its latest run. */
@@ -53,6 +54,7 @@ export class BenchmarksService {
     private readonly env: BenchmarkServiceEnv,
     private readonly queue: TaskQueue,
     private readonly bus: BusClient,
+    @Inject(SchemaThreads) private readonly schemas: SchemaCompiler,
   ) {}
 
   /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
@@ -62,7 +64,7 @@ export class BenchmarksService {
     const named = new Set(errors.map((e) => e.path));
     const scorers = validateScorers(input.scorers, 'scorers');
     if (!scorers.ok) errors.push(...scorers.errors);
-    else errors.push(...scorerUrlErrors(scorers.scorers, allowPrivate));
+    else errors.push(...scorerUrlErrors(scorers.scorers, allowPrivate), ...(await scorerSchemaErrors(scorers.scorers, this.schemas)));
     const target = isObject(input.target) ? validateTarget(input.target, { allowPrivate }) : undefined;
     if (target && !target.ok) errors.push(...target.errors);
     if (typeof input.datasetId === 'string' && !named.has('datasetId')) {

@@ -1,3 +1,4 @@
+import { compileInThisThread } from '@cinetrace/scorers';
 import { ErrorCode, type DatasetView, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
@@ -16,7 +17,7 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind, benchmarkServiceStore);
     datasets = new DatasetsService(store.dataSource);
-    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), new RecordingTaskQueue(), aFakeBus().bus);
+    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), new RecordingTaskQueue(), aFakeBus().bus, compileInThisThread);
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {

@@ -1,3 +1,4 @@
+import { compileInThisThread } from '@cinetrace/scorers';
 import { expect } from '@jest/globals';
 import type { StreamRecord } from '@cinetrace/bus';
 import { ANNOTATION_COUNT_MEDIA_MAX, DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
@@ -83,7 +84,7 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
     ctx = aProjectContext(`prj_${++projects}`);
     queue = new RecordingTaskQueue();
     countLabels = () => ({ total: 0, labels: {}, labelsOmitted: 0 });
-    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, aFakeBus().bus);
+    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, aFakeBus().bus, compileInThisThread);
     runs = runsWith();
     taskEvents = new TaskEventsHandler(store.dataSource, new TaskDispatcher(store.dataSource, queue));
   });

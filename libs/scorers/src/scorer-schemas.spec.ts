@@ -1,0 +1,69 @@
+import { expect } from '@jest/globals';
+import Ajv from 'ajv';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scorerSchemaErrors } from './scorer-schemas';
+import { ScoringThreads } from './scoring-threads';
+import { validateScorers } from './validate-scorers';
+
+// The thread runs the TypeScript entry point through swc, as jest does for this file.
+const dir = mkdtempSync(join(tmpdir(), 'scorer-schemas-'));
+const tsEntry = join(dir, 'ts-entry.js');
+writeFileSync(
+  tsEntry,
+  `const { readFileSync } = require('node:fs');
+const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(readFileSync(filename, 'utf8'), { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } });
+  module._compile(code, filename);
+};
+require(${JSON.stringify(join(__dirname, 'scoring-thread.ts'))});`,
+);
+/** A thread that never answers: its JavaScript spins outside any watchdog. */
+const spinning = join(dir, 'spinning.js');
+writeFileSync(spinning, `const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => { for (;;); }); parentPort.postMessage('ready');`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function scorers(raw: unknown[]) {
+  const result = validateScorers(raw);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.scorers;
+}
+
+describe('scorerSchemaErrors on ScoringThreads', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('refuses an invalid schema naming its field, and compiles nothing on the calling thread', async () => {
+    const compile = jest.spyOn(Ajv.prototype, 'compile');
+    const threads = new ScoringThreads({ size: 1, threadFile: tsEntry });
+    try {
+      const specs = scorers([
+        { type: 'exact_match' },
+        { name: 'valid', type: 'json_schema', config: { schema: { type: 'object', required: ['caption'] } } },
+        { name: 'typo', type: 'json_schema', config: { schema: { type: 'strng' } } },
+        { name: 'backref', type: 'json_schema', config: { schema: { type: 'string', pattern: '(a)\\1' } } },
+      ]);
+      expect(await scorerSchemaErrors(specs, threads)).toEqual([
+        { path: 'scorers[2].config.schema', message: expect.stringMatching(/^is not a valid JSON Schema: /) },
+        { path: 'scorers[3].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
+      ]);
+      // validateScorers and the check above ran here; every compile ran on the thread.
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('refuses a schema whose compile outruns the time limit, naming the field', async () => {
+    const threads = new ScoringThreads({ size: 1, timeLimitMs: 100, threadFile: spinning });
+    try {
+      const specs = scorers([{ type: 'json_schema', config: { schema: { type: 'object' } } }]);
+      expect(await scorerSchemaErrors(specs, threads)).toEqual([
+        { path: 'scorers[0].config.schema', message: 'could not be compiled: it took longer than 100 ms and was stopped' },
+      ]);
+    } finally {
+      await threads.close();
+    }
+  });
+});
