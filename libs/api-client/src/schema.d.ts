@@ -194,7 +194,7 @@ export interface paths {
         get: operations["listPrompts"];
         put?: never;
         /**
-         * Create a prompt (version 1); the identifier is derived from the name when omitted
+         * Create a prompt (version 1); the identifier is derived from the name when omitted. Taking the identifier of a deleted prompt that had a gated release needs an admin key
          * @description Scope: `write` (API reference, "Authentication").
          */
         post: operations["createPrompt"];
@@ -243,7 +243,7 @@ export interface paths {
         put: operations["updatePrompt"];
         post?: never;
         /**
-         * Soft-delete a prompt; its identifier is free again, its history stays readable
+         * Soft-delete a prompt; its history stays readable. A prompt with a gated release needs an admin key, and its identifier stays reserved to admin keys
          * @description Scope: `write` (API reference, "Authentication").
          */
         delete: operations["deletePrompt"];
@@ -1176,6 +1176,11 @@ export interface components {
             thresholds: {
                 [key: string]: number;
             };
+            /**
+             * @description The version of the benchmark's dataset whose whole runs count; null on a gate set before gates named one (the dataset's current version counts)
+             * @example 3
+             */
+            datasetVersion: number | null;
         };
         PromptReleaseView: {
             /** @example production */
@@ -1207,6 +1212,11 @@ export interface components {
             thresholds: {
                 [key: string]: number;
             };
+            /**
+             * @description Only runs over every item of the benchmark's dataset at this version count (default: the version the dataset has when the gate is set)
+             * @example 3
+             */
+            datasetVersion?: number;
         };
         MoveReleaseInput: {
             /** @example 2 */
@@ -2398,7 +2408,7 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created (or accepted) resource is read */
         Location: string;
-        /** @description The prompt version as an entity tag, `"<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET) */
+        /** @description The prompt and its version as an entity tag, `"<prompt id>:<version>"`; send it back as If-Match (a change) or If-None-Match (a conditional GET) */
         ETag: string;
         /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
@@ -3167,7 +3177,7 @@ export interface operations {
                 version?: number;
             };
             header?: {
-                /** @description The ETag a client holds, `"<version>"`: when it is current, 304 with no body */
+                /** @description The ETag a client holds, `"<prompt id>:<version>"`: when it is current, 304 with no body */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3208,7 +3218,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
-            /** @description Not modified: If-None-Match names the current version */
+            /** @description Not modified: If-None-Match names the current version of this prompt */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3234,7 +3244,7 @@ export interface operations {
                 version?: number;
             };
             header?: {
-                /** @description The ETag a client holds, `"<version>"`: when it is current, 304 with no body */
+                /** @description The ETag a client holds, `"<prompt id>:<version>"`: when it is current, 304 with no body */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3275,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromptView"];
                 };
             };
-            /** @description Not modified: If-None-Match names the current version */
+            /** @description Not modified: If-None-Match names the current version of this prompt */
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3296,7 +3306,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the change applies to, as "<version>" */
+                /** @description The version the change applies to, as its ETag `"<prompt id>:<version>"` (or `"<version>"`); a stale one is 412 precondition_failed */
                 "If-Match"?: string;
             };
             path: {
@@ -3362,7 +3372,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version the change applies to, as `"<version>"`; a stale one is 412 precondition_failed */
+                /** @description The version the change applies to, as its ETag `"<prompt id>:<version>"` (or `"<version>"`); a stale one is 412 precondition_failed */
                 "If-Match"?: string;
             };
             path: {
@@ -3663,7 +3673,8 @@ export interface operations {
                      *             "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
                      *             "thresholds": {
                      *               "exact_match": 0.8
-                     *             }
+                     *             },
+                     *             "datasetVersion": 3
                      *           },
                      *           "updatedAt": "2025-01-15T10:05:00.000Z",
                      *           "updatedBy": {
@@ -3737,7 +3748,8 @@ export interface operations {
                      *         "benchmarkId": "bm_01jh8z6v9q3m2r7x5c4b1n0k8d",
                      *         "thresholds": {
                      *           "exact_match": 0.8
-                     *         }
+                     *         },
+                     *         "datasetVersion": 3
                      *       },
                      *       "updatedAt": "2025-01-15T10:05:00.000Z",
                      *       "updatedBy": {
