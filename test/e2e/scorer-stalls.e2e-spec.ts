@@ -99,6 +99,8 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
         { name: 'lookahead', type: 'regex', config: { pattern: 'a(?=b)' } },
         { name: 'schema-lookbehind', type: 'json_schema', config: { schema: { type: 'string', pattern: '(?<!a)b' } } },
         { name: 'schema-deep', type: 'json_schema', config: { schema: deep } },
+        // Compiled on a scoring thread (not the event loop), and still refused naming the field.
+        { name: 'schema-typo', type: 'json_schema', config: { schema: { type: 'strng' } } },
       ],
     });
     expectProblem(response, 400, 'validation_failed');
@@ -110,6 +112,7 @@ describe(`Scorers whose cost a user controls do not stall the process (${e2eMode
       { path: 'scorers[1].config.pattern', message: expect.stringMatching(/^is not supported: .*no lookahead or lookbehind/) },
       { path: 'scorers[2].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
       { path: 'scorers[3].config.schema', message: 'must nest at most 32 levels deep' },
+      { path: 'scorers[4].config.schema', message: expect.stringMatching(/^is not a valid JSON Schema: .*type/) },
     ]);
   });
 });

@@ -25,12 +25,6 @@ const spinning = join(dir, 'spinning.js');
 writeFileSync(spinning, `const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => { for (;;); }); parentPort.postMessage('ready');`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function scorers(raw: unknown[]) {
-  const result = validateScorers(raw);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.scorers;
-}
-
 describe('scorerSchemaErrors on ScoringThreads', () => {
   afterEach(() => jest.restoreAllMocks());
 
@@ -38,13 +32,14 @@ describe('scorerSchemaErrors on ScoringThreads', () => {
     const compile = jest.spyOn(Ajv.prototype, 'compile');
     const threads = new ScoringThreads({ size: 1, threadFile: tsEntry });
     try {
-      const specs = scorers([
+      const raw = [
         { type: 'exact_match' },
         { name: 'valid', type: 'json_schema', config: { schema: { type: 'object', required: ['caption'] } } },
         { name: 'typo', type: 'json_schema', config: { schema: { type: 'strng' } } },
         { name: 'backref', type: 'json_schema', config: { schema: { type: 'string', pattern: '(a)\\1' } } },
-      ]);
-      expect(await scorerSchemaErrors(specs, threads)).toEqual([
+      ];
+      expect(validateScorers(raw).ok).toBe(true);
+      expect(await scorerSchemaErrors(raw, threads, [])).toEqual([
         { path: 'scorers[2].config.schema', message: expect.stringMatching(/^is not a valid JSON Schema: /) },
         { path: 'scorers[3].config.schema', message: expect.stringMatching(/^has a pattern that is not supported: scorers match regular expressions in linear time/) },
       ]);
@@ -55,11 +50,22 @@ describe('scorerSchemaErrors on ScoringThreads', () => {
     }
   });
 
+  it('compiles the schemas of a request whose other scorers are wrong, but not a schema already refused', async () => {
+    const asked: object[] = [];
+    const compiler = { schemaProblem: async (schema: object) => (asked.push(schema), 'is not a valid JSON Schema: x') };
+    const raw = [{ type: 'regex' }, { type: 'json_schema', config: { schema: { type: 'strng' } } }, { type: 'json_schema', config: { schema: { too: 'big' } } }];
+    const errors = [
+      { path: 'scorers[0].config.pattern', message: 'is required' },
+      { path: 'scorers[2].config.schema', message: 'must be at most 8192 bytes of JSON' },
+    ];
+    expect(await scorerSchemaErrors(raw, compiler, errors)).toEqual([{ path: 'scorers[1].config.schema', message: 'is not a valid JSON Schema: x' }]);
+    expect(asked).toEqual([{ type: 'strng' }]);
+  });
+
   it('refuses a schema whose compile outruns the time limit, naming the field', async () => {
     const threads = new ScoringThreads({ size: 1, timeLimitMs: 100, threadFile: spinning });
     try {
-      const specs = scorers([{ type: 'json_schema', config: { schema: { type: 'object' } } }]);
-      expect(await scorerSchemaErrors(specs, threads)).toEqual([
+      expect(await scorerSchemaErrors([{ type: 'json_schema', config: { schema: { type: 'object' } } }], threads, [])).toEqual([
         { path: 'scorers[0].config.schema', message: 'could not be compiled: it took longer than 100 ms and was stopped' },
       ]);
     } finally {

@@ -63,8 +63,8 @@ export class BenchmarksService {
     const allowPrivate = this.env.OUTBOUND_ALLOW_PRIVATE;
     const named = new Set(errors.map((e) => e.path));
     const scorers = validateScorers(input.scorers, 'scorers');
-    if (!scorers.ok) errors.push(...scorers.errors);
-    else errors.push(...scorerUrlErrors(scorers.scorers, allowPrivate), ...(await scorerSchemaErrors(scorers.scorers, this.schemas)));
+    const schemaErrors = await scorerSchemaErrors(input.scorers, this.schemas, scorers.ok ? [] : scorers.errors);
+    errors.push(...inScorerOrder([...(scorers.ok ? scorerUrlErrors(scorers.scorers, allowPrivate) : scorers.errors), ...schemaErrors]));
     const target = isObject(input.target) ? validateTarget(input.target, { allowPrivate }) : undefined;
     if (target && !target.ok) errors.push(...target.errors);
     if (typeof input.datasetId === 'string' && !named.has('datasetId')) {
@@ -168,6 +168,15 @@ export class BenchmarksService {
     if (!benchmark) throw notFound(id);
     return benchmark;
   }
+}
+
+/** Errors of the scorers by the scorer they name (a stable sort): a schema's compile error where its scorer stands. */
+function inScorerOrder(errors: FieldError[]): FieldError[] {
+  const index = (e: FieldError) => Number(/^scorers\[(\d+)\]/.exec(e.path)?.[1] ?? -1);
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => index(a.e) - index(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 const notFound = (id: string) => DomainError.notFound(`No benchmark with id '${id}' in this project`);
