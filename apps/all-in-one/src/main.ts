@@ -6,7 +6,7 @@ import { tuneHeap, validateEnv } from '@cinetrace/config';
 import { GatewayEnv, httpPortOf, otlpGrpcPortOf, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
-import { COPY_CONCURRENCY, InProcessProbeQueue, MediaServiceEnv, startMediaService } from '@cinetrace/media-service';
+import { COPY_CONCURRENCY, InProcessProbeQueue, MediaServiceEnv, perProjectSlots, startMediaService } from '@cinetrace/media-service';
 import { reportMediaTools, resolveMediaTools, type MediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
@@ -88,10 +88,10 @@ async function main(): Promise<void> {
       mediaEnv,
       { strategy: new InProcessServer(broker) },
       {
-        probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY),
+        probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY, 1000, 'Probe', perProjectSlots(mediaEnv.PROBE_CONCURRENCY, mediaEnv.PROBE_PROJECT_CONCURRENCY)),
         // A storyboard lost with the process is queued again by its next request.
         storyboards: new InProcessProbeQueue(mediaEnv.STORYBOARD_CONCURRENCY, 1000, 'Storyboard'),
-        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy'),
+        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy', perProjectSlots(COPY_CONCURRENCY, undefined)),
         traces: streams,
       },
     ),

@@ -5,7 +5,7 @@ import { MEDIA_COPY_QUEUE, STORYBOARD_QUEUE } from '@cinetrace/contracts';
 import { reportMediaTools } from '@cinetrace/media-tools';
 import { Logger } from '@nestjs/common';
 import { BullProbeQueue } from './media/bull-probe-queue';
-import { MediaServiceEnv } from './media-service.env';
+import { MediaServiceEnv, perProjectSlots } from './media-service.env';
 import { COPY_CONCURRENCY, MEDIA_SERVICE } from './media-service.module';
 import { startMediaService } from './start-media-service';
 
@@ -16,10 +16,25 @@ runServiceProcess({
   start: async (env, kafka) => {
     // Probes, storyboards and copies wait in Redis (BullMQ `media-jobs`, `media-storyboards`, `media-copies`): one accepted before a restart still runs after it.
     const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
-    const probes = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.PROBE_CONCURRENCY, env.PROBE_LOCK_MS);
+    // Each shared fairly between projects, one project's jobs in flight capped at its share of the slots.
+    const probes = new BullProbeQueue(
+      redis,
+      env.QUEUE_PREFIX,
+      env.PROBE_CONCURRENCY,
+      env.PROBE_LOCK_MS,
+      undefined,
+      perProjectSlots(env.PROBE_CONCURRENCY, env.PROBE_PROJECT_CONCURRENCY),
+    );
     // A scene detection runs for as long as the video: never inside a bus request.
     const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, env.PROBE_LOCK_MS, { queue: STORYBOARD_QUEUE, job: 'storyboard' });
-    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, env.PROBE_LOCK_MS, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
+    const copies = new BullProbeQueue(
+      redis,
+      env.QUEUE_PREFIX,
+      COPY_CONCURRENCY,
+      env.PROBE_LOCK_MS,
+      { queue: MEDIA_COPY_QUEUE, job: 'copy' },
+      perProjectSlots(COPY_CONCURRENCY, undefined),
+    );
     // Copies are written back into their traces as records of the trace stream (trace-ingest stores them).
     const traces = new KafkaStreamPublisher(MEDIA_SERVICE, kafka);
     const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards, copies, traces });

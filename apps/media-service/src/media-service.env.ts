@@ -17,6 +17,20 @@ export class MediaServiceEnv extends withMediaTools(withMediaStorage(ServiceEnv)
   /** Probes (ffprobe child processes) one media-service runs at once. */
   @ToInt() @IsInt() @Min(1) @Max(64) PROBE_CONCURRENCY = 2;
 
+  /**
+   * One project's probes running at once, so that one project's flood leaves the other slots to
+   * the others (issue 59). Unset: half of PROBE_CONCURRENCY, at least 1 (perProjectSlots).
+   */
+  @ToInt() @IsOptional() @IsInt() @Min(1) @Max(64) PROBE_PROJECT_CONCURRENCY?: number;
+
+  /**
+   * The most pixels (width × height) of a picture media-service decodes: ffprobe and ffmpeg
+   * refuse a larger one from its header, before decoding it (an "image bomb": a small PNG of
+   * 8000×8000 takes ~256 MB and seconds to decode). Such a media is `failed`, saying so.
+   * 40 million: above 8K UHD (7680×4320, 33.2 million).
+   */
+  @ToInt() @IsInt() @Min(1_000_000) @Max(1_000_000_000) MEDIA_MAX_PIXELS = 40_000_000;
+
   /** How long one probe may take, reading the bytes included; past it the media is `failed`. */
   @ToInt() @IsInt() @Min(1000) @Max(600_000) PROBE_TIMEOUT_MS = 60_000;
 
@@ -28,6 +42,9 @@ export class MediaServiceEnv extends withMediaTools(withMediaStorage(ServiceEnv)
 
   /** Frames (ffmpeg child processes) one media-service renders at once; more requests wait their turn. */
   @ToInt() @IsInt() @Min(1) @Max(64) FRAME_CONCURRENCY = 2;
+
+  /** One project's frames rendering at once (its other requests wait their turn). Unset: half of FRAME_CONCURRENCY, at least 1. */
+  @ToInt() @IsOptional() @IsInt() @Min(1) @Max(64) FRAME_PROJECT_CONCURRENCY?: number;
 
   /** Storyboards (scene detection over a whole video, in the storyboard queue) one media-service computes at once. */
   @ToInt() @IsInt() @Min(1) @Max(64) STORYBOARD_CONCURRENCY = 1;
@@ -47,4 +64,9 @@ export class MediaServiceEnv extends withMediaTools(withMediaStorage(ServiceEnv)
    * up again once the lock has lapsed and a stalled-job check (as often as this) has seen it.
    */
   @ToInt() @IsInt() @Min(1000) @Max(600_000) PROBE_LOCK_MS = 30_000;
+}
+
+/** One project's share of a queue's `concurrency` slots: `configured`, else half of them (at least 1), so one project never holds them all. */
+export function perProjectSlots(concurrency: number, configured: number | undefined): number {
+  return Math.min(concurrency, configured ?? Math.max(1, Math.floor(concurrency / 2)));
 }

@@ -19,7 +19,7 @@ import { MediaService } from './media/media.service';
 import { ProbeQueue } from './media/probe-queue';
 import { ProbeSweeper } from './media/probe-sweeper';
 import { mediaServiceMigrations } from './migrations';
-import { MediaServiceEnv } from './media-service.env';
+import { MediaServiceEnv, perProjectSlots } from './media-service.env';
 import { AnnotationsBusController } from './annotations/annotations.bus-controller';
 import { AnnotationsService } from './annotations/annotations.service';
 import { MediaFramesBusController } from './frames/media-frames.bus-controller';
@@ -80,7 +80,7 @@ export class MediaServiceModule {
               dataSource,
               blobs(),
               () => (ffprobe ??= resolveMediaTool('ffprobe', env)),
-              env.PROBE_TIMEOUT_MS,
+              { timeoutMs: env.PROBE_TIMEOUT_MS, maxPixels: env.MEDIA_MAX_PIXELS },
               (mediaId) => writeBack.forMedia(mediaId),
             ),
         },
@@ -98,7 +98,13 @@ export class MediaServiceModule {
         {
           provide: MediaFramesService,
           inject: [getDataSourceToken()],
-          useFactory: (dataSource: DataSource) => new MediaFramesService(dataSource, blobs(), ffmpegTool, { concurrency: env.FRAME_CONCURRENCY, timeoutMs: env.FRAME_TIMEOUT_MS }),
+          useFactory: (dataSource: DataSource) =>
+            new MediaFramesService(dataSource, blobs(), ffmpegTool, {
+              concurrency: env.FRAME_CONCURRENCY,
+              perProject: perProjectSlots(env.FRAME_CONCURRENCY, env.FRAME_PROJECT_CONCURRENCY),
+              timeoutMs: env.FRAME_TIMEOUT_MS,
+              maxPixels: env.MEDIA_MAX_PIXELS,
+            }),
         },
         StoryboardService,
         {

@@ -67,3 +67,35 @@ describe('probeMedia', () => {
     expect([frameRate('24/1'), frameRate('30000/1001'), frameRate('0/0'), frameRate(undefined), frameRate('25')]).toEqual([24, 29.97, null, null, null]);
   });
 });
+
+describe('probeMedia with a pixel limit (MEDIA_MAX_PIXELS)', () => {
+  const ffprobe = resolveMediaTool('ffprobe', {}, '');
+  let dir: string;
+  let bomb: string;
+  let clip: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'probe-pixels-'));
+    // An "image bomb": one 8000×8000 picture of one colour, ~190 KB of PNG, ~256 MB once decoded.
+    bomb = makeClip(dir, 'bomb.png', lavfi('color=c=black:size=8000x8000'), ['-frames:v', '1']);
+    clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=1'), ['-pix_fmt', 'yuv420p']);
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a picture past the limit from its header, saying its size and the limit', async () => {
+    const reason = 'the picture is 8000×8000 (64,000,000 pixels), more than the 40,000,000 this service decodes (MEDIA_MAX_PIXELS)';
+    expect(await probeMedia(ffprobe, bomb, { maxPixels: 40_000_000 })).toEqual({ ok: false, reason });
+    expect(await probeMedia(ffprobe, createReadStream(bomb), { maxPixels: 40_000_000 })).toEqual({ ok: false, reason });
+  });
+
+  it('reads pictures within the limit as before, and the bomb itself without one', async () => {
+    expect(await probeMedia(ffprobe, clip, { maxPixels: 40_000_000 })).toMatchObject({ ok: true, probe: { width: 320, height: 240 } });
+    expect(await probeMedia(ffprobe, bomb)).toMatchObject({ ok: true, probe: { width: 8000, height: 8000 } });
+  });
+
+  it('holds the limit on a size read from the header alone', async () => {
+    expect(await probeMedia(ffprobe, clip, { maxPixels: 320 * 240 - 1 })).toEqual({
+      ok: false,
+      reason: 'the picture is 320×240 (76,800 pixels), more than the 76,799 this service decodes (MEDIA_MAX_PIXELS)',
+    });
+  });
+});

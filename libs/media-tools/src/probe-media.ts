@@ -12,6 +12,11 @@ export type ProbeOutcome = { ok: true; probe: MediaProbe } | { ok: false; reason
 export interface ProbeOptions {
   /** A stream source is read within this time too. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * The largest picture (width × height) the probe decodes: ffprobe's decoders refuse a larger
+   * one from its header, before decoding (an image bomb), and the outcome says so. Default: no limit.
+   */
+  maxPixels?: number;
 }
 
 /** ffprobe's JSON, only the entries asked for (so a file with thousands of streams cannot make it large). */
@@ -69,6 +74,15 @@ export function probeFromFfprobe(output: FfprobeOutput): ProbeOutcome {
   };
 }
 
+/** What ffmpeg's image checks write when a picture passes `-max_pixels`: "Picture size 8000x8000 exceeds specified max pixel count 40000000". */
+const TOO_MANY_PIXELS = /Picture size (\d+)x(\d+) exceeds specified max pixel count/;
+
+/** Why a picture of `width` × `height` is not decoded, in words a user acts on. */
+export function tooManyPixels(width: number, height: number, maxPixels: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `the picture is ${width}×${height} (${count(width * height)} pixels), more than the ${count(maxPixels)} this service decodes (MEDIA_MAX_PIXELS)`;
+}
+
 /** ffprobe's last error line without the input's name ("pipe:: Invalid data …" → "Invalid data …"). */
 function reasonFrom(stderr: string): string {
   const last = stderr.trim().split('\n').pop()?.trim() ?? '';
@@ -84,7 +98,9 @@ function reasonFrom(stderr: string): string {
 export async function probeMedia(ffprobe: MediaTool, source: string | Readable, options: ProbeOptions = {}): Promise<ProbeOutcome> {
   // Only the one protocol the source needs: a playlist inside an upload (HLS, concat) must not make ffprobe fetch URLs.
   const [protocol, input] = typeof source === 'string' ? ['file', 'file:' + source] : ['pipe', 'pipe:0'];
-  const args = ['-v', 'error', '-protocol_whitelist', protocol, '-print_format', 'json', '-show_entries', ENTRIES, input];
+  // -max_pixels bounds every decoder ffprobe opens to read the streams (a PNG is decoded whole to learn its size).
+  const limit = options.maxPixels === undefined ? [] : ['-max_pixels', String(options.maxPixels)];
+  const args = ['-v', 'error', ...limit, '-protocol_whitelist', protocol, '-print_format', 'json', '-show_entries', ENTRIES, input];
   let run;
   try {
     run = await runMediaTool(ffprobe.path, args, {
@@ -97,6 +113,9 @@ export async function probeMedia(ffprobe: MediaTool, source: string | Readable, 
     if (err instanceof MediaToolRunError && err.failure === 'output-too-large') return { ok: false, reason: 'ffprobe described more than it may' };
     throw err;
   }
+  // A decoder refused the picture from its header: ffprobe then reports no size, and may even exit 0.
+  const refused = TOO_MANY_PIXELS.exec(run.stderr);
+  if (refused && options.maxPixels !== undefined) return { ok: false, reason: tooManyPixels(Number(refused[1]), Number(refused[2]), options.maxPixels) };
   if (run.exitCode !== 0) return { ok: false, reason: reasonFrom(run.stderr) };
   let parsed: FfprobeOutput;
   try {
@@ -104,5 +123,11 @@ export async function probeMedia(ffprobe: MediaTool, source: string | Readable, 
   } catch {
     return { ok: false, reason: 'ffprobe answered something that is not JSON' };
   }
-  return probeFromFfprobe(parsed);
+  const outcome = probeFromFfprobe(parsed);
+  // A size read from the header alone (no decoder opened): the limit holds all the same, before any frame is decoded.
+  const { width, height } = outcome.ok ? outcome.probe : { width: null, height: null };
+  if (options.maxPixels !== undefined && width !== null && height !== null && width * height > options.maxPixels) {
+    return { ok: false, reason: tooManyPixels(width, height, options.maxPixels) };
+  }
+  return outcome;
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ProbeQueue } from '../media/probe-queue';
 import { SweptQueue } from '../media/swept-queue';
-import { findCopies, listPendingCopyIds } from '../store/media-copies.queries';
+import { findCopies, listPendingCopies } from '../store/media-copies.queries';
 import { listUnfinishedTargets } from '../store/media-copy-targets.queries';
 import { MediaCopier } from './media-copier';
 import { COPY_QUEUE } from './trace-media-copies.service';
@@ -33,7 +33,7 @@ export class CopySweeper extends SweptQueue {
   }
 
   protected async requeue(): Promise<void> {
-    const pending = await listPendingCopyIds(this.dataSource.manager, SWEEP_BATCH);
+    const pending = await listPendingCopies(this.dataSource.manager, SWEEP_BATCH);
     if (pending.length) await this.queue.enqueue(pending);
     const unfinished = await listUnfinishedTargets(this.dataSource.manager, SWEEP_BATCH);
     const settled = new Set((await findCopies(this.dataSource.manager, [...new Set(unfinished.map((t) => t.copyId))])).filter((c) => c.status !== 'pending').map((c) => c.id));

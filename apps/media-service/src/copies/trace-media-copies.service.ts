@@ -66,7 +66,10 @@ export class TraceMediaCopies {
       return { created, settled: targets.filter((t) => byId.get(t.copyId)!.status !== 'pending') };
     });
     // Accepted either way: a copy that cannot be queued now is queued by the sweep, a write-back not published now is published by it.
-    if (created.length) await this.queue.enqueue(created.map((c) => c.id)).catch((err: Error) => this.logger.warn(`Copies not queued yet (the sweep will): ${err.message}`));
+    if (created.length)
+      await this.queue
+        .enqueue(created.map((c) => ({ id: c.id, projectId: c.projectId })))
+        .catch((err: Error) => this.logger.warn(`Copies not queued yet (the sweep will): ${err.message}`));
     if (settled.length) await this.writeBack.forTargets(settled).catch((err: Error) => this.logger.warn(`Media not written back yet (the sweep will): ${err.message}`));
     return { accepted: references.length };
   }

@@ -45,7 +45,7 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
     const clip = makeClip(dir, name, lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
     const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
-    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), 30_000).probe(media.id, true);
+    await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), { timeoutMs: 30_000 }).probe(media.id, true);
     return { put, media };
   }
 

@@ -3,10 +3,10 @@ import { DomainError, ErrorCode, type MediaFrameBlobView, type ProjectContext } 
 import { extractFrame, MediaUnreadableError, type MediaTool } from '@cinetrace/media-tools';
 import { Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import pLimit from 'p-limit';
 import type { DataSource } from 'typeorm';
 import { findMedia } from '../store/media.queries';
 import { pictureProbe } from '../media/media-readiness';
+import { FairLimit } from '../fair/fair-limit';
 import { withMediaFile } from './media-file';
 
 /** A frame is a JPEG of at most 1280 pixels wide: far below this. */
@@ -15,6 +15,10 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export interface FrameLimits {
   /** ffmpeg runs at once in this process; more requests wait their turn. */
   concurrency: number;
+  /** One project's renders at once (FairLimit): its other requests wait their turn, another project's go ahead. Default: no cap. */
+  perProject?: number;
+  /** The largest picture (width × height) decoded; a larger media's frames are refused. */
+  maxPixels?: number;
   /** One frame's whole render (a copy of the bytes from a remote storage included); past it, 503. */
   timeoutMs: number;
 }
@@ -24,12 +28,13 @@ export interface FrameLimits {
  * and stored as a blob beside the media's (`<project>/<sha256>.frame-<ms>.jpg`), so every
  * later request is a read the gateway streams. The media's bytes never change (they are
  * addressed by their hash), so a stored frame is never stale. Rendering is bounded in time
- * (it answers within a bus request) and in concurrency, and two requests for one frame share
- * one render.
+ * (it answers within a bus request) and in concurrency, shared fairly between projects (one
+ * project's requests never hold another's behind all of theirs), and two requests for one
+ * frame share one render.
  */
 export class MediaFramesService {
   private readonly logger = new Logger('MediaFrames');
-  private readonly limit: pLimit.Limit;
+  private readonly slots: FairLimit;
   private readonly rendering = new Map<string, Promise<MediaFrameBlobView>>();
 
   constructor(
@@ -38,7 +43,7 @@ export class MediaFramesService {
     private readonly ffmpeg: () => MediaTool,
     private readonly limits: FrameLimits,
   ) {
-    this.limit = pLimit(limits.concurrency);
+    this.slots = new FairLimit(limits.concurrency, limits.perProject ?? limits.concurrency);
   }
 
   async frame(ctx: ProjectContext, id: string, atMs: number): Promise<MediaFrameBlobView> {
@@ -53,7 +58,7 @@ export class MediaFramesService {
     if (stored) return { key, bytes: stored.bytes };
     let render = this.rendering.get(key);
     if (!render) {
-      render = this.limit(() => this.render(media.blobKey, key, atMs)).finally(() => this.rendering.delete(key));
+      render = this.slots.run(ctx.projectId, () => this.render(media.blobKey, key, atMs)).finally(() => this.rendering.delete(key));
       this.rendering.set(key, render);
     }
     return render;
@@ -63,7 +68,9 @@ export class MediaFramesService {
     const deadline = Date.now() + this.limits.timeoutMs;
     let jpeg: Buffer | null;
     try {
-      jpeg = await withMediaFile(this.blobs, mediaKey, this.limits.timeoutMs, (path) => extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()) }));
+      jpeg = await withMediaFile(this.blobs, mediaKey, this.limits.timeoutMs, (path) =>
+        extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()), maxPixels: this.limits.maxPixels }),
+      );
     } catch (err) {
       if (err instanceof MediaUnreadableError) throw new DomainError(ErrorCode.MediaNotReady, `The media's picture could not be decoded (${err.message})`);
       // Too slow, ffmpeg missing or killed, the storage away: the machinery, not the media.

@@ -1,14 +1,22 @@
 import type { RedisConnectionSettings } from '@cinetrace/config';
 import { MEDIA_QUEUE } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
-import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue } from './probe-queue';
+import { FairLimit } from '../fair/fair-limit';
+import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue, QueuedJob } from './probe-queue';
 
 interface ProbeJobData {
   /** The id the job is for: a media's (a copy's, in the copy queue). Never renamed: queued jobs carry it. */
   mediaId: string;
+  /** The project the job serves (absent on jobs queued before fair sharing: they share one line). */
+  projectId?: string;
 }
+
+/** BullMQ's lowest priority (the largest number it takes). */
+const LOWEST_PRIORITY = 2_097_151;
+/** A project's line of queued ids is forgotten a day after its last job was added (a job lost with Redis's data leaves no lasting penalty). */
+const LINE_TTL_SECONDS = 24 * 3600;
 
 /**
  * The distributed mode's probe queue: BullMQ's `media-jobs` in Redis, one job per media (job
@@ -16,6 +24,12 @@ interface ProbeJobData {
  * this media-service with `concurrency` at a time. A job in hand when the process dies is
  * taken up again once BullMQ sees it stalled: its lock (`lockMs`) lapsed and not renewed. The
  * storyboard and copy jobs use the same class on queues of their own (`names`).
+ *
+ * Fair between projects (issue 59): a job's BullMQ priority is its rank in its project's line
+ * (the project's n-th queued job gets priority n; a set per project in Redis counts them), so
+ * the workers take every project's first job before any project's second, and so on. Each
+ * worker holds twice `concurrency` jobs and runs them through a FairLimit: at most
+ * `perProject` of one project's jobs run at once, the others wait their turn in hand.
  */
 export class BullProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
@@ -23,6 +37,7 @@ export class BullProbeQueue extends ProbeQueue {
   private readonly queue: Queue<ProbeJobData>;
   private worker?: Worker<ProbeJobData>;
   private workerConnection?: IORedis;
+  private readonly slots: FairLimit;
 
   constructor(
     private readonly redis: RedisConnectionSettings,
@@ -31,8 +46,11 @@ export class BullProbeQueue extends ProbeQueue {
     private readonly lockMs: number,
     /** The queue and its jobs' name: `media-jobs` for probes; the copy jobs have a queue of their own. */
     private readonly names: { queue: string; job: string } = { queue: MEDIA_QUEUE, job: 'probe' },
+    /** One project's jobs running at once in this worker; default all the slots (no cap). */
+    perProject = concurrency,
   ) {
     super();
+    this.slots = new FairLimit(concurrency, perProject);
     // Fail fast while Redis is away (the sweep enqueues later) rather than queueing commands.
     this.producer = new IORedis(redis.url, { tls: redis.tls, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 });
     this.producer.on('error', () => undefined);
@@ -40,24 +58,60 @@ export class BullProbeQueue extends ProbeQueue {
     this.queue.on('error', (err) => this.logger.warn(`Queue ${names.queue}: ${err.message}`));
   }
 
-  async enqueue(mediaIds: string[]): Promise<void> {
+  async enqueue(jobs: QueuedJob[]): Promise<void> {
+    const ranks = await this.rank(jobs);
     await this.queue.addBulk(
-      mediaIds.map((mediaId) => ({
+      jobs.map(({ id, projectId }, i) => ({
         name: this.names.job,
-        data: { mediaId },
-        opts: { jobId: mediaId, attempts: PROBE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+        data: { mediaId: id, projectId },
+        opts: { jobId: id, priority: ranks[i], attempts: PROBE_ATTEMPTS, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
       })),
     );
+  }
+
+  /** Each job's place in its project's line (1 for a project with nothing queued), the job added to the line. An id already in it keeps its place. */
+  private async rank(jobs: QueuedJob[]): Promise<number[]> {
+    const multi = this.producer.multi();
+    for (const { id, projectId } of jobs) {
+      const line = this.lineKey(projectId);
+      multi.sadd(line, id).scard(line).expire(line, LINE_TTL_SECONDS);
+    }
+    const replies = (await multi.exec()) ?? [];
+    return jobs.map((_, i) => {
+      const [err, size] = replies[i * 3 + 1] ?? [];
+      if (err) throw err;
+      return Math.min(Math.max(1, Number(size)), LOWEST_PRIORITY);
+    });
+  }
+
+  /** Leaves the project's line: the job is done for good (completed, or failed its last attempt). */
+  private async leaveLine(data: ProbeJobData): Promise<void> {
+    if (data.projectId !== undefined) await this.producer.srem(this.lineKey(data.projectId), data.mediaId);
+  }
+
+  private lineKey(projectId: string): string {
+    return `${this.prefix}:${this.names.queue}:line:${projectId}`;
   }
 
   consume(job: ProbeJob): void {
     // A worker's blocking connection must wait for Redis indefinitely (BullMQ requires maxRetriesPerRequest null).
     const connection = (this.workerConnection = new IORedis(this.redis.url, { tls: this.redis.tls, maxRetriesPerRequest: null }));
     connection.on('error', () => undefined);
-    this.worker = new Worker<ProbeJobData>(this.names.queue, (j) => job(j.data.mediaId, j.attemptsMade + 1 >= PROBE_ATTEMPTS), {
+    const run = async (j: Job<ProbeJobData>): Promise<void> => {
+      const lastAttempt = j.attemptsMade + 1 >= PROBE_ATTEMPTS;
+      try {
+        await this.slots.run(j.data.projectId ?? '', () => job(j.data.mediaId, lastAttempt));
+      } catch (err) {
+        if (lastAttempt) await this.leaveLine(j.data).catch(() => undefined);
+        throw err;
+      }
+      await this.leaveLine(j.data).catch((err: Error) => this.logger.warn(`Queue ${this.names.queue}: ${err.message}`));
+    };
+    this.worker = new Worker<ProbeJobData>(this.names.queue, run, {
       connection,
       prefix: this.prefix,
-      concurrency: this.concurrency,
+      // Twice the slots in hand, so that the FairLimit has another project's job to run while one project's wait.
+      concurrency: this.concurrency * 2,
       lockDuration: this.lockMs,
       // A stalled check every lock period: a dead worker's job waits at most about two of them.
       stalledInterval: this.lockMs,

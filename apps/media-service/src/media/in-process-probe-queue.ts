@@ -1,37 +1,47 @@
 import { Logger } from '@nestjs/common';
-import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue } from './probe-queue';
+import { FairLimit } from '../fair/fair-limit';
+import { PROBE_ATTEMPTS, ProbeJob, ProbeQueue, QueuedJob } from './probe-queue';
 
-/** All-in-one's probe queue (and storyboard queue): the process's own, `concurrency` at a time; a restart's sweep finds what it held. */
+/**
+ * All-in-one's probe queue (and storyboard and copy queues): the process's own, `concurrency`
+ * at a time, shared fairly between projects with at most `perProject` of one project's jobs in
+ * flight (FairLimit); a restart's sweep finds what it held.
+ */
 export class InProcessProbeQueue extends ProbeQueue {
   private readonly logger = new Logger('ProbeQueue');
-  private readonly waiting: string[] = [];
   private readonly known = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  private readonly slots: FairLimit;
   private job?: ProbeJob;
+  /** Jobs enqueued before consume() wait for it here. */
+  private readonly held: QueuedJob[] = [];
   private closed = false;
 
   constructor(
-    private readonly concurrency: number,
+    concurrency: number,
     /** The first retry's delay; doubled for each further one. */
     private readonly retryDelayMs = 1000,
     /** What a job does, for the log (`Probe`; the storyboard and copy jobs use the same kind of queue). */
     private readonly jobName = 'Probe',
+    /** One project's jobs in flight at most; default all the slots (no cap). */
+    perProject = concurrency,
   ) {
     super();
+    this.slots = new FairLimit(concurrency, perProject);
   }
 
-  async enqueue(mediaIds: string[]): Promise<void> {
-    for (const id of mediaIds) {
-      if (this.known.has(id)) continue;
-      this.known.add(id);
-      this.waiting.push(id);
+  async enqueue(jobs: QueuedJob[]): Promise<void> {
+    for (const queued of jobs) {
+      if (this.known.has(queued.id)) continue;
+      this.known.add(queued.id);
+      if (this.job) this.start(this.job, queued);
+      else this.held.push(queued);
     }
-    this.drain();
   }
 
   consume(job: ProbeJob): void {
     this.job = job;
-    this.drain();
+    for (const queued of this.held.splice(0)) this.start(job, queued);
   }
 
   async isReachable(): Promise<boolean> {
@@ -43,16 +53,14 @@ export class InProcessProbeQueue extends ProbeQueue {
     await Promise.allSettled([...this.running]);
   }
 
-  private drain(): void {
-    while (this.job && !this.closed && this.running.size < this.concurrency && this.waiting.length) {
-      const id = this.waiting.shift()!;
-      const run = this.attempt(this.job, id).finally(() => {
+  private start(job: ProbeJob, { id, projectId }: QueuedJob): void {
+    const run = this.slots
+      .run(projectId, () => this.attempt(job, id))
+      .finally(() => {
         this.running.delete(run);
         this.known.delete(id);
-        this.drain();
       });
-      this.running.add(run);
-    }
+    this.running.add(run);
   }
 
   private async attempt(job: ProbeJob, id: string): Promise<void> {

@@ -19,7 +19,7 @@ export class MediaProber {
     private readonly dataSource: DataSource,
     private readonly blobs: BlobStore,
     private readonly ffprobe: () => MediaTool,
-    private readonly timeoutMs: number,
+    private readonly limits: { timeoutMs: number; maxPixels?: number },
     /** Told each media whose probe this settled (the trace outputs naming it get their seconds). */
     private readonly settled: (mediaId: string) => Promise<void> = async () => undefined,
   ) {}
@@ -31,7 +31,7 @@ export class MediaProber {
     let outcome;
     try {
       const source = await this.source(media.blobKey);
-      outcome = await probeMedia(this.ffprobe(), source, { timeoutMs: this.timeoutMs });
+      outcome = await probeMedia(this.ffprobe(), source, this.limits);
       // A file is looked for only when ffprobe could not read it (a stat first cost every probe a millisecond).
       if (!outcome.ok && typeof source === 'string' && !(await this.blobs.stat(media.blobKey))) throw new BlobNotFoundError(media.blobKey);
     } catch (err) {

@@ -10,13 +10,15 @@ import { Readable } from 'node:stream';
 import { mediaServiceStore } from '../media-service.module';
 import { MediaProber } from './media-prober';
 import { MediaService } from './media.service';
-import { ProbeQueue } from './probe-queue';
+import { ProbeQueue, type QueuedJob } from './probe-queue';
 
 /** A queue that only remembers what it was handed. */
 class RecordingProbeQueue extends ProbeQueue {
   readonly enqueued: string[] = [];
-  async enqueue(ids: string[]): Promise<void> {
-    this.enqueued.push(...ids);
+  readonly projects: string[] = [];
+  async enqueue(jobs: QueuedJob[]): Promise<void> {
+    this.enqueued.push(...jobs.map((job) => job.id));
+    this.projects.push(...jobs.map((job) => job.projectId));
   }
   consume(): void {}
   async isReachable(): Promise<boolean> {
@@ -44,7 +46,7 @@ describe.each(TEST_STORES)('MediaService on %s', (kind) => {
     clip = makeClip(dir, 'clip.mp4', lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     queue = new RecordingProbeQueue();
     media = new MediaService(store.dataSource, queue);
-    prober = new MediaProber(store.dataSource, blobs, () => resolveMediaTool('ffprobe', {}), 30_000);
+    prober = new MediaProber(store.dataSource, blobs, () => resolveMediaTool('ffprobe', {}), { timeoutMs: 30_000 });
   }, 60_000);
   afterAll(async () => {
     await store?.close();
@@ -86,7 +88,7 @@ describe.each(TEST_STORES)('MediaService on %s', (kind) => {
     const argsFile = join(dir, `${name}.args`);
     const wrapper = join(dir, name);
     writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexec '${resolveMediaTool('ffprobe', {}).path}' "$@"\n`, { mode: 0o755 });
-    const recording = new MediaProber(store.dataSource, from, () => ({ name: 'ffprobe', path: wrapper, source: 'system' }), 30_000);
+    const recording = new MediaProber(store.dataSource, from, () => ({ name: 'ffprobe', path: wrapper, source: 'system' }), { timeoutMs: 30_000 });
     return { prober: recording, args: () => readFileSync(argsFile, 'utf8').trim().split('\n') };
   };
 

@@ -69,7 +69,7 @@ export class MediaService {
       return { media: toMediaView(winner), created: false };
     }
     // The row is accepted either way: a probe that cannot be queued now is queued by the sweep.
-    await this.probes.enqueue([media.id]).catch((err: Error) => this.logger.warn(`Probe of ${media.id} not queued yet (the sweep will): ${err.message}`));
+    await this.probes.enqueue([{ id: media.id, projectId }]).catch((err: Error) => this.logger.warn(`Probe of ${media.id} not queued yet (the sweep will): ${err.message}`));
     return { media: toMediaView(media), created: true };
   }
 

@@ -7,16 +7,18 @@ import { join } from 'node:path';
 import { mediaServiceStore } from '../media-service.module';
 import { MediaProber } from './media-prober';
 import { MediaService } from './media.service';
-import { ProbeQueue } from './probe-queue';
+import { ProbeQueue, type QueuedJob } from './probe-queue';
 import { ProbeSweeper } from './probe-sweeper';
 
 /** A queue that refuses work, as Redis does while it is away, until told otherwise. */
 class FlakyProbeQueue extends ProbeQueue {
   down = true;
   readonly enqueued: string[] = [];
-  async enqueue(ids: string[]): Promise<void> {
+  readonly projects: string[] = [];
+  async enqueue(jobs: QueuedJob[]): Promise<void> {
     if (this.down) throw new Error('Redis is away');
-    this.enqueued.push(...ids);
+    this.enqueued.push(...jobs.map((job) => job.id));
+    this.projects.push(...jobs.map((job) => job.projectId));
   }
   consume(): void {}
   async isReachable(): Promise<boolean> {
@@ -49,12 +51,14 @@ describe.each(TEST_STORES)('ProbeSweeper on %s', (kind) => {
     };
     const waiting = await register('first');
     const settled = await register('second');
-    await new MediaProber(store.dataSource, blobs, () => ({ name: 'ffprobe', path: '/bin/false', source: 'system' }), 1000).probe(settled.id, true);
+    await new MediaProber(store.dataSource, blobs, () => ({ name: 'ffprobe', path: '/bin/false', source: 'system' }), { timeoutMs: 1000 }).probe(settled.id, true);
     expect(queue.enqueued).toEqual([]);
 
     queue.down = false;
     await new ProbeSweeper(store.dataSource, queue, {} as MediaProber).sweep();
     expect(queue.enqueued).toContain(waiting.id);
+    // Each with its project: the queue shares its slots between projects.
+    expect(queue.projects[queue.enqueued.indexOf(waiting.id)]).toBe(ctx.projectId);
     expect(queue.enqueued).not.toContain(settled.id);
   });
 });

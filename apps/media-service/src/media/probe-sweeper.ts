@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { listPendingMediaIds } from '../store/media.queries';
+import { listPendingMedia } from '../store/media.queries';
 import { MediaProber } from './media-prober';
 import { ProbeQueue } from './probe-queue';
 import { SweptQueue } from './swept-queue';
@@ -29,7 +29,7 @@ export class ProbeSweeper extends SweptQueue {
   }
 
   protected async requeue(): Promise<void> {
-    const pending = await listPendingMediaIds(this.dataSource.manager, SWEEP_BATCH);
+    const pending = await listPendingMedia(this.dataSource.manager, SWEEP_BATCH);
     if (pending.length) await this.queue.enqueue(pending);
   }
 }

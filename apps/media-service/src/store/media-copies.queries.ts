@@ -15,10 +15,10 @@ export const findCopiesOfMedia = (manager: EntityManager, mediaId: string): Prom
 
 export const insertCopies = (tx: EntityManager, copies: MediaCopy[]): Promise<void> => insertRows(tx, MediaCopy, copies);
 
-/** Ids of copies not fetched yet, oldest first (what a restart hands the copy queue again). */
-export async function listPendingCopyIds(manager: EntityManager, rows: number): Promise<string[]> {
-  const pending = await manager.find(MediaCopy, { select: { id: true }, where: { status: 'pending' }, order: { id: 'ASC' }, take: rows });
-  return pending.map((row) => row.id);
+/** Copies not fetched yet (id and project), oldest first (what a restart hands the copy queue again). */
+export async function listPendingCopies(manager: EntityManager, rows: number): Promise<{ id: string; projectId: string }[]> {
+  const pending = await manager.find(MediaCopy, { select: { id: true, projectId: true }, where: { status: 'pending' }, order: { id: 'ASC' }, take: rows });
+  return pending.map(({ id, projectId }) => ({ id, projectId }));
 }
 
 /** Records a copy's outcome while it is still pending; false when it was settled already (a job run twice). */

@@ -28,10 +28,10 @@ export function listMedia(manager: EntityManager, projectId: string, filters: Me
   });
 }
 
-/** Ids of media still waiting for their probe, oldest first (what a restart hands the probe queue again). */
-export async function listPendingMediaIds(manager: EntityManager, rows: number): Promise<string[]> {
-  const pending = await manager.find(Media, { select: { id: true }, where: { status: 'pending' }, order: { id: 'ASC' }, take: rows });
-  return pending.map((row) => row.id);
+/** Media still waiting for their probe (id and project), oldest first (what a restart hands the probe queue again). */
+export async function listPendingMedia(manager: EntityManager, rows: number): Promise<{ id: string; projectId: string }[]> {
+  const pending = await manager.find(Media, { select: { id: true, projectId: true }, where: { status: 'pending' }, order: { id: 'ASC' }, take: rows });
+  return pending.map(({ id, projectId }) => ({ id, projectId }));
 }
 
 /** Records the probe's outcome on a media still pending; false when it was settled already (a job run twice). */

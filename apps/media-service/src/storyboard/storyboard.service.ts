@@ -34,7 +34,7 @@ export class StoryboardService {
     if (stored && 'error' in stored) throw new DomainError(ErrorCode.MediaNotReady, `The storyboard could not be made: ${stored.error}`);
     if (stored) return { status: 'ready', atMs: stored.atMs };
     try {
-      await this.jobs.enqueue([media.id]);
+      await this.jobs.enqueue([{ id: media.id, projectId: media.projectId }]);
     } catch (err) {
       this.logger.warn(`Storyboard of ${media.id} not queued: ${(err as Error).message}`);
       throw new DomainError(ErrorCode.Unavailable, 'The storyboard queue is unavailable; retry later');
