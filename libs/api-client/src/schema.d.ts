@@ -940,7 +940,7 @@ export interface components {
         };
         CreateSecretInput: {
             /**
-             * @description Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.
+             * @description Where the value may be sent: `api.example.com` (https on port 443 only), `*.example.com` (any host under it), or with the scheme and port spelled out, `https://api.example.com:8443`; case-insensitive. Plain `http://host:port` entries count only where the operator allows private addresses (local development). Omitted or empty: any https URL the outbound rules allow.
              * @example [
              *       "api.openai.com"
              *     ]
@@ -972,7 +972,7 @@ export interface components {
         };
         RotateSecretInput: {
             /**
-             * @description Hosts the value may be sent to (`api.example.com`, or `*.example.com` for any host under it; case-insensitive); omitted or empty: any host the outbound rules allow.
+             * @description Where the value may be sent: `api.example.com` (https on port 443 only), `*.example.com` (any host under it), or with the scheme and port spelled out, `https://api.example.com:8443`; case-insensitive. Plain `http://host:port` entries count only where the operator allows private addresses (local development). Omitted or empty: any https URL the outbound rules allow.
              * @example [
              *       "api.openai.com"
              *     ]
