@@ -16,3 +16,4 @@ export * from './to-domain-error';
 export * from './kafka/json-value.serializer';
 export * from './streams';
 export * from './ping.controller';
+export * from './bus-request-check';

@@ -51,3 +51,4 @@ export * from './media/annotation.messages';
 export * from './media/trace-media.messages';
 export * from './openapi/any-json';
 export * from './bus-contract';
+export * from './bus-request-shapes';

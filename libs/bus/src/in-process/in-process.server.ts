@@ -1,4 +1,5 @@
-import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { BaseRpcContext, CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
+import { checkedHandler } from '../bus-request-check';
 import { InProcessBroker } from './in-process.broker';
 
 /** Nest server strategy that answers bus requests from the in-process broker. */
@@ -7,6 +8,11 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 
   constructor(private readonly broker: InProcessBroker) {
     super();
+  }
+
+  /** Every request handler behind busRequestRefusal, as the Kafka transport's. */
+  override addHandler(pattern: unknown, callback: MessageHandler, isEventHandler = false, extras: Record<string, unknown> = {}): void {
+    super.addHandler(pattern, isEventHandler ? callback : checkedHandler(this.normalizePattern(pattern as string), callback), isEventHandler, extras);
   }
 
   listen(callback: () => void): void {

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, Patterns } from '@cinetrace/contracts';
 import { metricsRegistry } from '@cinetrace/metrics';
 import { INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -35,6 +35,15 @@ class EchoController {
   async slow(): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 300));
     return 'late';
+  }
+
+  /** What the trace handler was handed (a real pattern: its shape is BUS_REQUEST_SHAPES's). */
+  static traceRequests: unknown[] = [];
+
+  @MessagePattern(Patterns.TraceGet)
+  trace(@Payload() request: { id: string }) {
+    EchoController.traceRequests.push(request);
+    return { id: request.id };
   }
 
   @MessagePattern('test.crash')
@@ -75,6 +84,18 @@ describe('in-process bus', () => {
       errors: [{ path: 'name', message: 'must be a string' }],
     });
     await expect(outsideContract('test.greet', { name: 'Ada' })).resolves.toBe('hello Ada');
+  });
+
+  it('refuses a request holding a prototype-reaching key, or not of its pattern’s shape, before its handler runs', async () => {
+    const poisoned = JSON.parse('{"at":0,"key":"k","nested":{"__proto__":{"polluted":true}}}') as unknown;
+    await expect(outsideContract('test.echo', poisoned)).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, errors: [{ path: 'request' }] });
+    await expect(outsideContract(Patterns.TraceGet, { id: 'tr_1' })).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, errors: [{ path: 'ctx' }] });
+    expect(EchoController.traceRequests).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // The service is unharmed: the next request is answered.
+    const ctx = { orgId: 'org_1', apiKeyId: 'key_1', requestId: 'r1', projectId: 'prj_1' };
+    await expect(outsideContract(Patterns.TraceGet, { ctx, id: 'tr_1' })).resolves.toEqual({ id: 'tr_1' });
+    expect(EchoController.traceRequests).toHaveLength(1);
   });
 
   it('carries domain errors as codes and hides unexpected ones behind internal', async () => {

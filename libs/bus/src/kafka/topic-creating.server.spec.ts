@@ -2,6 +2,9 @@ import { KafkaContext } from '@nestjs/microservices';
 import { PATTERN_HEADER } from './kafka-topics';
 import { TopicCreatingServerKafka } from './topic-creating.server';
 
+/** A project's caller, as the gateway sends it: what prompt requests must hold (BUS_REQUEST_SHAPES). */
+const CTX = '{"orgId":"org_1","apiKeyId":"key_1","requestId":"r1","projectId":"prj_1"}';
+
 describe('TopicCreatingServerKafka', () => {
   const server = () =>
     new TopicCreatingServerKafka({ client: { clientId: 'svc', brokers: ['127.0.0.1:1'] } }, 'prompt-service', { brokers: ['127.0.0.1:1'], maxWaitTimeInMs: 500 });
@@ -24,7 +27,7 @@ describe('TopicCreatingServerKafka', () => {
       pause: () => () => undefined,
       message: {
         key: null,
-        value: Buffer.from('{"slug":"s"}'),
+        value: Buffer.from(`{"ctx":${CTX},"slug":"s"}`),
         timestamp: '0',
         attributes: 0,
         offset: '0',
@@ -37,10 +40,47 @@ describe('TopicCreatingServerKafka', () => {
       },
     });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(seen).toEqual([{ slug: 's' }]);
+    expect(seen).toEqual([{ ctx: JSON.parse(CTX) as unknown, slug: 's' }]);
     expect(replies).toHaveLength(1);
     expect(replies[0].topic).toBe('gateway.reply');
     expect(JSON.parse(replies[0].messages[0].value)).toEqual({ slug: 'found' });
+  });
+
+  it('answers a request holding a prototype-reaching key, or not of its shape, a validation error; its handler never runs', async () => {
+    const s = server();
+    const seen: unknown[] = [];
+    s.addHandler('prompt.prompts.get', async (data: unknown) => (seen.push(data), { slug: 'found' }), false);
+    const replies: Array<{ messages: Array<{ value: string; headers: Record<string, string> }> }> = [];
+    Object.assign(s, { producer: { send: async (m: (typeof replies)[number]) => (replies.push(m), []) } });
+    const request = (value: string, id: string) =>
+      s.handleMessage({
+        topic: 'prompt-service.requests',
+        partition: 0,
+        heartbeat: async () => undefined,
+        pause: () => () => undefined,
+        message: {
+          key: null,
+          value: Buffer.from(value),
+          timestamp: '0',
+          attributes: 0,
+          offset: '0',
+          headers: { [PATTERN_HEADER]: Buffer.from('prompt.prompts.get'), kafka_correlationId: Buffer.from(id), kafka_replyTopic: Buffer.from('gateway.reply') },
+        },
+      });
+    await request(`{"ctx":${CTX},"id":"p","__proto__":{"isAdmin":true}}`, 'c-1');
+    await request(`{"ctx":${CTX},"id":"p","page":{"constructor":{"prototype":{"isAdmin":true}}}}`, 'c-2');
+    await request('{"id":"p"}', 'c-3');
+    await request('{"ctx":', 'c-4');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([]);
+    expect(replies.map((r) => String(r.messages[0].headers.kafka_correlationId))).toEqual(['c-1', 'c-2', 'c-3', 'c-4']);
+    expect(replies.map((r) => JSON.parse(String(r.messages[0].headers['kafka_nest-err'])) as unknown)).toMatchObject([
+      { code: 'validation_failed', errors: [{ path: 'request' }] },
+      { code: 'validation_failed', errors: [{ path: 'request' }] },
+      { code: 'validation_failed', errors: [{ path: 'ctx' }] },
+      { code: 'validation_failed', errors: [{ path: 'request' }] },
+    ]);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
   describe('commits', () => {
@@ -64,7 +104,7 @@ describe('TopicCreatingServerKafka', () => {
       pause: () => () => undefined,
       message: {
         key: null,
-        value: Buffer.from('{}'),
+        value: Buffer.from(`{"ctx":${CTX}}`),
         timestamp: '0',
         attributes: 0,
         offset,

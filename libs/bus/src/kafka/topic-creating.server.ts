@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { KafkaContext, KafkaOptions, OutgoingResponse, ServerKafka } from '@nestjs/microservices';
+import { KafkaContext, KafkaOptions, MessageHandler, OutgoingResponse, ServerKafka } from '@nestjs/microservices';
 import type { EachMessagePayload, RecordMetadata } from 'kafkajs';
 import type { Consumer } from '@nestjs/microservices/external/kafka.interface';
 import { READ_ONLY_PATTERNS, type Pattern } from '@cinetrace/contracts';
+import { checkedHandler } from '../bus-request-check';
 import type { KafkaConnection } from './kafka.options';
 import { ensureTopics, PATTERN_HEADER, requestTopic, serviceRequestTopic } from './kafka-topics';
 
@@ -12,7 +13,8 @@ import { ensureTopics, PATTERN_HEADER, requestTopic, serviceRequestTopic } from 
  * instead of relying on the broker auto-creating it. Each record names its pattern in a
  * header, and is handled as Nest handles a record on a topic of that name. A reply it cannot
  * send (the broker down) is logged and dropped: its caller times out with a 503, and the
- * service stays up instead of dying of an unhandled rejection.
+ * service stays up instead of dying of an unhandled rejection. A request whose shape is not
+ * its pattern's (bus-request-check.ts) is answered a validation error, never handled.
  */
 export class TopicCreatingServerKafka extends ServerKafka {
   private readonly replyLogger = new Logger('ServerKafka');
@@ -28,6 +30,14 @@ export class TopicCreatingServerKafka extends ServerKafka {
   /** The request topic this server reads. */
   get requestTopic(): string {
     return serviceRequestTopic(this.service);
+  }
+
+  /**
+   * Every request handler behind busRequestRefusal: any process that reaches the broker can
+   * write to a request topic, so a request's shape is checked before its handler runs.
+   */
+  override addHandler(pattern: unknown, callback: MessageHandler, isEventHandler = false, extras: Record<string, unknown> = {}): void {
+    super.addHandler(pattern, isEventHandler ? callback : checkedHandler(this.normalizePattern(pattern as string), callback), isEventHandler, extras);
   }
 
   override async bindEvents(consumer: Consumer): Promise<void> {

@@ -161,7 +161,7 @@ export class KafkaStreamConsumer<T = unknown> {
   private async handleBatch(messages: KafkaMessage[]): Promise<void> {
     const decoded = messages.map((m) => ({ message: m, record: decodeStreamRecord<T>(m) }));
     const poison = decoded.filter((d) => d.record === undefined);
-    for (const p of poison) await this.deadLetter(p.message, 'the value is not JSON');
+    for (const p of poison) await this.deadLetter(p.message, 'the value is not JSON, or holds a prototype-reaching key');
     const good = decoded.filter((d) => d.record !== undefined);
     if (!good.length) return;
     const records = good.map((d) => d.record!);

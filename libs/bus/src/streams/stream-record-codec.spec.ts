@@ -29,4 +29,14 @@ describe('stream records as Kafka messages', () => {
     expect(decodeStreamRecord({ key: null, value: Buffer.from('{"id":'), headers: {} })).toBeUndefined();
     expect(decodeStreamRecord({ key: null, value: Buffer.from([1, 2]), headers: { [RECORD_VALUE_HEADER]: Buffer.from('not json') } })).toBeUndefined();
   });
+
+  it('reads a value holding a prototype-reaching key as no record (the consumer dead-letters it)', () => {
+    const poisoned = ['{"id":"t","__proto__":{"isAdmin":true}}', '{"id":"t","spans":[{"constructor":{"prototype":{"isAdmin":true}}}]}'];
+    for (const json of poisoned) {
+      expect(decodeStreamRecord({ key: null, value: Buffer.from(json), headers: {} })).toBeUndefined();
+      expect(decodeStreamRecord({ key: null, value: Buffer.from([1]), headers: { [RECORD_VALUE_HEADER]: Buffer.from(json) } })).toBeUndefined();
+    }
+    // `constructor` as plain data is data.
+    expect(decodeStreamRecord({ key: null, value: Buffer.from('{"constructor":"x"}'), headers: {} })?.value).toEqual({ constructor: 'x' });
+  });
 });

@@ -1,4 +1,5 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
+import { parse } from 'secure-json-parse';
 import type { StreamRecord } from './stream.types';
 
 /**
@@ -16,13 +17,17 @@ export function encodeStreamRecord<T>(record: StreamRecord<T>): Message & { valu
   return { key: record.key, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), headers: { [RECORD_VALUE_HEADER]: json } };
 }
 
-/** The record a Kafka message holds; undefined when its JSON does not parse (the consumer sets it aside). */
+/**
+ * The record a Kafka message holds; undefined when its JSON does not parse, or holds a
+ * `__proto__` key or a `constructor` with a `prototype` (the consumer dead-letters it: any
+ * process that reaches the broker can write to a stream).
+ */
 export function decodeStreamRecord<T>(message: Pick<KafkaMessage, 'key' | 'value' | 'headers'>): StreamRecord<T> | undefined {
   const key = message.key?.toString('utf8') ?? '';
   try {
     const header = headerBytes(message.headers, RECORD_VALUE_HEADER);
-    if (header === undefined) return { key, value: JSON.parse(message.value?.toString('utf8') ?? '') as T };
-    return { key, value: JSON.parse(header.toString('utf8')) as T, bytes: message.value ?? Buffer.alloc(0) };
+    if (header === undefined) return { key, value: parseJson(message.value ?? Buffer.alloc(0)) as T };
+    return { key, value: parseJson(header) as T, bytes: message.value ?? Buffer.alloc(0) };
   } catch {
     return undefined;
   }
@@ -35,3 +40,6 @@ function headerBytes(headers: IHeaders | undefined, name: string): Buffer | unde
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? Buffer.from(first) : first;
 }
+
+/** JSON.parse, refusing prototype-reaching keys (secure-json-parse scans only a text that names one). */
+const parseJson = (bytes: Buffer): unknown => parse(bytes.toString('utf8'), null, { protoAction: 'error', constructorAction: 'error' });
