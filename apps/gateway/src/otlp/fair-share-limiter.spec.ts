@@ -47,6 +47,8 @@ describe('FairShareLimiter', () => {
     const { task, finishOne } = gatedTasks();
     const runs = [limiter.run('A', task('a1')), limiter.run('A', task('a2'))];
     await expect(limiter.run('A', task('a3'))).rejects.toEqual(new FairShareRefusal('key'));
+    // Said before any task is made, for a caller that would otherwise prepare one in vain.
+    expect([limiter.refusal('A'), limiter.refusal('B')]).toEqual([new FairShareRefusal('key'), undefined]);
     runs.push(limiter.run('B', task('b1')));
     await expect(limiter.run('C', task('c1'))).rejects.toEqual(new FairShareRefusal('total'));
     for (let i = 0; i < 3; i++) await finishOne();

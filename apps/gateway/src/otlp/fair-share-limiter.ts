@@ -43,11 +43,18 @@ export class FairShareLimiter {
 
   constructor(private readonly limits: FairShareLimits) {}
 
+  /** The refusal `run(key, …)` would meet now, if any: lets a caller refuse before it does the work of preparing the task. */
+  refusal(key: string): FairShareRefusal | undefined {
+    if ((this.keys.get(key)?.held ?? 0) >= this.limits.perKey) return new FairShareRefusal('key');
+    if (this.held >= this.limits.total) return new FairShareRefusal('total');
+    return undefined;
+  }
+
   /** Runs `task` in `key`'s turn; throws FairShareRefusal when the key, or everyone, holds too much already. */
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const refusal = this.refusal(key);
+    if (refusal) throw refusal;
     const state = this.keys.get(key) ?? { running: 0, held: 0, served: 0, waiting: [] };
-    if (state.held >= this.limits.perKey) throw new FairShareRefusal('key');
-    if (this.held >= this.limits.total) throw new FairShareRefusal('total');
     state.held++;
     this.held++;
     this.keys.set(key, state);

@@ -33,6 +33,8 @@ const RETRY_AFTER_SECONDS = 1;
 export interface OtlpDecoder {
   /** Decodes `body`, exported to the project `projectId` (whose share of the decoding threads it takes). */
   decode(projectId: string, body: OtlpBody): Promise<OtlpDecoded>;
+  /** Why an export of `bytes` (as its Content-Length says) to `projectId` would be refused now, before its body is read; undefined if it would not. */
+  refusalBeforeReading(projectId: string, bytes: number): DomainError | undefined;
 }
 
 /**
@@ -67,12 +69,19 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
     try {
       return await this.shares.run(projectId, () => this.onThread(body));
     } catch (err) {
-      if (!(err instanceof FairShareRefusal)) throw err;
-      if (err.reason === 'key') {
-        throw new DomainError(ErrorCode.RateLimited, 'This project has as many large exports being decoded as it may; retry the export', undefined, RETRY_AFTER_SECONDS);
-      }
-      throw new DomainError(ErrorCode.Unavailable, 'OTLP decoding is at capacity; retry the export', undefined, RETRY_AFTER_SECONDS);
+      throw err instanceof FairShareRefusal ? refusalError(err) : err;
     }
+  }
+
+  /**
+   * A body that large would need a thread whatever its encoding (decompressed, it is no
+   * smaller): a project holding its share is refused before the gateway reads the body, so a
+   * flood costs the event loop no buffering of bodies it would refuse anyway.
+   */
+  refusalBeforeReading(projectId: string, bytes: number): DomainError | undefined {
+    if (!(bytes > ON_LOOP_MAX_BYTES)) return undefined;
+    const refusal = this.shares.refusal(projectId);
+    return refusal && refusalError(refusal);
   }
 
   private onThread(body: OtlpBody): Promise<OtlpDecoded> {
@@ -85,4 +94,12 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.pool.destroy();
   }
+}
+
+/** A project past its share is told its own rate (429); everyone past the queue, the service's capacity (503). */
+function refusalError(refusal: FairShareRefusal): DomainError {
+  if (refusal.reason === 'key') {
+    return new DomainError(ErrorCode.RateLimited, 'This project has as many large exports being decoded as it may; retry the export', undefined, RETRY_AFTER_SECONDS);
+  }
+  return new DomainError(ErrorCode.Unavailable, 'OTLP decoding is at capacity; retry the export', undefined, RETRY_AFTER_SECONDS);
 }

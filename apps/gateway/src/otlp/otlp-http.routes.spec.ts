@@ -28,13 +28,18 @@ async function setup(rejectedSpans = 0) {
   } as unknown as AuthGuard;
   const otlp = {
     export: async (ctx: ProjectContext, body: OtlpBody) => (exported.push({ ctx, body }), { rejectedSpans, errorMessage: rejectedSpans ? 'refused' : '' }),
+    // The project's share of the decoding threads is taken for anything past 1 KB.
+    refuseBeforeReading: (_ctx: ProjectContext, bytes: number) => {
+      if (bytes > 1024) throw new DomainError(ErrorCode.RateLimited, 'share taken', undefined, 1);
+    },
   } as unknown as OtlpIngest;
   const parsed: Buffer[] = [];
   const fastify: FastifyInstance = Fastify();
   fastify.addContentTypeParser('application/x-protobuf', { parseAs: 'buffer' }, (_req, bytes, done) => (parsed.push(bytes as Buffer), done(null, { encoding: 'protobuf', bytes })));
   fastify.setErrorHandler((err, _request, reply) => {
     const code = err instanceof DomainError ? err.code : 'internal';
-    void reply.status(code === ErrorCode.Unauthenticated ? 401 : code === ErrorCode.ProjectKeyRequired ? 401 : 400).send({ code });
+    const status = code === ErrorCode.Unauthenticated || code === ErrorCode.ProjectKeyRequired ? 401 : code === ErrorCode.RateLimited ? 429 : 400;
+    void reply.status(status).send({ code });
   });
   registerOtlpHttpRoutes(fastify, auth, otlp);
   await fastify.ready();
@@ -74,6 +79,15 @@ describe('the OTLP/HTTP routes, served outside Nest', () => {
     }
     expect(parsed).toHaveLength(0);
     expect(exported).toHaveLength(0);
+  });
+
+  it('refuses a large export unread while its project holds its share of the decoding threads, and takes a small one', async () => {
+    const { fastify, exported, parsed } = await setup();
+    const large = await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload: Buffer.alloc(4096) });
+    expect([large.statusCode, large.json()]).toEqual([429, { code: ErrorCode.RateLimited }]);
+    expect(parsed).toHaveLength(0);
+    expect((await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload })).statusCode).toBe(200);
+    expect(exported).toHaveLength(1);
   });
 
   it('refuses query parameters, after the keys, as every route that defines none does', async () => {

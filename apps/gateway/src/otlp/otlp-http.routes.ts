@@ -19,15 +19,18 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * google.rpc.Status by GatewayExceptionFilter (Nest's error handler is Fastify's).
  * The keys are checked in the route's onRequest hook, before the body is read: a caller
  * without a valid key learns 401 and nothing about how its body would have been taken
- * (a gzip bomb, garbage, an unknown type), and costs no decompression.
+ * (a gzip bomb, garbage, an unknown type), and costs no decompression; and a project
+ * holding its share of the decoding threads is refused a large export (429) unread.
  * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
  */
 export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard, otlp: OtlpIngest): void {
   const callers = new WeakMap<FastifyRequest, ProjectContext>();
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     // In the order the guards ran: the keys first, then the query.
-    callers.set(request, await ingestCaller(auth, httpCredentials(request), String(request.id)));
+    const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
     refuseQueryParameters(request);
+    otlp.refuseBeforeReading(ctx, Number(request.headers['content-length'] ?? 0));
+    callers.set(request, ctx);
   };
   for (const url of OTLP_TRACE_ROUTES) {
     fastify.post(url, { onRequest: authenticate }, (request, reply) => exportTraces(request, reply, callers.get(request), otlp));

@@ -30,7 +30,7 @@ const protobufBody = (...spans: Array<ReturnType<typeof span>>) => {
 };
 
 /** Decodes on the calling thread: the pool runs the same function on its threads. */
-const inlineDecoder = { decode: (_projectId: string, b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }) };
+const inlineDecoder = { decode: (_projectId: string, b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }), refusalBeforeReading: () => undefined };
 
 /**
  * OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no

@@ -26,6 +26,12 @@ export class OtlpIngest {
     @Inject(OtlpDecodePool) private readonly decoder: OtlpDecoder,
   ) {}
 
+  /** Throws what an export of `bytes` (its Content-Length) would be answered now whatever it holds: its project's share of the decoding threads taken. */
+  refuseBeforeReading(ctx: ProjectContext, bytes: number): void {
+    const refusal = this.decoder.refusalBeforeReading(ctx.projectId, bytes);
+    if (refusal) throw refusal;
+  }
+
   async export(ctx: ProjectContext, body: OtlpBody): Promise<PartialSuccess> {
     const decoded = await this.decoder.decode(ctx.projectId, body);
     if (!decoded.ok) throw new DomainError(decoded.code, decoded.detail, decoded.errors);
