@@ -71,6 +71,8 @@ export class BullProbeQueue extends ProbeQueue {
 
   /** Each job's place in its project's line (1 for a project with nothing queued), the job added to the line. An id already in it keeps its place. */
   private async rank(jobs: QueuedJob[]): Promise<number[]> {
+    // Once the connection is ready, as addBulk waits for it: the producer queues nothing while it connects.
+    await this.queue.waitUntilReady();
     const multi = this.producer.multi();
     for (const { id, projectId } of jobs) {
       const line = this.lineKey(projectId);
