@@ -91,7 +91,8 @@ async function main(): Promise<void> {
         probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY, 1000, 'Probe', perProjectSlots(mediaEnv.PROBE_CONCURRENCY, mediaEnv.PROBE_PROJECT_CONCURRENCY)),
         // A storyboard lost with the process is queued again by its next request.
         storyboards: new InProcessProbeQueue(mediaEnv.STORYBOARD_CONCURRENCY, 1000, 'Storyboard'),
-        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy', perProjectSlots(COPY_CONCURRENCY, undefined)),
+        // Copies (downloads) take turns between projects without a cap.
+        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy'),
         traces: streams,
       },
     ),

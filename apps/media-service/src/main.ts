@@ -16,7 +16,7 @@ runServiceProcess({
   start: async (env, kafka) => {
     // Probes, storyboards and copies wait in Redis (BullMQ `media-jobs`, `media-storyboards`, `media-copies`): one accepted before a restart still runs after it.
     const redis = redisConnection(env.REDIS_URL!, env.REDIS_TLS_CA_FILE);
-    // Each shared fairly between projects, one project's jobs in flight capped at its share of the slots.
+    // Shared fairly between projects, one project's probes in flight capped at its share of the slots.
     const probes = new BullProbeQueue(
       redis,
       env.QUEUE_PREFIX,
@@ -27,14 +27,8 @@ runServiceProcess({
     );
     // A scene detection runs for as long as the video: never inside a bus request.
     const storyboards = new BullProbeQueue(redis, env.QUEUE_PREFIX, env.STORYBOARD_CONCURRENCY, env.PROBE_LOCK_MS, { queue: STORYBOARD_QUEUE, job: 'storyboard' });
-    const copies = new BullProbeQueue(
-      redis,
-      env.QUEUE_PREFIX,
-      COPY_CONCURRENCY,
-      env.PROBE_LOCK_MS,
-      { queue: MEDIA_COPY_QUEUE, job: 'copy' },
-      perProjectSlots(COPY_CONCURRENCY, undefined),
-    );
+    // Copies (downloads, no CPU to speak of) take turns between projects without a cap: one project's copies may use every slot.
+    const copies = new BullProbeQueue(redis, env.QUEUE_PREFIX, COPY_CONCURRENCY, env.PROBE_LOCK_MS, { queue: MEDIA_COPY_QUEUE, job: 'copy' });
     // Copies are written back into their traces as records of the trace stream (trace-ingest stores them).
     const traces = new KafkaStreamPublisher(MEDIA_SERVICE, kafka);
     const app = await startMediaService(env, kafkaServerOptions(MEDIA_SERVICE, kafka), { probes, storyboards, copies, traces });
