@@ -3,8 +3,9 @@ import { Api, lavfi, makeClip } from '@cinetrace/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Answer } from './support/api-types';
+import { Answer, Problem } from './support/api-types';
 import { inNewProject } from './support/prompts';
+import { RawConnection } from './support/raw-http';
 import { useStack } from './support/stack-hooks';
 import { eventually } from './support/traces';
 
@@ -101,5 +102,53 @@ describe('Media past MEDIA_MAX_PIXELS (default 40 million)', () => {
       error: 'the picture is 8000×8000 (64,000,000 pixels), more than the 40,000,000 this service decodes (MEDIA_MAX_PIXELS)',
     });
     expect(await settled(smallId)).toMatchObject({ status: 'ready', probe: { width: 64, height: 64 } });
+  });
+});
+
+describe('Uploads one project may have in flight (MEDIA_PROJECT_UPLOADS 1)', () => {
+  const ctx = useStack({ env: { MEDIA_PROJECT_UPLOADS: '1' } });
+
+  it("refuses a project's upload past its share (429 with Retry-After) before reading it, while another project's goes on, and takes it once one is stored", async () => {
+    const { small } = madePictures();
+    const flood = await inNewProject(ctx.api);
+    const other = await inNewProject(ctx.api);
+    const picture = (i: number) => Buffer.concat([small, Buffer.from(`#${i}`)]);
+
+    // A's first upload, its body half sent: it holds A's one slot until the rest comes.
+    const held = picture(0);
+    const half = Math.floor(held.length / 2);
+    const slow = await RawConnection.open(ctx.stack.baseUrl);
+    await slow.write(
+      `POST ${MEDIA} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.stack.apiKey}\r\nX-Project-Key: ${flood.key}\r\n` +
+        `Content-Type: image/png\r\nContent-Length: ${held.length}\r\n\r\n`,
+    );
+    await slow.write(held.subarray(0, half));
+
+    // Once the gateway has taken it, A's next upload is refused unread (before: stored beside it).
+    let attempt = 0;
+    const refused = await eventually(
+      "A's second upload refused",
+      async () => {
+        const answer = await flood.api.request<Problem>('POST', MEDIA, { raw: picture(++attempt), contentType: 'image/png' });
+        if (answer.status !== 429) throw new Error(`answered ${answer.status}; the held upload has ${slow.receivedSize} bytes back, closed: ${slow.isClosed}`);
+        return answer;
+      },
+      10_000,
+      50,
+    );
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', detail: expect.stringMatching(/MEDIA_PROJECT_UPLOADS/) });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // Another project's upload is not held back by A's.
+    const others = await other.api.request<Answer<'createMedia', 201>>('POST', MEDIA, { raw: picture(1_000), contentType: 'image/png' });
+    expect(others.status).toBe(201);
+
+    // A's held upload completes and is stored (nothing accepted is lost); then A may upload again.
+    await slow.write(held.subarray(half));
+    const stored = await slow.response(30_000);
+    expect(stored.status).toBe(201);
+    expect((await statusOf(flood.api, (stored.body as { id: string }).id)).contentType).toBe('image/png');
+    const again = await flood.api.request<Answer<'createMedia', 201>>('POST', MEDIA, { raw: picture(2_000), contentType: 'image/png' });
+    expect(again.status).toBe(201);
   });
 });

@@ -63,6 +63,12 @@ export class GatewayEnv extends GatewayBaseEnv {
   @ToInt() @IsInt() @Min(1000) @Max(3_600_000) MEDIA_FETCH_TIMEOUT_MS = 300_000;
 
   /**
+   * Media one project may be storing at once through a gateway (`POST /api/v1/media`, bytes or
+   * `{ url }`); one more is answered 429 with Retry-After before its body is read.
+   */
+  @ToInt() @IsInt() @Min(1) @Max(1024) MEDIA_PROJECT_UPLOADS = 4;
+
+  /**
    * How long `GET /api/v1/media/{id}/storyboard` waits for a storyboard being computed (media-service's
    * storyboard queue) before it answers 503 with Retry-After; the computation goes on, and a later request finds it.
    */

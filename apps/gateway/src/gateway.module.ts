@@ -20,6 +20,7 @@ import { UnknownQueryGuard } from './http/unknown-query.guard';
 import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { MEDIA_BLOBS, MediaIntake } from './media/media-intake';
+import { MediaUploadSlots } from './media/media-upload-slots';
 import { MediaController } from './media/media.controller';
 import { MediaReviewController } from './media/media-review.controller';
 import { gatewayMigrations } from './migrations';
@@ -71,6 +72,7 @@ export class GatewayModule {
         TraceIngestor,
         { provide: MEDIA_BLOBS, useFactory: () => blobStoreFrom(env) },
         MediaIntake,
+        MediaUploadSlots,
         OtlpDecodePool,
         OtlpIngest,
         OtlpGrpcServer,

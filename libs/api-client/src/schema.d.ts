@@ -4318,7 +4318,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description Backpressure: retry after Retry-After */
+            /** @description Backpressure, or the project holds its share of the decoding threads: retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4329,7 +4329,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 3,
-                     *       "message": "Backpressure: retry after Retry-After"
+                     *       "message": "Backpressure, or the project holds its share of the decoding threads: retry after Retry-After"
                      *     }
                      */
                     "application/json": components["schemas"]["GoogleRpcStatus"];
@@ -4528,7 +4528,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description Backpressure: retry after Retry-After */
+            /** @description Backpressure, or the project holds its share of the decoding threads: retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4539,7 +4539,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 3,
-                     *       "message": "Backpressure: retry after Retry-After"
+                     *       "message": "Backpressure, or the project holds its share of the decoding threads: retry after Retry-After"
                      *     }
                      */
                     "application/json": components["schemas"]["GoogleRpcStatus"];
@@ -5572,6 +5572,7 @@ export interface operations {
             413: components["responses"]["Problem413"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

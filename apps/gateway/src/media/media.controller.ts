@@ -12,6 +12,7 @@ import type { FilterSpec } from '../lists/list-query';
 import { ListResponder } from '../lists/list-responder';
 import { requestedRange } from './byte-range';
 import { MediaIntake } from './media-intake';
+import { MediaUploadSlots } from './media-upload-slots';
 import { mediaTypeOf } from '@cinetrace/media-fetch';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { preferredWaitMs } from '../traces/prefer-wait';
@@ -32,6 +33,7 @@ export class MediaController {
     private readonly bus: BusClient,
     private readonly lists: ListResponder,
     private readonly intake: MediaIntake,
+    private readonly uploads: MediaUploadSlots,
   ) {}
 
   @Post()
@@ -45,19 +47,26 @@ export class MediaController {
   @ApiBody({ type: FetchMediaInput })
   @ApiResponse({ status: 201, type: MediaView, description: 'Stored; `pending` until probed' })
   @ApiResponse({ status: 200, type: MediaView, description: 'The project already holds these bytes: that media' })
+  @ApiResponse({ status: 429, description: 'rate_limited: the project is storing MEDIA_PROJECT_UPLOADS media already; retry after Retry-After' })
   async create(@Caller() ctx: ProjectContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<MediaView> {
-    const source = await this.store(ctx, request);
-    const { media, created } = await this.bus.request(Patterns.MediaRegister, {
-      ctx,
-      key: source.blob.key,
-      sha256: source.blob.sha256,
-      bytes: source.blob.bytes,
-      contentType: source.contentType,
-      sourceUrl: source.sourceUrl,
-    });
-    reply.status(created ? 201 : 200);
-    if (created) reply.header('location', location(media.id));
-    return media;
+    // Before the body is read: a project past its uploads in flight costs the gateway no bytes.
+    const free = this.uploads.take(ctx.projectId);
+    try {
+      const source = await this.store(ctx, request);
+      const { media, created } = await this.bus.request(Patterns.MediaRegister, {
+        ctx,
+        key: source.blob.key,
+        sha256: source.blob.sha256,
+        bytes: source.blob.bytes,
+        contentType: source.contentType,
+        sourceUrl: source.sourceUrl,
+      });
+      reply.status(created ? 201 : 200);
+      if (created) reply.header('location', location(media.id));
+      return media;
+    } finally {
+      free();
+    }
   }
 
   @Get()

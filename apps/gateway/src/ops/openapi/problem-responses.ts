@@ -100,8 +100,8 @@ const CONFLICT_ON = [
 const PRECONDITION_ON = ['updatePrompt', 'deletePrompt'];
 /** A Range past the end of the bytes (416). */
 const RANGE_ON = ['getMediaContent'];
-/** Quotas (429 quota_exceeded). */
-const QUOTA_ON = ['startBenchmarkRun'];
+/** Quotas (429 quota_exceeded), and a project's media uploads in flight (429 rate_limited, MEDIA_PROJECT_UPLOADS). */
+const QUOTA_ON = ['startBenchmarkRun', 'createMedia'];
 
 function errorStatuses(path: string, method: string, operation: OperationObject): number[] {
   const id = operation.operationId ?? '';
