@@ -1,5 +1,6 @@
 import { EnvironmentError } from './environment-error';
-import { KafkaEnv } from './kafka.env';
+import { Env } from './env-class';
+import { KafkaEnv, withBus, withRequestServer } from './kafka.env';
 import { kafkaConnectionFromEnv } from './kafka-connection';
 import { validateEnv } from './validate-env';
 
@@ -22,6 +23,14 @@ const problems = (env: Record<string, string>): string[] => {
 describe('kafkaConnectionFromEnv', () => {
   it('plaintext without authentication by default', () => {
     expect(connection({ KAFKA_BROKERS: 'a:9092, b:9092' })).toEqual({ brokers: ['a:9092', 'b:9092'], maxWaitTimeInMs: 500 });
+  });
+
+  it("a service's bound on requests in flight: BUS_MAX_IN_FLIGHT, 128 unless set, 1 or more", () => {
+    class ServiceBusEnv extends withRequestServer(withBus(Env)) {}
+    const service = (env: Record<string, string>) => kafkaConnectionFromEnv(validateEnv(ServiceBusEnv, { KAFKA_BROKERS: 'a:9092', ...env }), read);
+    expect(service({}).maxRequestsInFlight).toBe(128);
+    expect(service({ BUS_MAX_IN_FLIGHT: '16' }).maxRequestsInFlight).toBe(16);
+    expect(() => service({ BUS_MAX_IN_FLIGHT: '0' })).toThrow(/BUS_MAX_IN_FLIGHT/);
   });
 
   it('TLS with the public CAs, the certificate checked', () => {

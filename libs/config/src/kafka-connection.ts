@@ -8,6 +8,8 @@ export interface KafkaConnectionSettings {
   brokers: string[];
   /** Longest a consumer's fetch waits for records (KAFKA_MAX_WAIT_MS). */
   maxWaitTimeInMs: number;
+  /** A service's requests handled at once (BUS_MAX_IN_FLIGHT); unset where the app answers none. */
+  maxRequestsInFlight?: number;
   ssl?: ConnectionOptions;
   sasl?: { mechanism: KafkaSaslMechanism; username: string; password: string };
 }
@@ -32,7 +34,7 @@ export type KafkaConnectionEnv = Pick<
  * Files are read once, here, at boot. Inconsistent settings stop the boot naming the
  * variables (a CA without TLS, a mechanism without a password …), never a value.
  */
-export function kafkaConnectionFromEnv(env: KafkaConnectionEnv, read: ReadFile = readFromDisk): KafkaConnectionSettings {
+export function kafkaConnectionFromEnv(env: KafkaConnectionEnv & { BUS_MAX_IN_FLIGHT?: number }, read: ReadFile = readFromDisk): KafkaConnectionSettings {
   const problems: string[] = [];
   const brokers = (env.KAFKA_BROKERS ?? '')
     .split(',')
@@ -79,5 +81,6 @@ export function kafkaConnectionFromEnv(env: KafkaConnectionEnv, read: ReadFile =
   }
 
   if (problems.length) throw new EnvironmentError(problems);
-  return { brokers, maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS, ...(ssl && { ssl }), ...(sasl && { sasl }) };
+  const maxRequestsInFlight = env.BUS_MAX_IN_FLIGHT;
+  return { brokers, maxWaitTimeInMs: env.KAFKA_MAX_WAIT_MS, ...(maxRequestsInFlight !== undefined && { maxRequestsInFlight }), ...(ssl && { ssl }), ...(sasl && { sasl }) };
 }

@@ -39,5 +39,17 @@ export function withBus<B extends EnvClass>(Base: B) {
   return BusEnv;
 }
 
+/** A service answering requests on the bus: how many it handles at once. See TopicCreatingServerKafka (@cinetrace/bus). */
+export function withRequestServer<B extends EnvClass>(Base: B) {
+  class RequestServerEnv extends Base {
+    /**
+     * Requests one service process handles at once in the distributed mode; at the bound its
+     * request consumer pauses (the others wait in Kafka) until one ends.
+     */
+    @ToInt() @IsInt() @Min(1) @Max(10000) BUS_MAX_IN_FLIGHT = 128;
+  }
+  return RequestServerEnv;
+}
+
 /** The bus variables alone, for a client that only connects (a test, a tool). */
 export class KafkaEnv extends withBus(Env) {}

@@ -38,8 +38,8 @@ export const KAFKA_GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 100
 
 /**
  * How a service's request consumer runs: offsets are committed once a second at a batch's end
- * (as a caller's replies are, below), and TopicCreatingServerKafka commits after every request
- * that may write before it takes the next one. A write whose offset is not committed is read
+ * (as a caller's replies are, below), and TopicCreatingServerKafka commits every request that
+ * may write once it has taken it, before it takes the next one. A write whose offset is not committed is read
  * again after a restart or a rebalance and run a second time (an e2e restart test saw a project
  * created twice when every request waited for the periodic commit); a read run again changes nothing.
  */

@@ -84,18 +84,23 @@ describe('TopicCreatingServerKafka', () => {
   });
 
   describe('commits', () => {
-    /** A server with handlers for a read and a write, a producer that records, and a consumer that records its commits. */
+    /**
+     * A server with handlers for a read and a write that end when `release` is called, a
+     * producer that records, and a consumer that records its commits.
+     */
     const withConsumer = (commit: (offsets: unknown) => Promise<void>) => {
       const s = server();
       const order: string[] = [];
-      s.addHandler('prompt.prompts.get', async () => (order.push('handled'), { slug: 'found' }), false);
-      s.addHandler('prompt.prompts.create', async () => (order.push('handled'), { slug: 'made' }), false);
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      s.addHandler('prompt.prompts.get', async () => (await released, order.push('handled'), { slug: 'found' }), false);
+      s.addHandler('prompt.prompts.create', async () => (await released, order.push('handled'), { slug: 'made' }), false);
       const commits: unknown[] = [];
       Object.assign(s, {
-        producer: { send: async () => [] },
-        consumer: { commitOffsets: async (offsets: unknown) => (order.push('committed'), commits.push(offsets), commit(offsets)) },
+        producer: { send: async () => (order.push('replied'), []), disconnect: async () => undefined },
+        consumer: { commitOffsets: async (offsets: unknown) => (order.push('committed'), commits.push(offsets), commit(offsets)), disconnect: async () => undefined },
       });
-      return { s, commits, order };
+      return { s, commits, order, release };
     };
     const record = (pattern: string, offset: string) => ({
       topic: 'prompt-service.requests',
@@ -112,24 +117,46 @@ describe('TopicCreatingServerKafka', () => {
       },
     });
 
-    it("commits a request that may write before the partition's next record: read again after a restart, it would run twice", async () => {
-      const { s, commits, order } = withConsumer(async () => undefined);
-      await s.handleMessage(record('prompt.prompts.create', '41'));
-      expect(order).toEqual(['handled', 'committed']);
+    it("commits a request that may write once taken, before the partition's next record, without waiting for its answer: read again after a restart, it would run twice", async () => {
+      const { s, commits, order, release } = withConsumer(async () => undefined);
+      await s.getMessageHandler()(record('prompt.prompts.create', '41'));
+      expect(order).toEqual(['committed']);
       expect(commits).toEqual([[{ topic: 'prompt-service.requests', partition: 3, offset: '42' }]]);
+      expect(s.requestsInFlight).toBe(1);
+      release();
+      await s.close();
+      expect(order).toEqual(['committed', 'handled', 'replied']);
+      expect(s.requestsInFlight).toBe(0);
     });
 
-    it('leaves a read to the periodic commit: answering it again changes nothing', async () => {
-      const { s, commits, order } = withConsumer(async () => undefined);
-      await s.handleMessage(record('prompt.prompts.get', '7'));
-      expect(order).toEqual(['handled']);
+    it('leaves a read to the periodic commit of what kafkajs resolved: answering it again changes nothing', async () => {
+      const { s, commits, order, release } = withConsumer(async () => undefined);
+      await s.getMessageHandler()(record('prompt.prompts.get', '7'));
+      release();
+      await s.close();
+      expect(order).toEqual(['handled', 'replied']);
       expect(commits).toEqual([]);
     });
 
     it('a failed commit does not fail the record (which would run the write again)', async () => {
-      const { s, commits } = withConsumer(async () => Promise.reject(new Error('The coordinator is not available')));
-      await expect(s.handleMessage(record('prompt.prompts.create', '9'))).resolves.not.toThrow();
+      const { s, commits, release } = withConsumer(async () => Promise.reject(new Error('The coordinator is not available')));
+      await expect(s.getMessageHandler()(record('prompt.prompts.create', '9'))).resolves.toBeUndefined();
       expect(commits).toHaveLength(1);
+      release();
+      await s.close();
+    });
+
+    it('closing waits for the requests in hand to be answered before the producer closes', async () => {
+      const { s, order, release } = withConsumer(async () => undefined);
+      const producer = (s as unknown as { producer: { send: unknown; disconnect?: () => Promise<void> } }).producer;
+      producer.disconnect = async () => void order.push('producer closed');
+      await s.getMessageHandler()(record('prompt.prompts.get', '1'));
+      const closed = s.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual([]);
+      release();
+      await closed;
+      expect(order).toEqual(['handled', 'replied', 'producer closed']);
     });
   });
 
