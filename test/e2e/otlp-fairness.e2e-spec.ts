@@ -2,8 +2,9 @@ import { expect } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { OtlpAnswer, otlpHeaders, postOtlp } from './support/otlp';
 import { inNewProject } from './support/prompts';
+import { RawConnection } from './support/raw-http';
 import { useStack } from './support/stack-hooks';
-import { TRACE_TEST_TIMEOUT_MS, readEventually } from './support/traces';
+import { TRACE_TEST_TIMEOUT_MS, eventually, readEventually } from './support/traces';
 
 jest.setTimeout(TRACE_TEST_TIMEOUT_MS);
 
@@ -76,5 +77,62 @@ describe('OTLP decoding shared fairly between projects', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.json).toEqual({ code: 8, message: expect.stringMatching(/project/) });
     expect(new Set(aAnswers.map((answer) => answer.status))).toEqual(new Set([200, 429]));
+  });
+});
+
+/** A small valid export of one new trace (decoded on the event loop). */
+function smallExport(): { traceId: string; body: string } {
+  const traceId = randomBytes(16).toString('hex');
+  const span = { traceId, spanId: randomBytes(8).toString('hex'), name: 'shot', startTimeUnixNano: '1780000000000000000', endTimeUnixNano: '1780000001000000000' };
+  return { traceId, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }) };
+}
+
+describe('OTLP exports one project may have in flight (OTLP_PROJECT_EXPORTS 2)', () => {
+  const ctx = useStack({ env: { OTLP_PROJECT_EXPORTS: '2' } });
+
+  it("refuses a project's export past them unread (429 with Retry-After), whatever its size, while another project's goes on", async () => {
+    const a = await inNewProject(ctx.api);
+    const b = await inNewProject(ctx.api);
+    const aHeaders = otlpHeaders(ctx.stack.apiKey, a.key, JSON_TYPE);
+
+    // Two of A's small exports, their bodies half sent: they hold A's two slots until the rest comes.
+    const held = [smallExport(), smallExport()];
+    const slow: RawConnection[] = [];
+    for (const { body } of held) {
+      const connection = await RawConnection.open(ctx.stack.baseUrl);
+      await connection.write(
+        `POST /v1/traces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.stack.apiKey}\r\nX-Project-Key: ${a.key}\r\n` +
+          `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+      );
+      slow.push(connection);
+    }
+
+    // Once the gateway holds both, A's next export, small as it is, is refused (before: taken).
+    const refused = await eventually(
+      "A's third export refused",
+      async () => {
+        const answer = await postOtlp(ctx.stack, smallExport().body, aHeaders);
+        if (answer.status !== 429) throw new Error(`answered ${answer.status}`);
+        return answer;
+      },
+      10_000,
+      50,
+    );
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.json).toEqual({ code: 8, message: expect.stringMatching(/OTLP_PROJECT_EXPORTS/) });
+
+    // Another project's export is taken meanwhile.
+    const bExport = smallExport();
+    expect((await postOtlp(ctx.stack, bExport.body, otlpHeaders(ctx.stack.apiKey, b.key, JSON_TYPE))).status).toBe(200);
+
+    // A's held exports complete and are stored (nothing accepted is lost); then A exports again.
+    for (const [i, connection] of slow.entries()) {
+      await connection.write(held[i].body.slice(20));
+      expect((await connection.response(30_000)).status).toBe(200);
+    }
+    const again = smallExport();
+    expect((await postOtlp(ctx.stack, again.body, aHeaders)).status).toBe(200);
+    for (const { traceId } of [...held, again]) expect((await readEventually(a.api, traceId)).spans).toHaveLength(1);
+    expect((await readEventually(b.api, bExport.traceId)).spans).toHaveLength(1);
   });
 });

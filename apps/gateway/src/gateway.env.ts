@@ -20,6 +20,13 @@ export class GatewayEnv extends GatewayBaseEnv {
    */
   @ToInt() @IsInt() @Min(1) @Max(64) OTLP_DECODE_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
+  /**
+   * OTLP exports (HTTP and gRPC) one project may have in flight at once through a gateway,
+   * whatever their size; one more is answered 429 with Retry-After before its body is read.
+   * An OpenTelemetry Collector exports 10 at a time by default (sending_queue.num_consumers).
+   */
+  @ToInt() @IsInt() @Min(1) @Max(4096) OTLP_PROJECT_EXPORTS = 16;
+
   /** How long a request waits for a service's reply before answering 503. */
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
 

@@ -21,6 +21,7 @@ import { CursorCodec } from './lists/cursor-codec';
 import { ListResponder } from './lists/list-responder';
 import { MEDIA_BLOBS, MediaIntake } from './media/media-intake';
 import { MediaUploadSlots } from './media/media-upload-slots';
+import { ProjectExportsInFlight } from './otlp/project-exports-in-flight';
 import { MediaController } from './media/media.controller';
 import { MediaReviewController } from './media/media-review.controller';
 import { gatewayMigrations } from './migrations';
@@ -75,6 +76,7 @@ export class GatewayModule {
         MediaUploadSlots,
         OtlpDecodePool,
         OtlpIngest,
+        { provide: ProjectExportsInFlight, useValue: new ProjectExportsInFlight(env.OTLP_PROJECT_EXPORTS) },
         OtlpGrpcServer,
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
         {

@@ -4318,7 +4318,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description Backpressure, or the project holds its share of the decoding threads: retry after Retry-After */
+            /** @description Backpressure, or the project holds its share of the decoding threads or has OTLP_PROJECT_EXPORTS exports in flight: retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4329,7 +4329,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 3,
-                     *       "message": "Backpressure, or the project holds its share of the decoding threads: retry after Retry-After"
+                     *       "message": "Backpressure, or the project holds its share of the decoding threads or has OTLP_PROJECT_EXPORTS exports in flight: retry after Retry-After"
                      *     }
                      */
                     "application/json": components["schemas"]["GoogleRpcStatus"];
@@ -4528,7 +4528,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description Backpressure, or the project holds its share of the decoding threads: retry after Retry-After */
+            /** @description Backpressure, or the project holds its share of the decoding threads or has OTLP_PROJECT_EXPORTS exports in flight: retry after Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4539,7 +4539,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 3,
-                     *       "message": "Backpressure, or the project holds its share of the decoding threads: retry after Retry-After"
+                     *       "message": "Backpressure, or the project holds its share of the decoding threads or has OTLP_PROJECT_EXPORTS exports in flight: retry after Retry-After"
                      *     }
                      */
                     "application/json": components["schemas"]["GoogleRpcStatus"];

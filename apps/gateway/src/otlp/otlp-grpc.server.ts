@@ -76,8 +76,13 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
     const requestId = randomUUID();
     try {
       const ctx = await this.caller(call.metadata, requestId);
-      const partial = await this.otlp.export(ctx, { encoding: 'protobuf', bytes: call.request });
-      callback(null, encodeExportResponse('protobuf', partial).body as Buffer);
+      const free = this.otlp.admit(ctx);
+      try {
+        const partial = await this.otlp.export(ctx, { encoding: 'protobuf', bytes: call.request });
+        callback(null, encodeExportResponse('protobuf', partial).body as Buffer);
+      } finally {
+        free();
+      }
     } catch (err) {
       callback(this.toGrpcError(err, requestId));
     }

@@ -6,6 +6,7 @@ import type { AuthGuard, Credentials } from '../auth/auth.guard';
 import type { OtlpBody } from './otlp-body';
 import { registerOtlpHttpRoutes } from './otlp-http.routes';
 import type { OtlpIngest } from './otlp-ingest';
+import { ProjectExportsInFlight } from './project-exports-in-flight';
 
 const API_KEY = 'ct_valid';
 const PROJECT_KEY = 'video-gen';
@@ -15,8 +16,9 @@ const PROJECT_KEY = 'video-gen';
  * ingest that records what it was given. Errors land in an error handler that answers
  * their status and code, as GatewayExceptionFilter does under Nest.
  */
-async function setup(rejectedSpans = 0) {
+async function setup(rejectedSpans = 0, exportsInFlight = 16) {
   const exported: Array<{ ctx: ProjectContext; body: OtlpBody }> = [];
+  const inFlight = new ProjectExportsInFlight(exportsInFlight);
   const scopesAsked: unknown[] = [];
   const auth = {
     authenticate: async (credentials: Credentials, access: string, route: unknown) => {
@@ -32,6 +34,7 @@ async function setup(rejectedSpans = 0) {
     refuseBeforeReading: (_ctx: ProjectContext, bytes: number) => {
       if (bytes > 1024) throw new DomainError(ErrorCode.RateLimited, 'share taken', undefined, 1);
     },
+    admit: (ctx: ProjectContext) => inFlight.take(ctx.projectId),
   } as unknown as OtlpIngest;
   const parsed: Buffer[] = [];
   const fastify: FastifyInstance = Fastify();
@@ -43,7 +46,7 @@ async function setup(rejectedSpans = 0) {
   });
   registerOtlpHttpRoutes(fastify, auth, otlp);
   await fastify.ready();
-  return { fastify, exported, scopesAsked, parsed };
+  return { fastify, exported, scopesAsked, parsed, inFlight };
 }
 
 const headers = { authorization: `Bearer ${API_KEY}`, 'x-project-key': PROJECT_KEY, 'content-type': 'application/x-protobuf' };
@@ -88,6 +91,20 @@ describe('the OTLP/HTTP routes, served outside Nest', () => {
     expect(parsed).toHaveLength(0);
     expect((await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload })).statusCode).toBe(200);
     expect(exported).toHaveLength(1);
+  });
+
+  it('refuses any export unread while its project has OTLP_PROJECT_EXPORTS in flight, and takes the next once one is answered', async () => {
+    const { fastify, exported, parsed, inFlight } = await setup(0, 2);
+    // Two of the project's exports still being read or decoded.
+    const first = inFlight.take('prj_1');
+    inFlight.take('prj_1');
+    const refused = await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload });
+    expect([refused.statusCode, refused.json()]).toEqual([429, { code: ErrorCode.RateLimited }]);
+    expect(parsed).toHaveLength(0);
+    first();
+    // Answered exports give their slot back: three in a row pass with one slot free.
+    for (let i = 0; i < 3; i++) expect((await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload })).statusCode).toBe(200);
+    expect(exported).toHaveLength(3);
   });
 
   it('refuses query parameters, after the keys, as every route that defines none does', async () => {

@@ -20,16 +20,19 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * The keys are checked in the route's onRequest hook, before the body is read: a caller
  * without a valid key learns 401 and nothing about how its body would have been taken
  * (a gzip bomb, garbage, an unknown type), and costs no decompression; and a project
- * holding its share of the decoding threads is refused a large export (429) unread.
+ * holding its share of the decoding threads is refused a large export (429) unread, and one
+ * with OTLP_PROJECT_EXPORTS exports in flight is refused any export (429) unread.
  * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
  */
 export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard, otlp: OtlpIngest): void {
   const callers = new WeakMap<FastifyRequest, ProjectContext>();
-  const authenticate = async (request: FastifyRequest): Promise<void> => {
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     // In the order the guards ran: the keys first, then the query.
     const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
     refuseQueryParameters(request);
     otlp.refuseBeforeReading(ctx, Number(request.headers['content-length'] ?? 0));
+    // Held until the answer has gone (or the connection has): reading, decoding and publishing are all the export's.
+    reply.raw.once('close', otlp.admit(ctx));
     callers.set(request, ctx);
   };
   for (const url of OTLP_TRACE_ROUTES) {

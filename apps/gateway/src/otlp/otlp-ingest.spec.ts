@@ -7,6 +7,7 @@ import { TraceIngestor } from '../traces/trace-ingestor';
 import type { OtlpBody } from './otlp-body';
 import { decodeOtlpExport } from './otlp-decoding';
 import { OtlpIngest } from './otlp-ingest';
+import { ProjectExportsInFlight } from './project-exports-in-flight';
 
 const TRACE = 'ab'.repeat(16);
 const ctx = { orgId: 'org_1', projectId: 'prj_1' } as ProjectContext;
@@ -51,7 +52,7 @@ function setup(
       Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])),
   };
   const ingestor = new TraceIngestor(streams as unknown as StreamPublisher, bus as unknown as BusClient);
-  return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, inlineDecoder), published };
+  return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, inlineDecoder, new ProjectExportsInFlight(16)), published };
 }
 
 describe('OtlpIngest', () => {

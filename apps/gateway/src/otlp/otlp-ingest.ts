@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { TraceIngestor } from '../traces/trace-ingestor';
 import type { OtlpBody } from './otlp-body';
 import { OtlpDecodePool, type OtlpDecoder } from './otlp-decode-pool';
+import { ProjectExportsInFlight } from './project-exports-in-flight';
 
 /** How many refusals the partial_success message names (the count says how many there were). */
 const MESSAGES_NAMED = 5;
@@ -24,7 +25,13 @@ export class OtlpIngest {
     private readonly ingestor: TraceIngestor,
     private readonly bus: BusClient,
     @Inject(OtlpDecodePool) private readonly decoder: OtlpDecoder,
+    private readonly inFlight: ProjectExportsInFlight,
   ) {}
+
+  /** Takes one of the project's exports in flight (OTLP_PROJECT_EXPORTS) until its answer, or throws 429: call before the body is read. */
+  admit(ctx: ProjectContext): () => void {
+    return this.inFlight.take(ctx.projectId);
+  }
 
   /** Throws what an export of `bytes` (its Content-Length) would be answered now whatever it holds: its project's share of the decoding threads taken. */
   refuseBeforeReading(ctx: ProjectContext, bytes: number): void {

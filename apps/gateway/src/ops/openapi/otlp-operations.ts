@@ -17,7 +17,7 @@ const OTLP_ERRORS: Record<number, string> = {
   403: 'The key lacks the ingest scope',
   413: 'The body is larger than the limit',
   415: 'Neither application/x-protobuf nor application/json',
-  429: 'Backpressure, or the project holds its share of the decoding threads: retry after Retry-After',
+  429: 'Backpressure, or the project holds its share of the decoding threads or has OTLP_PROJECT_EXPORTS exports in flight: retry after Retry-After',
   500: 'Internal error',
   503: 'The trace stream is unavailable: retry after Retry-After',
 };
