@@ -6,15 +6,20 @@
 // stopped once they are done, or after --max-phase-seconds).
 //   otlp:   B exports a small OTLP/HTTP protobuf trace (10 spans, decoded on the event loop);
 //           A floods large invalid exports (--otlp-mib each, all-zero trace ids: decoded on the
-//           decode pool's threads, then refused).
+//           decode pool's threads, then refused; the same bytes every time, made once, so that
+//           the load generator's own CPU on this machine is not counted against the service).
 //   probe:  B uploads a 64×64 PNG and waits (Prefer: wait) until it is probed: the time from the
 //           upload's 201 to the probed answer (the upload's own time printed beside it). A floods 8000×8000 PNG "image bombs" (~190 KB
 //           each, each distinct), --flood at a time.
 //   frames: B asks a frame of its 10 s 320×240 clip at an instant not asked before (a render);
 //           A floods frame requests of its 20 s 1280×720 clip (a keyframe every 20 s: each seek
 //           decodes up to 20 s of frames), --flood at a time.
+// A is a flooding client as a real one behaves: an answer 429 or 503 with Retry-After holds that
+// loop of A's back for the seconds it says (as OTLP exporters and the API's clients do);
+// `--a-retry-after ignore` makes A an attacker that retries at once, to measure what refusing costs.
 // Usage: node bench/fairness.js [--mode all-in-one|distributed] [--samples 40] [--flood 8]
 //          [--only otlp,probe,frames] [--otlp-mib 3] [--max-phase-seconds 120]
+//          [--a-retry-after honour|ignore]
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,7 +33,9 @@ const opts = c.parseArgs(process.argv.slice(2), {
   only: 'otlp,probe,frames',
   'otlp-mib': 3,
   'max-phase-seconds': 120,
+  'a-retry-after': 'honour',
 });
+if (!['honour', 'ignore'].includes(opts['a-retry-after'])) throw new Error('--a-retry-after is honour or ignore');
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
 const PARTS = opts.only.split(',').map((part) => part.trim());
 for (const part of PARTS) if (!['otlp', 'probe', 'frames'].includes(part)) throw new Error(`--only takes otlp, probe and frames, not '${part}'`);
@@ -104,7 +111,14 @@ async function sampleB(count, one) {
   return { ...c.summarize(latencies), failed: failures.length, firstFailure: failures[0] };
 }
 
-/** A's flood: `concurrency` loops of `one()` until stop(); counts the answers by status. */
+/** How long an answer asks A to wait (its Retry-After, in ms) when A honours it; 0 otherwise. */
+function heldBackMs(r) {
+  if (opts['a-retry-after'] !== 'honour' || (r.status !== 429 && r.status !== 503)) return 0;
+  const seconds = Number(r.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
+/** A's flood: `concurrency` loops of `one()` (which answers the response) until stop(); counts the answers by status, and waits out a Retry-After when A honours them. */
 function startFlood(concurrency, one) {
   let stopped = false;
   const statuses = new Map();
@@ -112,8 +126,10 @@ function startFlood(concurrency, one) {
   const loop = async () => {
     while (!stopped && Date.now() < deadline) {
       try {
-        const status = await one();
-        statuses.set(status, (statuses.get(status) || 0) + 1);
+        const r = await one();
+        statuses.set(r.status, (statuses.get(r.status) || 0) + 1);
+        const waitMs = Math.min(heldBackMs(r), deadline - Date.now());
+        if (waitMs > 0) await c.sleep(waitMs);
       } catch (e) {
         statuses.set('error', (statuses.get('error') || 0) + 1);
         await c.sleep(50);
@@ -137,13 +153,13 @@ const SCENARIOS = {
     const small = otlpBodyFactory({ spans: 10 });
     const perSpan = small().body.length / 10;
     const large = otlpBodyFactory({ spans: Math.ceil((opts['otlp-mib'] * 1048576) / perSpan) });
-    /** A large export whose trace id is all zeros (invalid in OTLP): decoded whole, then refused. */
-    const invalid = () => {
+    /** A large export whose trace id is all zeros (invalid in OTLP): decoded whole, then refused. Refused whole, it needs no new ids: made once. */
+    const invalid = (() => {
       const { id, body } = large();
       const traceId = Buffer.from(id, 'hex');
       for (let at = body.indexOf(traceId); at !== -1; at = body.indexOf(traceId, at + 1)) body.fill(0, at, at + traceId.length);
       return body;
-    };
+    })();
     const post = (headers, body) =>
       c.request(service.baseUrl, 'POST', '/v1/traces', { headers: { ...headers, 'content-type': 'application/x-protobuf' }, body, timeoutMs: 60_000 });
     return {
@@ -153,7 +169,7 @@ const SCENARIOS = {
         if (r.status !== 200) throw new Error(`B's export: ${r.status} ${r.body.slice(0, 200)}`);
         return r.ms;
       },
-      a: async () => (await post(a, invalid())).status,
+      a: () => post(a, invalid),
     };
   },
 
@@ -177,7 +193,7 @@ const SCENARIOS = {
         const { p50, p99 } = c.summarize(uploads.splice(0));
         return `B's uploads before it: p50 ${c.fmt(p50)} ms, p99 ${c.fmt(p99)} ms`;
       },
-      a: async () => (await upload(service, a, unique(media.bomb), 'image/png')).status,
+      a: () => upload(service, a, unique(media.bomb), 'image/png'),
     };
   },
 
@@ -204,13 +220,15 @@ const SCENARIOS = {
         if (r.status !== 200) throw new Error(`B's frame: ${r.status} ${r.body.slice(0, 200)}`);
         return r.ms;
       },
-      a: async () => (await frame(a, aClip, 1000 + ((aAt += 89) % 19_000))).status,
+      a: () => frame(a, aClip, 1000 + ((aAt += 89) % 19_000)),
     };
   },
 };
 
 async function main() {
-  log(`bench:fairness, ${opts.mode}: ${PARTS.join(', ')}; ${opts.samples} of B's requests per phase, A ${opts.flood} at a time`);
+  log(
+    `bench:fairness, ${opts.mode}: ${PARTS.join(', ')}; ${opts.samples} of B's requests per phase, A ${opts.flood} at a time, ${opts['a-retry-after'] === 'honour' ? 'honouring' : 'ignoring'} Retry-After`,
+  );
   const dir = c.tempDir('cinetrace-bench-fairness-');
   const media = PARTS.some((p) => p !== 'otlp') ? makeMedia(dir) : null;
   const service = await c.startService(opts.mode, { log });
