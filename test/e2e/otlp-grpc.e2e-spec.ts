@@ -15,6 +15,7 @@ jest.setTimeout(TRACE_TEST_TIMEOUT_MS);
 const INVALID_ARGUMENT = 3;
 const PERMISSION_DENIED = 7;
 const UNAUTHENTICATED = 16;
+const RESOURCE_EXHAUSTED = 8;
 
 describe('OTLP/gRPC trace ingest', () => {
   const ctx = useStack();
@@ -151,6 +152,15 @@ describe('OTLP/gRPC trace ingest', () => {
       expect(refused.code).toBe(UNAUTHENTICATED);
       expect(refused.details).not.toMatch(/at .*\.js|stack/i);
     }
+
+    // The keys are checked before the message is read: 64 MiB of zeros gzipped (~64 KiB) is
+    // refused for its keys, never decompressed (which would answer RESOURCE_EXHAUSTED).
+    const bomb = Buffer.alloc(64 * 1024 * 1024);
+    for (const metadata of [grpcMetadata('', a.key), grpcMetadata('ct_not_a_key_at_all', a.key)]) {
+      expect((await callGrpcExport(ctx.stack, bomb, metadata, { gzip: true })).code).toBe(UNAUTHENTICATED);
+    }
+    // With valid keys the same message is read, and refused for its size after decompression.
+    expect((await callGrpcExport(ctx.stack, bomb, grpcMetadata(ctx.stack.apiKey, a.key), { gzip: true })).code).toBe(RESOURCE_EXHAUSTED);
 
     // A read-only key may not ingest.
     const readOnly = await createApiKey(ctx.api, { scopes: ['read'] });

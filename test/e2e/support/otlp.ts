@@ -127,8 +127,9 @@ export interface GrpcAnswer {
 }
 
 /** Calls TraceService/Export with these request bytes as they are, to read the exact status an exporter gets. */
-export function callGrpcExport(stack: Stack, bytes: Buffer, metadata: grpc.Metadata): Promise<GrpcAnswer> {
-  const client = new grpc.Client(stack.otlpGrpcAddress, grpc.credentials.createInsecure());
+export function callGrpcExport(stack: Stack, bytes: Buffer, metadata: grpc.Metadata, { gzip = false } = {}): Promise<GrpcAnswer> {
+  // gzip: the message goes compressed (grpc-encoding: gzip), as exporters configured so send it.
+  const client = new grpc.Client(stack.otlpGrpcAddress, grpc.credentials.createInsecure(), gzip ? { 'grpc.default_compression_algorithm': grpc.compressionAlgorithms.gzip } : {});
   const identity = (b: Buffer) => b;
   return new Promise<GrpcAnswer>((resolve) => {
     client.makeUnaryRequest(

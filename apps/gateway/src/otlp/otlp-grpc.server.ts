@@ -46,7 +46,11 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
     if (this.env.OTLP_GRPC_PORT === 0) return;
     const limit = this.env.MAX_BODY_BYTES;
     // The limit holds after decompression too (grpc-js checks the decompressed message).
-    const server = new grpc.Server({ 'grpc.max_receive_message_length': limit, 'grpc.max_send_message_length': 1024 * 1024 });
+    const server = new grpc.Server({
+      'grpc.max_receive_message_length': limit,
+      'grpc.max_send_message_length': 1024 * 1024,
+      interceptors: [this.keysBeforeMessage],
+    });
     server.addService(TRACE_SERVICE, { Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => void this.export(call, callback) });
     const address = `${this.env.HOST.includes(':') ? `[${this.env.HOST}]` : this.env.HOST}:${this.env.OTLP_GRPC_PORT}`;
     try {
@@ -88,6 +92,26 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /**
+   * The keys are checked from the call's metadata before its message is read: grpc-js reads
+   * (and decompresses) the message only once the metadata is passed on, so a caller without
+   * a valid key costs no decompression (as OTLP/HTTP checks them before the body). The
+   * handler asks again, from the auth cache.
+   */
+  private readonly keysBeforeMessage: grpc.ServerInterceptor = (_method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, passOn) => {
+            const requestId = randomUUID();
+            this.caller(metadata, requestId).then(
+              () => passOn(metadata),
+              (err: unknown) => call.sendStatus(this.toGrpcError(err, requestId)),
+            );
+          },
+        }),
+    });
+
   private caller(metadata: grpc.Metadata, requestId: string): Promise<ProjectContext> {
     const first = (name: string) => {
       const value = metadata.get(name)[0];
@@ -97,7 +121,7 @@ export class OtlpGrpcServer implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** The API's answer to `err`, as a gRPC status: the same words, never internals (logged instead, as HTTP does). */
-  private toGrpcError(err: unknown, requestId: string): Partial<grpc.StatusObject> {
+  private toGrpcError(err: unknown, requestId: string): grpc.StatusObject {
     const problem = toProblem(err, requestId);
     if (problem.body.code === 'internal') {
       this.logger.error(`OTLP/gRPC export failed: ${(err as Error)?.name}: ${(err as Error)?.message} (request ${requestId})`);
