@@ -1,29 +1,13 @@
 import { expect } from '@jest/globals';
 import Ajv from 'ajv';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { scorerSchemaErrors } from './scorer-schemas';
+import { threadScripts } from './scoring-thread.fixtures';
 import { ScoringThreads } from './scoring-threads';
 import { validateScorers } from './validate-scorers';
 
-// The thread runs the TypeScript entry point through swc, as jest does for this file.
-const dir = mkdtempSync(join(tmpdir(), 'scorer-schemas-'));
-const tsEntry = join(dir, 'ts-entry.js');
-writeFileSync(
-  tsEntry,
-  `const { readFileSync } = require('node:fs');
-const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } });
-  module._compile(code, filename);
-};
-require(${JSON.stringify(join(__dirname, 'scoring-thread.ts'))});`,
-);
-/** A thread that never answers: its JavaScript spins outside any watchdog. */
-const spinning = join(dir, 'spinning.js');
-writeFileSync(spinning, `const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => { for (;;); }); parentPort.postMessage('ready');`);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scripts = threadScripts('scorer-schemas-');
+const { tsEntry, spinning } = scripts;
+afterAll(() => scripts.remove());
 
 describe('scorerSchemaErrors on ScoringThreads', () => {
   afterEach(() => jest.restoreAllMocks());

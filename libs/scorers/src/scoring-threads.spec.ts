@@ -1,30 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { threadScripts } from './scoring-thread.fixtures';
 import { ScoringThreads } from './scoring-threads';
 import { ScoreInput, ScorerSpec } from './scorer.types';
 import { validateScorers } from './validate-scorers';
 
-// The threads run the TypeScript entry point through swc, as jest does for this file.
-const dir = mkdtempSync(join(tmpdir(), 'scoring-threads-'));
-const tsEntry = join(dir, 'ts-entry.js');
-writeFileSync(
-  tsEntry,
-  `const { readFileSync } = require('node:fs');
-const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } });
-  module._compile(code, filename);
-};
-require(${JSON.stringify(join(__dirname, 'scoring-thread.ts'))});`,
-);
-/** A thread that never answers: its JavaScript spins outside any watchdog. */
-const spinning = join(dir, 'spinning.js');
-writeFileSync(spinning, `const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => { for (;;); }); parentPort.postMessage('ready');`);
-/** A thread whose script cannot load. */
-const broken = join(dir, 'broken.js');
-writeFileSync(broken, `throw new Error('cannot load');`);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scripts = threadScripts('scoring-threads-');
+const { tsEntry, spinning, broken } = scripts;
+afterAll(() => scripts.remove());
 
 function spec(raw: { type: string; config?: Record<string, unknown> }): ScorerSpec {
   const result = validateScorers([raw]);
