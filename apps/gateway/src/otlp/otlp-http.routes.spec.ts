@@ -16,7 +16,7 @@ const PROJECT_KEY = 'video-gen';
  * ingest that records what it was given. Errors land in an error handler that answers
  * their status and code, as GatewayExceptionFilter does under Nest.
  */
-async function setup(rejectedSpans = 0, exportsInFlight = 16) {
+async function setup(rejectedSpans = 0, exportsInFlight = 16, onSend?: (inFlight: ProjectExportsInFlight) => void) {
   const exported: Array<{ ctx: ProjectContext; body: OtlpBody }> = [];
   const inFlight = new ProjectExportsInFlight(exportsInFlight);
   const scopesAsked: unknown[] = [];
@@ -44,6 +44,7 @@ async function setup(rejectedSpans = 0, exportsInFlight = 16) {
     const status = code === ErrorCode.Unauthenticated || code === ErrorCode.ProjectKeyRequired ? 401 : code === ErrorCode.RateLimited ? 429 : 400;
     void reply.status(status).send({ code });
   });
+  if (onSend) fastify.addHook('onSend', async () => onSend(inFlight));
   registerOtlpHttpRoutes(fastify, auth, otlp);
   await fastify.ready();
   return { fastify, exported, scopesAsked, parsed, inFlight };
@@ -105,6 +106,23 @@ describe('the OTLP/HTTP routes, served outside Nest', () => {
     // Answered exports give their slot back: three in a row pass with one slot free.
     for (let i = 0; i < 3; i++) expect((await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload })).statusCode).toBe(200);
     expect(exported).toHaveLength(3);
+  });
+
+  it('gives the export its slot back before its answer is sent: a client answered may export again at once', async () => {
+    let heldWhenSent: boolean | undefined;
+    // Whether another export of the project would be refused at the moment the answer goes out.
+    const { fastify } = await setup(0, 1, (inFlight) => {
+      let free: (() => void) | undefined;
+      try {
+        free = inFlight.take('prj_1');
+      } catch {
+        free = undefined;
+      }
+      heldWhenSent = free === undefined;
+      free?.();
+    });
+    expect((await fastify.inject({ method: 'POST', url: '/v1/traces', headers, payload })).statusCode).toBe(200);
+    expect(heldWhenSent).toBe(false);
   });
 
   it('refuses query parameters, after the keys, as every route that defines none does', async () => {

@@ -25,26 +25,33 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
  */
 export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard, otlp: OtlpIngest): void {
-  const callers = new WeakMap<FastifyRequest, ProjectContext>();
+  const callers = new WeakMap<FastifyRequest, { ctx: ProjectContext; free: () => void }>();
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     // In the order the guards ran: the keys first, then the query.
     const ctx = await ingestCaller(auth, httpCredentials(request), String(request.id));
     refuseQueryParameters(request);
     otlp.refuseBeforeReading(ctx, Number(request.headers['content-length'] ?? 0));
-    // Held until the answer has gone (or the connection has): reading, decoding and publishing are all the export's.
-    reply.raw.once('close', otlp.admit(ctx));
-    callers.set(request, ctx);
+    // Held while the export is read, decoded and published, and given back before its answer
+    // is sent (a client answered may send its next export at once), or when the connection goes.
+    const free = otlp.admit(ctx);
+    reply.raw.once('close', free);
+    callers.set(request, { ctx, free });
   };
   for (const url of OTLP_TRACE_ROUTES) {
     fastify.post(url, { onRequest: authenticate }, (request, reply) => exportTraces(request, reply, callers.get(request), otlp));
   }
 }
 
-async function exportTraces(request: FastifyRequest, reply: FastifyReply, ctx: ProjectContext | undefined, otlp: OtlpIngest): Promise<FastifyReply> {
-  if (!ctx) throw new Error('OTLP export without its authenticated caller');
-  const body = request.body;
-  if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');
-  const answer = encodeExportResponse(body.encoding, await otlp.export(ctx, body));
+async function exportTraces(request: FastifyRequest, reply: FastifyReply, caller: { ctx: ProjectContext; free: () => void } | undefined, otlp: OtlpIngest): Promise<FastifyReply> {
+  if (!caller) throw new Error('OTLP export without its authenticated caller');
+  let answer: ReturnType<typeof encodeExportResponse>;
+  try {
+    const body = request.body;
+    if (!isOtlpBody(body)) throw new DomainError(ErrorCode.UnsupportedMediaType, 'Send application/x-protobuf or application/json');
+    answer = encodeExportResponse(body.encoding, await otlp.export(caller.ctx, body));
+  } finally {
+    caller.free();
+  }
   return reply.status(200).header('content-type', answer.contentType).send(answer.body);
 }
 
