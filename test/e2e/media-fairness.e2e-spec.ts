@@ -118,26 +118,39 @@ describe('Uploads one project may have in flight (MEDIA_PROJECT_UPLOADS 1)', () 
     expect((await flood.api.request<Answer<'createMedia', 201>>('POST', MEDIA, { raw: picture(-1), contentType: 'image/png' })).status).toBe(201);
 
     // A's first upload, its body half sent: it holds A's one slot until the rest comes.
-    const held = picture(0);
-    const half = Math.floor(held.length / 2);
-    const slow = await RawConnection.open(ctx.stack.baseUrl);
-    await slow.write(
-      `POST ${MEDIA} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.stack.apiKey}\r\nX-Project-Key: ${flood.key}\r\n` +
-        `Content-Type: image/png\r\nContent-Length: ${held.length}\r\n\r\n`,
-    );
-    await slow.write(held.subarray(0, half));
+    let held = picture(0);
+    const holdHalf = async (bytes: Buffer): Promise<RawConnection> => {
+      const connection = await RawConnection.open(ctx.stack.baseUrl);
+      await connection.write(
+        `POST ${MEDIA} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.stack.apiKey}\r\nX-Project-Key: ${flood.key}\r\n` +
+          `Content-Type: image/png\r\nContent-Length: ${bytes.length}\r\n\r\n`,
+      );
+      await connection.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      return connection;
+    };
+    let slow = await holdHalf(held);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the gateway reads what was sent
 
     // Once the gateway has taken it, A's next upload is refused unread (before: stored beside it).
     let attempt = 0;
     const refused = await eventually(
       "A's second upload refused",
       async () => {
+        // The held upload reached the gateway only after a try had taken the slot, and was itself
+        // refused (its bytes were sent, not yet read): hold a new one in its place, and try after
+        // the next pause, once the gateway has read it.
+        if (slow.receivedSize > 0) {
+          slow.close();
+          held = picture(10_000 + attempt);
+          slow = await holdHalf(held);
+          throw new Error('the held upload was refused; held another');
+        }
         const answer = await flood.api.request<Problem>('POST', MEDIA, { raw: picture(++attempt), contentType: 'image/png' });
         if (answer.status !== 429) throw new Error(`answered ${answer.status}; the held upload has ${slow.receivedSize} bytes back, closed: ${slow.isClosed}`);
         return answer;
       },
       10_000,
-      50,
+      100,
     );
     expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', detail: expect.stringMatching(/MEDIA_PROJECT_UPLOADS/) });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -147,7 +160,7 @@ describe('Uploads one project may have in flight (MEDIA_PROJECT_UPLOADS 1)', () 
     expect(others.status).toBe(201);
 
     // A's held upload completes and is stored (nothing accepted is lost); then A may upload again.
-    await slow.write(held.subarray(half));
+    await slow.write(held.subarray(Math.floor(held.length / 2)));
     const stored = await slow.response(30_000);
     expect(stored.status).toBe(201);
     expect((await statusOf(flood.api, (stored.body as { id: string }).id)).contentType).toBe('image/png');

@@ -100,27 +100,39 @@ describe('OTLP exports one project may have in flight (OTLP_PROJECT_EXPORTS 2)',
     expect((await postOtlp(ctx.stack, first.body, aHeaders)).status).toBe(200);
 
     // Two of A's small exports, their bodies half sent: they hold A's two slots until the rest comes.
-    const held = [smallExport(), smallExport()];
-    const slow: RawConnection[] = [];
-    for (const { body } of held) {
+    const hold = async (body: string): Promise<RawConnection> => {
       const connection = await RawConnection.open(ctx.stack.baseUrl);
       await connection.write(
         `POST /v1/traces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.stack.apiKey}\r\nX-Project-Key: ${a.key}\r\n` +
           `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
       );
-      slow.push(connection);
-    }
+      return connection;
+    };
+    const held = [smallExport(), smallExport()];
+    const slow: RawConnection[] = [];
+    for (const { body } of held) slow.push(await hold(body));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the gateway reads what was sent
 
     // Once the gateway holds both, A's next export, small as it is, is refused (before: taken).
     const refused = await eventually(
       "A's third export refused",
       async () => {
+        // A held export the gateway reached only after one of these tries had taken a slot was
+        // itself refused (its bytes were sent, not yet read): hold a new one in its place, and
+        // try after the next pause, once the gateway has read it.
+        const refusedHeld = [...slow.entries()].filter(([, connection]) => connection.receivedSize > 0);
+        for (const [i, connection] of refusedHeld) {
+          connection.close();
+          held[i] = smallExport();
+          slow[i] = await hold(held[i].body);
+        }
+        if (refusedHeld.length) throw new Error('a held export was refused; held another');
         const answer = await postOtlp(ctx.stack, smallExport().body, aHeaders);
         if (answer.status !== 429) throw new Error(`answered ${answer.status}; the held exports have ${slow.map((c) => c.receivedSize).join(' and ')} bytes back`);
         return answer;
       },
       10_000,
-      50,
+      100,
     );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.json).toEqual({ code: 8, message: expect.stringMatching(/OTLP_PROJECT_EXPORTS/) });
