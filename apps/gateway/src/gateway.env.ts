@@ -5,7 +5,9 @@ import { availableParallelism } from 'node:os';
 
 /** Environment of the gateway; validated at boot. Its store holds idempotency records and the cursor secret. */
 export class GatewayEnv extends GatewayBaseEnv {
+  /** The HTTP port: the API, the console, OTLP/HTTP, and the probes and metrics. */
   @ToInt() @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  /** The address the HTTP and OTLP/gRPC ports are bound to. */
   @IsString() HOST = '0.0.0.0';
 
   /**
@@ -16,7 +18,9 @@ export class GatewayEnv extends GatewayBaseEnv {
 
   /**
    * Worker threads that decode, map and validate OTLP exports off the event loop. Default:
-   * one per core but one (the loop's), at least 1, at most 4.
+   * one per core but one (the loop's), at least 1, at most 4. In a container, set it to the
+   * CPU limit: Node sees the host's cores.
+   * @default cores − 1, at least 1, at most 4
    */
   @ToInt() @IsInt() @Min(1) @Max(64) OTLP_DECODE_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
@@ -30,6 +34,7 @@ export class GatewayEnv extends GatewayBaseEnv {
   /** How long a request waits for a service's reply before answering 503. */
   @ToInt() @IsInt() @Min(100) @Max(120000) BUS_TIMEOUT_MS = 5000;
 
+  /** The largest request body; a larger one is answered 413. */
   @ToInt() @IsInt() @Min(1024) @Max(1024 * 1024 * 1024) MAX_BODY_BYTES = 5 * 1024 * 1024;
 
   /**
@@ -39,16 +44,12 @@ export class GatewayEnv extends GatewayBaseEnv {
    */
   @ToInt() @IsInt() @Min(16) @Max(256) MAX_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
-  /**
-   * Time limits on slow clients, as a reverse proxy sets them (nginx: 60 s for the headers,
-   * 75 s of keep-alive). A client still sending its headers after HTTP_HEADERS_TIMEOUT_MS,
-   * or its whole request (headers and body) after HTTP_REQUEST_TIMEOUT_MS, gets 408 and the
-   * connection is closed; 120 s lets a 5 MiB body through at 350 kbit/s. An idle keep-alive
-   * connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS: longer than a load balancer's
-   * idle timeout (60 s on AWS ALB), so the balancer is the one that closes first.
-   */
+  // Time limits on slow clients, as a reverse proxy sets them (nginx: 60 s for the headers, 75 s of keep-alive).
+  /** A client still sending its headers after this long gets 408 and its connection is closed. */
   @ToInt() @IsInt() @Min(100) @Max(3_600_000) HTTP_HEADERS_TIMEOUT_MS = 60_000;
+  /** A client still sending its whole request (headers and body) after this long gets 408; 120 s lets 5 MiB through at 350 kbit/s. */
   @ToInt() @IsInt() @Min(100) @Max(3_600_000) @NotLessThan('HTTP_HEADERS_TIMEOUT_MS') HTTP_REQUEST_TIMEOUT_MS = 120_000;
+  /** An idle keep-alive connection is closed after this long: above a load balancer's idle timeout (60 s on AWS ALB), so the balancer closes first. */
   @ToInt() @IsInt() @Min(100) @Max(3_600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
   /** How long a resolved API key / project key pair is trusted without asking project-service again. */

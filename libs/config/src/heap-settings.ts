@@ -23,14 +23,15 @@ export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<RunMode, number>> = {
 /** The heap block: every process has it. */
 export function withHeapSettings<B extends EnvClass>(Base: B) {
   class HeapSettingsEnv extends Base {
-    /** Unset: the run mode's (HEAP_GROWING_PERCENT_BY_MODE); 0: V8's own growth. */
+    /**
+     * How far V8 lets the heap grow past what its last full GC left live, in percent, before the next one.
+     * Unset: 50 in all-in-one (one heap under an RSS budget), V8's own in the distributed apps; 0: V8's own.
+     */
     @IsOptional() @ToInt() @IsInt() @Min(0) @Max(1000) HEAP_GROWING_PERCENT?: number;
     /**
-     * V8's allocation-site pretenuring, off unless true. Ingest batches keep a request's
-     * objects alive across many awaits, so V8 learns to allocate objects of sites the reads
-     * share straight into the old generation; every read's garbage is then reachable from
-     * old objects until the next full GC, and each scavenge copies and promotes it: ~250 KB
-     * and 1.5–1.8 ms a scavenge against ~12 KB and ~0.8 ms without (bench/README.md, "Round nineteen").
+     * `true` turns V8's allocation-site pretenuring back on. Off, objects are born young: ingest
+     * batches keep objects alive across many awaits, so V8 learns to allocate the reads' shared
+     * objects in the old generation, and every scavenge then copies and promotes each read's garbage.
      */
     @ToBool() @IsBoolean() HEAP_PRETENURING = false;
   }

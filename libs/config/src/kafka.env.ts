@@ -24,8 +24,9 @@ export function withBus<B extends EnvClass>(Base: B) {
     /** PEM file of the CA(s) the brokers' certificates are checked against; default Node's public CAs. */
     @EmptyAsUnset() @IsOptional() @IsString() KAFKA_SSL_CA_FILE?: string;
 
-    /** PEM certificate and key of this client, for brokers that ask for one (mutual TLS). */
+    /** PEM certificate of this client, for brokers that ask for one (mutual TLS); with KAFKA_SSL_KEY_FILE. */
     @EmptyAsUnset() @IsOptional() @IsString() KAFKA_SSL_CERT_FILE?: string;
+    /** PEM key of KAFKA_SSL_CERT_FILE's certificate. */
     @EmptyAsUnset() @IsOptional() @IsString() KAFKA_SSL_KEY_FILE?: string;
 
     /** `false` accepts any broker certificate: only for a test cluster with self-signed certificates. */
@@ -33,7 +34,9 @@ export function withBus<B extends EnvClass>(Base: B) {
 
     /** SASL authentication; unset: none. */
     @EmptyAsUnset() @IsOptional() @IsIn(KAFKA_SASL_MECHANISMS) KAFKA_SASL_MECHANISM?: KafkaSaslMechanism;
+    /** The SASL user; required with KAFKA_SASL_MECHANISM. */
     @EmptyAsUnset() @IsOptional() @IsString() KAFKA_SASL_USERNAME?: string;
+    /** The SASL user's password; required with KAFKA_SASL_MECHANISM. */
     @EmptyAsUnset() @IsOptional() @IsString() KAFKA_SASL_PASSWORD?: string;
   }
   return BusEnv;

@@ -14,6 +14,7 @@ const GIB = 1024 * 1024 * 1024;
  */
 export function withMediaStorage<B extends EnvClass>(Base: B) {
   class MediaStorageEnv extends Base {
+    /** Where media bytes go: `fs`, files under MEDIA_DIR; `s3`, an S3-compatible bucket. */
     @IsIn(MEDIA_STORAGE_KINDS) MEDIA_STORAGE: MediaStorageKind = 'fs';
 
     /** `fs`: the directory of the blobs; unset: `<DATA_DIR>/media`. */
@@ -25,6 +26,7 @@ export function withMediaStorage<B extends EnvClass>(Base: B) {
     /** `s3`: the bucket (it must exist). */
     @EmptyAsUnset() @ValidateIf((env: MediaStorageEnv) => env.MEDIA_STORAGE === 's3') @IsNotEmpty({ message: 'required when MEDIA_STORAGE is s3' }) S3_BUCKET?: string;
 
+    /** `s3`: the bucket's region; unset: `us-east-1`. */
     @EmptyAsUnset() @IsOptional() @IsString() S3_REGION?: string;
 
     /** Another S3-compatible service than AWS (MinIO, R2 …): its URL. Unset: AWS's endpoint for S3_REGION. */
@@ -38,6 +40,7 @@ export function withMediaStorage<B extends EnvClass>(Base: B) {
     @ValidateIf((env: MediaStorageEnv) => env.S3_SECRET_ACCESS_KEY !== undefined)
     @IsNotEmpty({ message: 'required with S3_SECRET_ACCESS_KEY' })
     S3_ACCESS_KEY_ID?: string;
+    /** The secret of S3_ACCESS_KEY_ID (it may be a `_FILE`). */
     @EmptyAsUnset()
     @ValidateIf((env: MediaStorageEnv) => env.S3_ACCESS_KEY_ID !== undefined)
     @IsNotEmpty({ message: 'required with S3_ACCESS_KEY_ID' })

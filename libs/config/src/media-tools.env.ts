@@ -13,7 +13,9 @@ const absolute = { message: 'must be an absolute path to the binary' };
  */
 export function withMediaTools<B extends EnvClass>(Base: B) {
   class MediaToolsEnv extends Base {
+    /** The ffmpeg binary frames, storyboards and the video scorers run; unset: PATH's, else the npm package's. */
     @EmptyAsUnset() @IsOptional() @Matches(ABSOLUTE_PATH, absolute) FFMPEG_PATH?: string;
+    /** The ffprobe binary probes run; unset: PATH's, else the npm package's. */
     @EmptyAsUnset() @IsOptional() @Matches(ABSOLUTE_PATH, absolute) FFPROBE_PATH?: string;
   }
   return MediaToolsEnv;

@@ -16,6 +16,7 @@ export function withStore<B extends EnvClass>(Base: B) {
     /** PEM file of the CA DATABASE_URL's server certificate is checked against (sslmode verify-ca, verify-full). */
     @EmptyAsUnset() @IsOptional() @IsString() DATABASE_SSL_CA_FILE?: string;
 
+    /** SQLite files (all-in-one), the bootstrap key file, the generated secrets key and, by default, the media files. */
     @IsString() DATA_DIR = './data';
 
     /** Run pending migrations at boot; false where a separate step runs them (migrate.js, a Kubernetes Job). */
