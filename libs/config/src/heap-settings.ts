@@ -6,16 +6,12 @@ import type { RunMode } from './run-mode';
 
 /**
  * How far V8 lets the heap grow past what a full GC left live, in percent, before the next
- * full GC, when HEAP_GROWING_PERCENT is unset (0: V8's own, between 1.1× and 4× as it
- * sees the GC keep up).
- * - all-in-one: 50. Every app shares one heap under an RSS budget (200 MB at rest, 400 MB
- *   under load). V8's own choice under a high allocation rate is up to 4×: the process at
- *   22,000 spans/s grew its heap to 280 MB (90 MB live) and its RSS past 400 MB; at 50% it
- *   peaked at 256 MB with the same throughput (bench/README.md, "Round five").
- * - distributed: V8's own. Each app has a heap of its own, and a fixed 1.5× gave reads a
- *   longer tail: a distributed GET of a 100-span trace at 200,000 traces, p99 26.2 ms at 50%
- *   against 16.1 ms with V8's own growth, in turns (bench/README.md, "Round twenty-one";
- *   more frequent full GCs are the likely cause, not traced).
+ * full GC, when HEAP_GROWING_PERCENT is unset (0: V8's own, between 1.1× and 4× as it sees
+ * the GC keep up).
+ * - all-in-one: 50. Every app shares one heap under an RSS budget, and V8's own step under a
+ *   high allocation rate took the process past it while ingesting.
+ * - distributed: V8's own. Each app has a heap of its own, and a fixed step gave reads a
+ *   longer tail (more frequent full GCs, likely).
  * Only the growth step changes; the heap's limit stays V8's, so nothing that fits today runs out.
  */
 export const HEAP_GROWING_PERCENT_BY_MODE: Readonly<Record<RunMode, number>> = { 'all-in-one': 50, distributed: 0 };
