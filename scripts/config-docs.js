@@ -38,12 +38,16 @@ function parse(file) {
   return ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
 }
 
+/** A comment's pointers for code readers (`See kafkaConnectionFromEnv.`, `(see TraceLimits)`, `(issue 59)`), which mean nothing on this page. */
+const forCodeReaders = [/ See [A-Za-z]+(?: \(@cinetrace\/[a-z-]+\))?\./g, / \(see [A-Z][A-Za-z]+\)/g, / \(issue \d+\)/g, / \((?:[a-z]+[A-Z][A-Za-z]*)\)/g];
+const forReaders = (text) => forCodeReaders.reduce((t, pattern) => t.replace(pattern, ''), text);
+
 /** The JSDoc text of a node as one paragraph, and its `@default` tag if any. */
 function jsDocOf(node) {
   const docs = (node.jsDoc ?? []).filter((d) => d.kind === ts.SyntaxKind.JSDoc);
   const last = docs[docs.length - 1];
   if (!last) return { text: '', defaultTag: undefined };
-  const text = (ts.getTextOfJSDocComment(last.comment) ?? '').replace(/\s*\n\s*/g, ' ').trim();
+  const text = forReaders((ts.getTextOfJSDocComment(last.comment) ?? '').replace(/\s*\n\s*/g, ' ').trim());
   const tag = (last.tags ?? []).find((t) => t.tagName.text === 'default');
   const defaultTag = tag ? (ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/\s*\n\s*/g, ' ').trim() : undefined;
   return { text, defaultTag };
