@@ -12,11 +12,14 @@ import { useLeanAsyncResourceBind } from './http/lean-async-bind';
 import { registerMethodNotAllowed } from './http/method-not-allowed.routes';
 import { HttpMetrics } from './ops/http-metrics';
 import { AuthGuard } from './auth/auth.guard';
-import { OtlpGrpcServer } from './otlp/otlp-grpc.server';
-import { registerOtlpHttpRoutes } from './otlp/otlp-http.routes';
-import { OtlpIngest } from './otlp/otlp-ingest';
-import { setupOpenApi } from './ops/openapi';
-import { serveTraceIngestFastPath } from './traces/trace-ingest-fast-path';
+import { OTLP_BODY_INTAKE } from './ingest/otlp-body';
+import { OtlpGrpcServer } from './ingest/otlp-grpc.server';
+import { registerOtlpHttpRoutes } from './ingest/otlp-http.routes';
+import { OtlpIngest } from './ingest/otlp-ingest';
+import { serveTraceIngestFastPath } from './ingest/trace-ingest-fast-path';
+import { MEDIA_BODY_INTAKE } from './media/media-body';
+import { buildOpenApiDocument } from './openapi-document';
+import { serveOpenApiDocument } from './openapi/serve-document';
 import { TraceIngestor } from './traces/trace-ingestor';
 
 /**
@@ -25,7 +28,7 @@ import { TraceIngestor } from './traces/trace-ingestor';
  */
 export async function startGateway(env: GatewayEnv, bus: BusClientConfig, streams: StreamPublisher): Promise<NestFastifyApplication> {
   useLeanAsyncResourceBind();
-  const adapter = createFastifyAdapter(env);
+  const adapter = createFastifyAdapter(env, [OTLP_BODY_INTAKE, MEDIA_BODY_INTAKE]);
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, bus, streams), adapter, {
     logger: bootLogger(GATEWAY, env.LOG_LEVEL),
     abortOnError: false,
@@ -38,7 +41,7 @@ export async function startGateway(env: GatewayEnv, bus: BusClientConfig, stream
   registerMethodNotAllowed(fastify);
   registerOtlpHttpRoutes(fastify, app.get(AuthGuard), app.get(OtlpIngest));
   serveTraceIngestFastPath(fastify, app.get(AuthGuard), app.get(TraceIngestor));
-  setupOpenApi(app);
+  serveOpenApiDocument(app, buildOpenApiDocument(app));
   // The web console, when it was built (npm run build builds it with the apps).
   const consoleDir = consoleDistDir();
   if (consoleDir) serveConsole(fastify, consoleDir);

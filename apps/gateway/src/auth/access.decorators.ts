@@ -7,7 +7,7 @@ export const ACCESS_METADATA = 'cinetrace:access';
 export const REQUIRED_SCOPE_METADATA = 'cinetrace:required-scope';
 export const WHOLE_ORGANIZATION_METADATA = 'cinetrace:whole-organization';
 export const INSTANCE_ADMIN_METADATA = 'cinetrace:instance-admin';
-/** The same facts for the OpenAPI document (its security and descriptions: ops/openapi/security.ts). */
+/** The same facts for the OpenAPI document (its security and descriptions: openapi/security.ts). */
 export const ACCESS_MARK = 'x-access';
 export const SCOPE_MARK = 'x-required-scope';
 

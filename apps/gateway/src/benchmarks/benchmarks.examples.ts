@@ -1,6 +1,6 @@
 import type { BenchmarkView, CreateBenchmarkInput, DeletedView, RunCountsView, RunStartedView, RunSummaryView, RunView, StartRunInput, TaskView } from '@cinetrace/contracts';
-import { EXAMPLE } from '../ops/openapi/example-ids';
-import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
+import { EXAMPLE } from '../openapi/example-ids';
+import { listPage, type ExampleTable } from '../openapi/operation-examples';
 
 const scorers = [{ name: 'mentions-subject', type: 'contains', config: { field: 'output', value: 'fox' } }];
 const runner = { concurrency: 4, maxAttempts: 3, timeoutMs: 60000 };

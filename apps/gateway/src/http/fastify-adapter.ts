@@ -1,11 +1,10 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayEnv } from '../gateway.env';
+import type { BodyIntake, OwnJsonReader } from './body-intake';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './client-errors';
 import { drainRejectedBodies } from './drain-rejected-body';
 import { refuseEarly } from './early-refusals';
-import { registerProtobufBodyParser } from '../otlp/otlp-body';
-import { registerMediaBodyParser } from '../media/media-body';
 import { registerJsonBodyParser } from './json-body-parser';
 import { sendJsonTextAsIs } from './json-text-reply';
 import { requestIdFor } from './request-id';
@@ -14,10 +13,11 @@ export type HttpLimits = Pick<GatewayEnv, 'MAX_BODY_BYTES' | 'MAX_JSON_DEPTH' | 
 
 /**
  * Fastify as the gateway needs it: the body limit, time limits on slow clients, request
- * ids (echoed on every answer, errors included), JSON as the only body type (anything
- * else is a 415; protobuf only on the OTLP routes, video, image and audio only on the media upload), and every refusal as problem+json, down to what Node's parser refuses.
+ * ids (echoed on every answer, errors included), JSON as the only body type but those the
+ * domains' `intakes` take on their own routes (anything else is a 415), and every refusal as
+ * problem+json, down to what Node's parser refuses.
  */
-export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
+export function createFastifyAdapter(limits: HttpLimits, intakes: readonly BodyIntake[] = []): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: limits.MAX_BODY_BYTES,
     genReqId: requestIdFor,
@@ -45,9 +45,10 @@ export function createFastifyAdapter(limits: HttpLimits): FastifyAdapter {
   });
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser(['text/plain']);
-  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH, maxBodyBytes: limits.MAX_BODY_BYTES });
-  registerProtobufBodyParser(fastify, limits.MAX_BODY_BYTES);
-  registerMediaBodyParser(fastify);
+  const bodyLimits = { maxBodyBytes: limits.MAX_BODY_BYTES };
+  const ownJson = intakes.flatMap(({ readJson }): OwnJsonReader[] => (readJson ? [(request, body) => readJson(request, body, bodyLimits)] : []));
+  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH }, ownJson);
+  for (const intake of intakes) intake.register(fastify, bodyLimits);
   sendJsonTextAsIs(fastify);
   drainRejectedBodies(fastify);
   refuseEarly(fastify);

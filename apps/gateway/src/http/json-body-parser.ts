@@ -2,8 +2,7 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { excessiveNestingError } from '@cinetrace/validation';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { readOtlpBody } from '../otlp/otlp-body';
-import { isOtlpRoute } from '../otlp/otlp-routes';
+import type { OwnJsonReader } from './body-intake';
 import { prototypeKeyPath } from './prototype-key-path';
 
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 throws instead of turning into U+FFFD. A leading BOM is dropped. */
@@ -18,14 +17,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * time on it. `__proto__` keys, and a `constructor` holding a `prototype`, are refused, as
  * Fastify's default parser does: the two shapes through which a naive merge of the body
  * would reach an object's prototype. Any other key, `constructor` included, is data.
+ * A route whose domain reads its JSON itself (`ownJson`: OTLP/JSON may come gzipped) gets
+ * what the domain read.
  */
-export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth, maxBodyBytes }: { maxDepth: number; maxBodyBytes: number }): void {
+export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth }: { maxDepth: number }, ownJson: readonly OwnJsonReader[] = []): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    // OTLP/JSON may come gzipped; the OTLP route decodes it after decompression (same JSON rules).
-    if (isOtlpRoute(request)) {
-      readOtlpBody(request, body as Buffer, 'json', maxBodyBytes).then(
-        (read) => done(null, read),
+    for (const read of ownJson) {
+      const reading = read(request, body as Buffer);
+      if (reading === undefined) continue;
+      reading.then(
+        (value) => done(null, value),
         (err: Error) => done(err, undefined),
       );
       return;

@@ -7,7 +7,6 @@ import { Readable } from 'node:stream';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/caller';
 import { canonicalJson } from '../http/canonical-json';
-import { isOtlpRoute } from '../otlp/otlp-routes';
 import { IdempotencyStore } from './idempotency.store';
 import { SECRET_IN_ANSWER_METADATA } from './secret-in-answer.decorator';
 import { SECRET_IN_BODY_METADATA } from './secret-in-body.decorator';
@@ -33,8 +32,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined) return next.handle();
-    // OTLP exports are idempotent by their span ids already, and their bodies are bytes (protobuf): the header is ignored there.
-    if (isOtlpRoute(request)) return next.handle();
     // A media upload streams its bytes unread (nothing to fingerprint), and is idempotent by its content already (same bytes, same media).
     if (request.body instanceof Readable) return next.handle();
     return this.keyed(context, next, request, key);

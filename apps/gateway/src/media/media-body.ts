@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BodyIntake } from '../http/body-intake';
 
 /** The body types an upload takes: any video, image or audio type (`video/mp4`, `image/png`, `audio/mpeg` …). */
 export const MEDIA_BODY_TYPE = /^(video|image|audio)\/[a-z0-9]/i;
@@ -24,3 +25,6 @@ export function registerMediaBodyParser(fastify: FastifyInstance): void {
     done(null, payload);
   });
 }
+
+/** What the media upload takes beside JSON `{ url }`: the bytes themselves, unread. */
+export const MEDIA_BODY_INTAKE: BodyIntake = { register: (fastify) => registerMediaBodyParser(fastify) };

@@ -15,7 +15,7 @@ import { MediaIntake } from './media-intake';
 import { MediaUploadSlots } from './media-upload-slots';
 import { mediaTypeOf } from '@cinetrace/media-fetch';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { preferredWaitMs } from '../traces/prefer-wait';
+import { preferredWaitMs } from '../http/prefer-wait';
 import { untilSettled } from './media-wait';
 
 const MEDIA_FILTERS = { contentType: 'string', status: 'string' } as const satisfies FilterSpec;

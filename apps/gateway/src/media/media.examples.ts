@@ -1,6 +1,6 @@
 import type { FetchMediaInput, MediaView } from '@cinetrace/contracts';
-import { EXAMPLE } from '../ops/openapi/example-ids';
-import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
+import { EXAMPLE } from '../openapi/example-ids';
+import { listPage, type ExampleTable } from '../openapi/operation-examples';
 
 const media = {
   id: EXAMPLE.mediaId,

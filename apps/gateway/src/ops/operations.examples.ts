@@ -1,4 +1,4 @@
-import type { ExampleTable } from './openapi/operation-examples';
+import type { ExampleTable } from '../openapi/operation-examples';
 
 const METRICS = [
   '# HELP http_request_duration_seconds HTTP request duration in seconds, by method, route template and status',

@@ -1,6 +1,6 @@
 import type { CreatedOrganizationView, CreateOrganizationInput } from '@cinetrace/contracts';
-import { EXAMPLE } from '../ops/openapi/example-ids';
-import type { ExampleTable } from '../ops/openapi/operation-examples';
+import { EXAMPLE } from '../openapi/example-ids';
+import type { ExampleTable } from '../openapi/operation-examples';
 
 export const ORGANIZATION_EXAMPLES: ExampleTable = {
   createOrganization: {

@@ -12,8 +12,8 @@ import type {
   PromptView,
   UpdatePromptInput,
 } from '@cinetrace/contracts';
-import { EXAMPLE } from '../ops/openapi/example-ids';
-import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
+import { EXAMPLE } from '../openapi/example-ids';
+import { listPage, type ExampleTable } from '../openapi/operation-examples';
 
 const DAWN = 'A slow dolly shot of {{subject}} at dawn';
 const DUSK = 'A slow dolly shot of {{subject}} at dusk';

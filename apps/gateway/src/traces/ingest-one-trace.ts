@@ -1,6 +1,6 @@
 import { DomainError, ProjectContext, TraceAcceptedView } from '@cinetrace/contracts';
 import type { FastifyReply } from 'fastify';
-import { preferredWaitMs } from './prefer-wait';
+import { preferredWaitMs } from '../http/prefer-wait';
 import { TraceIngestor, asAccepted } from './trace-ingestor';
 
 const location = (id: string) => `/api/v1/traces/${encodeURIComponent(id)}`;

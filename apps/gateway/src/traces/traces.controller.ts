@@ -21,7 +21,7 @@ import { ListResponder } from '../lists/list-responder';
 import { MAX_BATCH_TRACES, checkBatchBody } from './trace-batch';
 import { Accepted, TraceIngestor } from './trace-ingestor';
 import { ingestOneTrace } from './ingest-one-trace';
-import { preferredWaitMs } from './prefer-wait';
+import { preferredWaitMs } from '../http/prefer-wait';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const LIST_FILTERS = {

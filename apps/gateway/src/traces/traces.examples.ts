@@ -1,6 +1,6 @@
 import type { TraceAcceptedView, TraceBatchView, TraceSummaryView, TraceView } from '@cinetrace/contracts';
-import { EXAMPLE } from '../ops/openapi/example-ids';
-import { listPage, type ExampleTable } from '../ops/openapi/operation-examples';
+import { EXAMPLE } from '../openapi/example-ids';
+import { listPage, type ExampleTable } from '../openapi/operation-examples';
 
 // The body as sent (times as RFC 3339 strings): TraceInput is its normalized form, so the
 // openapi e2e suite's check against the body's JSON Schema is what keeps this one honest.

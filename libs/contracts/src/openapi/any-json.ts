@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nest
 /**
  * Marks a field that holds any JSON value (null included). @nestjs/swagger would call a
  * field typed `unknown` an object; the gateway's document refiner turns the mark into the
- * empty schema `{}` (see apps/gateway/src/ops/openapi/any-json-fields.ts).
+ * empty schema `{}` (see apps/gateway/src/openapi/any-json-fields.ts).
  */
 export const ANY_JSON_MARK = 'x-any-json';
 

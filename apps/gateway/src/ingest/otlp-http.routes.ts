@@ -22,7 +22,7 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
  * (a gzip bomb, garbage, an unknown type), and costs no decompression; and a project
  * holding its share of the decoding threads is refused a large export (429) unread, and one
  * with OTLP_PROJECT_EXPORTS exports in flight is refused any export (429) unread.
- * The OpenAPI document describes them by hand (ops/openapi/otlp-operations.ts).
+ * The OpenAPI document describes them by hand (otlp.openapi.ts).
  */
 export function registerOtlpHttpRoutes(fastify: FastifyInstance, auth: AuthGuard, otlp: OtlpIngest): void {
   const callers = new WeakMap<FastifyRequest, { ctx: ProjectContext; free: () => void }>();

@@ -1,6 +1,6 @@
 import { traceSchema } from '@cinetrace/traces';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { MAX_BATCH_TRACES } from '../../traces/trace-batch';
+import { MAX_BATCH_TRACES } from './trace-batch';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -20,7 +20,7 @@ function codesByStatus(): Map<number, ErrorCode[]> {
  * The problem details every error answer carries (RFC 9457, as ProblemDetails in
  * libs/http-problem builds them), one shared response per status naming its codes, and
  * the error statuses each operation can answer. The OTLP routes answer google.rpc.Status
- * instead (otlp-operations.ts) and are left alone here.
+ * instead (ingest/otlp.openapi.ts) and are left alone here.
  */
 export function describeProblems(doc: OpenAPIObject, skipPaths: string[]): void {
   const byStatus = codesByStatus();

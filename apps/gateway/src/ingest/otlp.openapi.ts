@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
-import { SCOPE_MARK } from '../../auth/access.decorators';
-import { OTLP_TRACE_ROUTES } from '../../otlp/otlp-routes';
-import { headerRef } from './response-headers';
+import { SCOPE_MARK } from '../auth/access.decorators';
+import { OTLP_TRACE_ROUTES } from './otlp-routes';
+import { headerRef } from '../openapi/response-headers';
 
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';

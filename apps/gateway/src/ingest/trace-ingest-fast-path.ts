@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { firstHeader, httpCredentials, type AuthGuard } from '../auth/auth.guard';
 import { ingestCaller } from '../auth/ingest-caller';
 import { refuseQueryParameters } from '../http/unknown-query.guard';
-import { ingestOneTrace } from './ingest-one-trace';
-import type { TraceIngestor } from './trace-ingestor';
+import { ingestOneTrace } from '../traces/ingest-one-trace';
+import type { TraceIngestor } from '../traces/trace-ingestor';
 
 /** The route, as TracesController declares it (POST api/v1/traces). */
 const INGEST_ROUTE = '/api/v1/traces';

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { headerRef } from './response-headers';
+import { headerRef } from '../openapi/response-headers';
 
 /**
  * The frame route answers a JPEG, not JSON (media-review.controller.ts): its 200 is described

@@ -3,7 +3,7 @@ import { DomainError, ErrorCode, type ProjectContext, type TraceInput } from '@c
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AuthGuard, Credentials } from '../auth/auth.guard';
 import { serveTraceIngestFastPath } from './trace-ingest-fast-path';
-import { TraceIngestor } from './trace-ingestor';
+import { TraceIngestor } from '../traces/trace-ingestor';
 
 const API_KEY = 'ct_valid';
 const PROJECT_KEY = 'video-gen';

@@ -1,4 +1,4 @@
-import type { ExampleTable } from '../ops/openapi/operation-examples';
+import type { ExampleTable } from '../openapi/operation-examples';
 
 /** One span in OTLP/JSON (ids in hex, times in Unix nanoseconds as strings, as the OTLP/JSON mapping writes them). */
 const EXPORT_REQUEST = {

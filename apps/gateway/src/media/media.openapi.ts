@@ -1,5 +1,5 @@
 import type { OpenAPIObject, ResponseObject } from '@nestjs/swagger';
-import { headerRef } from './response-headers';
+import { headerRef } from '../openapi/response-headers';
 
 /** The media types of stored bytes: any video, image or audio type (a media type range, as OpenAPI allows). */
 export const MEDIA_RANGES = ['video/*', 'image/*', 'audio/*'] as const;

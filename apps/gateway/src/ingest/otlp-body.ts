@@ -3,6 +3,7 @@ import type { OtlpEncoding } from '@cinetrace/traces';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import type { BodyIntake } from '../http/body-intake';
 import { isOtlpRoute } from './otlp-routes';
 
 const gunzipAsync = promisify(gunzip);
@@ -14,6 +15,16 @@ export interface OtlpBody {
 }
 
 export const PROTOBUF_CONTENT_TYPES = ['application/x-protobuf', 'application/protobuf'];
+
+/**
+ * What the OTLP routes take: protobuf (refused elsewhere), and OTLP/JSON read here rather
+ * than by the JSON parser, as it may come gzipped (decoded after decompression, under the
+ * same JSON rules).
+ */
+export const OTLP_BODY_INTAKE: BodyIntake = {
+  register: (fastify, { maxBodyBytes }) => registerProtobufBodyParser(fastify, maxBodyBytes),
+  readJson: (request, body, { maxBodyBytes }) => (isOtlpRoute(request) ? readOtlpBody(request, body, 'json', maxBodyBytes) : undefined),
+};
 
 /**
  * Takes protobuf bodies, for the OTLP routes only (any other route refuses them, 415, as it

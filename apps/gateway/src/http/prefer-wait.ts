@@ -1,4 +1,4 @@
-/** The longest `Prefer: wait` is honoured (API.md): after that the answer is 202. */
+/** The longest `Prefer: wait` honoured: after that the answer is 202. */
 export const MAX_WAIT_MS = 10_000;
 
 /**

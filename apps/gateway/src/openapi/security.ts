@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ACCESS_MARK, SCOPE_MARK, type Access } from '../../auth/access.decorators';
-import { scopeForMethod } from '../../auth/scope-rules';
+import { ACCESS_MARK, SCOPE_MARK, type Access } from '../auth/access.decorators';
+import { scopeForMethod } from '../auth/scope-rules';
 import { operationsOf } from './document-walk';
 
 export const BEARER = 'bearerAuth';
