@@ -2,6 +2,7 @@ export * from './in-process/in-process.broker';
 export * from './in-process/in-process.server';
 export * from './in-process/in-process.client';
 export * from './kafka/kafka.options';
+export * from './kafka/kafka-server';
 export * from './kafka/kafka-probe';
 export * from './kafka/kafka-topics';
 export * from './kafka/consumer-group-lag';

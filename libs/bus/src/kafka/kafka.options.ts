@@ -1,9 +1,8 @@
-import { CustomStrategy, KafkaOptions, Transport } from '@nestjs/microservices';
+import { KafkaOptions, Transport } from '@nestjs/microservices';
 import type { KafkaConnectionSettings } from '@cinetrace/config';
 import { logLevel, SASLOptions } from 'kafkajs';
 import { JsonValueSerializer } from './json-value.serializer';
 import { kafkaLogCreator } from './kafka-log-creator';
-import { TopicCreatingServerKafka } from './topic-creating.server';
 
 /**
  * How a client reaches the brokers (addresses, fetch wait, TLS, SASL): what
@@ -54,14 +53,6 @@ export const KAFKA_REQUEST_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, a
  * waiting for it and is dropped.
  */
 export const KAFKA_REPLY_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, autoCommitInterval: 1000 };
-
-/**
- * The transport of a service answering requests: Nest's ServerKafka (group `<service>-server`)
- * on the service's one request topic, which it creates before subscribing (see TopicCreatingServerKafka).
- */
-export function kafkaServerOptions(service: string, kafka: KafkaConnection): CustomStrategy {
-  return { strategy: new TopicCreatingServerKafka(kafkaServerSettings(service, kafka).options, service, kafka) };
-}
 
 /** Nest's ServerKafka options for `service`. */
 export function kafkaServerSettings(service: string, kafka: KafkaConnection): KafkaOptions {
