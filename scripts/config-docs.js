@@ -21,11 +21,17 @@ const OUTSIDE_ENV_CLASSES = [
   },
 ];
 
+/** The files that may declare env classes or their blocks: every library source declaring a `with…` block or an env class, and the apps' env files. */
 function sourceFiles(root) {
   const files = [];
-  const configDir = path.join(root, 'libs/config/src');
-  for (const name of fs.readdirSync(configDir).sort()) {
-    if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) files.push(path.join(configDir, name));
+  for (const lib of fs.readdirSync(path.join(root, 'libs')).sort()) {
+    const dir = path.join(root, 'libs', lib, 'src');
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir, { recursive: true }).sort()) {
+      if (!name.endsWith('.ts') || name.endsWith('.spec.ts') || name.endsWith('.d.ts')) continue;
+      const file = path.join(dir, name);
+      if (/export (function with[A-Z]|class \w+Env\b)/.test(fs.readFileSync(file, 'utf8'))) files.push(file);
+    }
   }
   for (const app of fs.readdirSync(path.join(root, 'apps')).sort()) {
     const file = path.join(root, 'apps', app, 'src', `${app}.env.ts`);
@@ -264,7 +270,9 @@ function resolve(expression, declarations, seen = []) {
   if (ts.isCallExpression(expression) && ts.isIdentifier(expression.expression)) {
     resolve(expression.arguments[0], declarations, seen);
     const mixin = declarations.mixins.get(expression.expression.text);
-    if (mixin) seen.push(...mixin.variables);
+    // A block this script cannot find would leave its variables out of the page without a word.
+    if (!mixin) throw new Error(`env block ${expression.expression.text} is not declared as \`export function ${expression.expression.text}\` in a library`);
+    seen.push(...mixin.variables);
   }
   return seen;
 }
