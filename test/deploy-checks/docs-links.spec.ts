@@ -1,6 +1,7 @@
 // The docs stand alone: every relative link in the README, docs/ and bench/ resolves to a file
 // of the repository (and to a heading of it, when it names one), and no doc sends its reader to
 // a file the repository does not have.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, rootPath } from './repo';
@@ -40,6 +41,19 @@ function relativeLinks(file: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/i.test(target));
 }
 
+/** A path git ignores (build output, an operator's own secrets): named by the docs, absent from a clone. */
+function ignoredByGit(relative: string): boolean {
+  // A directory's pattern (`secrets/`) matches its name only with the slash.
+  return [relative, `${relative}/`].some((name) => {
+    try {
+      execFileSync('git', ['check-ignore', '-q', '--no-index', name], { cwd: ROOT });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 const files = markdownFiles();
 
 describe('the docs', () => {
@@ -60,6 +74,19 @@ describe('the docs', () => {
     // An API.md or a shared/ notes folder belonged to the project's planning, never to the repository.
     const outside = [...text.matchAll(/(?<![\w/.-])(API\.md|shared\/[\w./-]+)/g)].map((m) => m[1]);
     expect(outside).toEqual([]);
+  });
+
+  // The history of benchmark runs names files as they were then; every other doc names the files of today.
+  it.each(files.filter((file) => file !== 'bench/HISTORY.md'))('%s: every path of the repository it names exists', (file) => {
+    const text = fs.readFileSync(rootPath(file), 'utf8');
+    const missing = new Set<string>();
+    for (const match of text.matchAll(/(?<![\w/.@-])((?:apps|libs|scripts|test|deploy|bench|docs|patches)\/[\w./+-]*)(.?)/g)) {
+      const named = match[1].replace(/[.,-]+$/, '');
+      // `apps/<app>/…`, `test/e2e/console*.e2e-spec.ts`: a pattern, not a path.
+      if (/^[<*…{]$/.test(match[2]) || named.endsWith('/-')) continue;
+      if (!fs.existsSync(rootPath(named)) && !ignoredByGit(named)) missing.add(named);
+    }
+    expect([...missing]).toEqual([]);
   });
 
   it('lists the files it checks, the README and the decisions among them', () => {
