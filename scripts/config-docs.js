@@ -291,6 +291,23 @@ function allInOneClasses(root) {
   return names;
 }
 
+/** What each app requires in the distributed mode: the `requires` list its main.ts gives runServiceProcess. */
+function distributedRequirements(root) {
+  const required = new Map();
+  for (const app of fs.readdirSync(path.join(root, 'apps')).sort()) {
+    const file = path.join(root, 'apps', app, 'src', 'main.ts');
+    if (!fs.existsSync(file)) continue;
+    const visit = (node) => {
+      if (ts.isPropertyAssignment(node) && node.name.getText() === 'requires' && ts.isArrayLiteralExpression(node.initializer)) {
+        required.set(app, evaluate(node.initializer, new Map()) ?? []);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(parse(file));
+  }
+  return required;
+}
+
 function secretVariables(root) {
   const sourceFile = parse(path.join(root, 'libs/config/src/secret-files.ts'));
   return evaluate(topLevelConsts(sourceFile).get('SECRET_VARIABLES'), new Map()) ?? [];
@@ -356,9 +373,17 @@ function renderConfigurationDoc(root = ROOT) {
   );
   out.push('');
   out.push(
-    'all-in-one validates the variables of every service it runs in its one process; the Kafka, Redis and PostgreSQL ones matter only in the distributed mode, where `KAFKA_BROKERS`, `DATABASE_URL` (every app with a store), `REDIS_URL` (benchmark-service, benchmark-worker, media-service) and `SECRETS_KEY` (project-service) are required. ' +
+    'all-in-one validates the variables of every service it runs in its one process, and needs none of them: the Kafka, Redis and PostgreSQL ones matter only in the distributed mode. ' +
       '[deploy.md](deploy.md) shows them set for Docker Compose and Kubernetes.',
   );
+  out.push('');
+  out.push('## Required in the distributed mode');
+  out.push('');
+  out.push('Each app started on its own stops at boot, naming what is missing, unless these are set:');
+  out.push('');
+  out.push('| App | Required |');
+  out.push('|---|---|');
+  for (const [app, names] of distributedRequirements(root)) out.push(`| ${app} | ${names.map((n) => `\`${n}\``).join(', ')} |`);
   out.push('');
   out.push('## Secrets from files');
   out.push('');
