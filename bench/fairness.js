@@ -14,13 +14,16 @@
 //   frames: B asks a frame of its 10 s 320×240 clip at an instant not asked before (a render);
 //           A floods frame requests of its 20 s 1280×720 clip (a keyframe every 20 s: each seek
 //           decodes up to 20 s of frames), --flood at a time.
+// A floods from a process of its own (lib/fairness-flood.js), as it would from its own machine:
+// sending its bodies does not delay the loop that times B's requests.
 // A is a flooding client as a real one behaves: an answer 429 or 503 with Retry-After holds that
 // loop of A's back for the seconds it says (as OTLP exporters and the API's clients do);
 // `--a-retry-after ignore` makes A an attacker that retries at once, to measure what refusing costs.
 // Usage: node bench/fairness.js [--mode all-in-one|distributed] [--samples 40] [--flood 8]
 //          [--only otlp,probe,frames] [--otlp-mib 3] [--max-phase-seconds 120]
-//          [--a-retry-after honour|ignore]
-const { execFileSync } = require('node:child_process');
+//          [--a-retry-after honour|ignore] [--rounds 4]
+// B alone and B while A floods take turns, --rounds of each (--samples split between them).
+const { execFileSync, fork } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const c = require('./lib/common');
@@ -34,6 +37,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   'otlp-mib': 3,
   'max-phase-seconds': 120,
   'a-retry-after': 'honour',
+  rounds: 4,
 });
 if (!['honour', 'ignore'].includes(opts['a-retry-after'])) throw new Error('--a-retry-after is honour or ignore');
 if (!['all-in-one', 'distributed'].includes(opts.mode)) throw new Error('--mode is all-in-one or distributed');
@@ -97,51 +101,66 @@ async function probed(service, headers, id) {
   }
 }
 
-/** `count` of B's requests one after the other: their latencies' summary (ms), and how many failed (B's requests are ordinary ones: any failure misses the target). */
-async function sampleB(count, one) {
-  const latencies = [];
-  const failures = [];
+/** `count` of B's requests one after the other (told `into.phase`), their latencies (ms) and failures added to `into` (B's requests are ordinary ones: any failure misses the target). */
+async function sampleB(count, one, into = { phase: 'warm', latencies: [], failures: [] }) {
   for (let i = 0; i < count; i++) {
     try {
-      latencies.push(await one());
+      into.latencies.push(await one(into.phase));
     } catch (e) {
-      failures.push(e.message.slice(0, 160));
+      into.failures.push(e.message.slice(0, 160));
     }
   }
+  return into;
+}
+
+/** A sample's summary: its latencies' percentiles, and how many failed. */
+function summarized({ latencies, failures }) {
   return { ...c.summarize(latencies), failed: failures.length, firstFailure: failures[0] };
 }
 
-/** How long an answer asks A to wait (its Retry-After, in ms) when A honours it; 0 otherwise. */
-function heldBackMs(r) {
-  if (opts['a-retry-after'] !== 'honour' || (r.status !== 429 && r.status !== 503)) return 0;
-  const seconds = Number(r.headers['retry-after']);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+/** A's answers of every round ('3×429, 5×200' each), added up. */
+function countsOf(rounds) {
+  const counts = new Map();
+  for (const round of rounds)
+    for (const part of round.split(', ').filter(Boolean)) {
+      const [n, status] = part.split('×');
+      counts.set(status, (counts.get(status) || 0) + Number(n));
+    }
+  return [...counts].map(([status, n]) => `${n}×${status}`).join(', ');
 }
 
-/** A's flood: `concurrency` loops of `one()` (which answers the response) until stop(); counts the answers by status, and waits out a Retry-After when A honours them. */
-function startFlood(concurrency, one) {
-  let stopped = false;
-  const statuses = new Map();
-  const deadline = Date.now() + opts['max-phase-seconds'] * 1000;
-  const loop = async () => {
-    while (!stopped && Date.now() < deadline) {
-      try {
-        const r = await one();
-        statuses.set(r.status, (statuses.get(r.status) || 0) + 1);
-        const waitMs = Math.min(heldBackMs(r), deadline - Date.now());
-        if (waitMs > 0) await c.sleep(waitMs);
-      } catch (e) {
-        statuses.set('error', (statuses.get('error') || 0) + 1);
-        await c.sleep(50);
-      }
-    }
-  };
-  const loops = Promise.all(Array.from({ length: concurrency }, loop));
+/**
+ * A's flood: `concurrency` loops of A's request (`spec`, see lib/fairness-flood.js) until
+ * stop(), in a child process, so that sending A's large bodies never delays the event loop
+ * that times B's requests. stop() answers A's answers counted by status.
+ */
+function startFlood(concurrency, spec, dir) {
+  let bodyFile;
+  if (spec.body) {
+    bodyFile = path.join(dir, `flood-${spec.kind}.bin`);
+    fs.writeFileSync(bodyFile, spec.body);
+  }
+  const child = fork(path.join(__dirname, 'lib/fairness-flood.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  c.onCleanup(() => child.kill());
+  const answered = new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`A's flood ended (${code}) before it was stopped`)));
+  });
+  child.send({
+    kind: spec.kind,
+    headers: spec.headers,
+    contentType: spec.contentType,
+    mediaId: spec.mediaId,
+    bodyFile,
+    baseUrl: spec.baseUrl,
+    concurrency,
+    honourRetryAfter: opts['a-retry-after'] === 'honour',
+    maxPhaseSeconds: opts['max-phase-seconds'],
+  });
   return {
-    async stop() {
-      stopped = true;
-      await loops;
-      return [...statuses].map(([status, n]) => `${n}×${status}`).join(', ');
+    stop() {
+      child.send('stop');
+      return answered;
     },
   };
 }
@@ -169,31 +188,32 @@ const SCENARIOS = {
         if (r.status !== 200) throw new Error(`B's export: ${r.status} ${r.body.slice(0, 200)}`);
         return r.ms;
       },
-      a: () => post(a, invalid),
+      a: { kind: 'otlp', baseUrl: service.baseUrl, headers: a, contentType: 'application/x-protobuf', body: invalid },
     };
   },
 
   async probe(service, media) {
     const a = await newProject(service, 'A');
     const b = await newProject(service, 'B');
-    const uploads = [];
+    /** B's upload times, by the phase they were taken in (the sample's `phase`). */
+    const uploads = { warm: [], alone: [], during: [] };
     return {
       what: "media probe: B's 64×64 PNG, from its upload's 201 to its probed answer; A floods 8000×8000 PNG bombs",
       // The queue's figure is from the upload's 201 to the probed answer (as bench:media's); the upload itself, which A's flood slows on a small machine's CPU, is printed beside it.
-      b: async () => {
+      b: async (phase) => {
         const started = process.hrtime.bigint();
         const id = await uploaded(service, b, unique(media.small), 'image/png');
         const accepted = process.hrtime.bigint();
-        uploads.push(Number(accepted - started) / 1e6);
+        uploads[phase].push(Number(accepted - started) / 1e6);
         const status = await probed(service, b, id);
         if (status !== 'ready') throw new Error(`B's picture was probed ${status}`);
         return Number(process.hrtime.bigint() - accepted) / 1e6;
       },
-      aside: () => {
-        const { p50, p99 } = c.summarize(uploads.splice(0));
+      aside: (phase) => {
+        const { p50, p99 } = c.summarize(uploads[phase]);
         return `B's uploads before it: p50 ${c.fmt(p50)} ms, p99 ${c.fmt(p99)} ms`;
       },
-      a: () => upload(service, a, unique(media.bomb), 'image/png'),
+      a: { kind: 'upload', baseUrl: service.baseUrl, headers: a, contentType: 'image/png', body: media.bomb },
     };
   },
 
@@ -211,7 +231,6 @@ const SCENARIOS = {
     }
     // Instants not asked before, so that each request renders (a rendered frame is stored, then read).
     let bAt = 0;
-    let aAt = 0;
     const frame = (headers, id, atMs) => c.request(service.baseUrl, 'GET', `/api/v1/media/${id}/frames?atMs=${atMs}`, { headers, timeoutMs: 30_000 });
     return {
       what: "frames: B's frame of a 10 s 320×240 clip; A floods frames of a 20 s 720p clip with one keyframe",
@@ -220,7 +239,7 @@ const SCENARIOS = {
         if (r.status !== 200) throw new Error(`B's frame: ${r.status} ${r.body.slice(0, 200)}`);
         return r.ms;
       },
-      a: () => frame(a, aClip, 1000 + ((aAt += 89) % 19_000)),
+      a: { kind: 'frame', baseUrl: service.baseUrl, headers: a, mediaId: aClip },
     };
   },
 };
@@ -239,17 +258,28 @@ async function main() {
     const scenario = await SCENARIOS[part](service, media);
     log(`\n${scenario.what}`);
     // A few of B's requests first, not counted: the first render, the first decode warm things up.
-    const warm = await sampleB(3, scenario.b);
+    const warm = summarized(await sampleB(3, scenario.b));
     if (warm.failed) throw new Error(`B's first requests failed: ${warm.firstFailure}`);
-    scenario.aside?.();
-    const alone = await sampleB(opts.samples, scenario.b);
-    const asideAlone = scenario.aside?.();
+    scenario.aside?.('warm');
+    // Alone and flooding phases take turns (--rounds of each), so that whatever else the machine
+    // runs meanwhile weighs on both alike: the ratio is the flood's, not the neighbours'.
+    const alone = { phase: 'alone', latencies: [], failures: [] };
+    const during = { phase: 'during', latencies: [], failures: [] };
+    const answers = [];
+    const perRound = Math.ceil(opts.samples / opts.rounds);
+    for (let round = 0; round < opts.rounds; round++) {
+      await sampleB(perRound, scenario.b, alone);
+      const flood = startFlood(opts.flood, scenario.a, dir);
+      await c.sleep(1000);
+      await sampleB(perRound, scenario.b, during);
+      answers.push(await flood.stop());
+    }
+    const asideAlone = scenario.aside?.('alone');
+    const asideDuring = scenario.aside?.('during');
+    Object.assign(alone, summarized(alone));
+    Object.assign(during, summarized(during));
+    const answered = countsOf(answers);
     log(`  B alone: p50 ${c.fmt(alone.p50)} ms, p99 ${c.fmt(alone.p99)} ms${asideAlone ? `; ${asideAlone}` : ''}`);
-    const flood = startFlood(opts.flood, scenario.a);
-    await c.sleep(1000);
-    const during = await sampleB(opts.samples, scenario.b);
-    const answered = await flood.stop();
-    const asideDuring = scenario.aside?.();
     log(`  B while A floods: p50 ${c.fmt(during.p50)} ms, p99 ${c.fmt(during.p99)} ms; A's answers: ${answered}`);
     for (const [phase, sample] of [
       ['alone', alone],

@@ -10,6 +10,8 @@ export interface FrameOptions {
   timeoutMs: number;
   /** The largest picture (width × height) decoded: ffmpeg refuses a larger one from its header (MediaUnreadableError). Default: no limit. */
   maxPixels?: number;
+  /** ffmpeg's nice value (runMediaTool): a render that may wait behind others' runs at a higher one. */
+  niceness?: number;
 }
 
 /** A JPEG is far smaller than this at 1280 wide; a run past it is killed. */
@@ -27,19 +29,19 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export async function extractFrame(ffmpeg: MediaTool, path: string, options: FrameOptions): Promise<Buffer | null> {
   const scale = `scale='min(${options.maxWidth ?? 1280},iw)':-2`;
   const limit = options.maxPixels === undefined ? [] : ['-max_pixels', String(options.maxPixels)];
-  const frame = await encodeFrame(ffmpeg, path, options.atMs, scale, options.timeoutMs, limit);
+  const frame = await encodeFrame(ffmpeg, path, options.atMs, scale, options, limit);
   if (frame || options.atMs === 0) return frame;
   // Nothing at that instant: the last frame of the second before it, read backwards (the second's frames, scaled, held by `reverse`).
-  return encodeFrame(ffmpeg, path, Math.max(0, options.atMs - 1000), `${scale},reverse`, options.timeoutMs, limit);
+  return encodeFrame(ffmpeg, path, Math.max(0, options.atMs - 1000), `${scale},reverse`, options, limit);
 }
 
-async function encodeFrame(ffmpeg: MediaTool, path: string, atMs: number, filters: string, timeoutMs: number, limit: string[]): Promise<Buffer | null> {
+async function encodeFrame(ffmpeg: MediaTool, path: string, atMs: number, filters: string, options: FrameOptions, limit: string[]): Promise<Buffer | null> {
   const args = [
     ...['-hide_banner', '-nostdin', '-v', 'error', '-protocol_whitelist', 'file', ...limit],
     ...['-ss', (atMs / 1000).toFixed(3), '-i', `file:${path}`],
     ...['-map', '0:v:0', '-frames:v', '1', '-vf', filters, '-c:v', 'mjpeg', '-q:v', '3', '-f', 'image2pipe', 'pipe:1'],
   ];
-  const run = await runMediaTool(ffmpeg.path, args, { timeoutMs, maxOutputBytes: MAX_FRAME_BYTES });
+  const run = await runMediaTool(ffmpeg.path, args, { timeoutMs: options.timeoutMs, maxOutputBytes: MAX_FRAME_BYTES, niceness: options.niceness });
   if (run.exitCode !== 0) throw new MediaUnreadableError(run.stderr);
   return run.stdout.length ? run.stdout : null;
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 
 export interface RunLimits {
@@ -8,6 +9,8 @@ export interface RunLimits {
   maxOutputBytes: number;
   /** Streamed to the process's standard input, and closed when the run ends (the tool may stop reading early). */
   input?: Readable;
+  /** The process's nice value (1 to 19; default: the service's own): a higher one leaves the CPU to the others first. */
+  niceness?: number;
 }
 
 export interface RunResult {
@@ -39,6 +42,7 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 export function runMediaTool(path: string, args: readonly string[], limits: RunLimits): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    if (limits.niceness && child.pid !== undefined) lowerPriority(child.pid, limits.niceness);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = Buffer.alloc(0);
@@ -85,4 +89,13 @@ export function runMediaTool(path: string, args: readonly string[], limits: RunL
       resolve({ exitCode, stdout: Buffer.concat(stdout), stderr: stderr.toString('utf8') });
     });
   });
+}
+
+/** Lowers a started process's CPU priority; where the system refuses (it never should for a higher nice value), the run goes on as it is. */
+function lowerPriority(pid: number, niceness: number): void {
+  try {
+    setPriority(pid, Math.min(19, Math.max(1, Math.trunc(niceness))));
+  } catch {
+    // Not worth failing a render for: it only runs at the usual priority.
+  }
 }
