@@ -32,23 +32,35 @@ const children = APPS.map((app) => {
 async function announceWhenReady() {
   const { announceReady } = require('@cinetrace/logging');
   const port = Number(process.env.PORT || 3000);
-  const ready = () =>
+  // The readiness answer once it is 200 (it says where OTLP/gRPC really listens), else null.
+  const readiness = () =>
     new Promise((resolve) => {
       const request = http.get({ host: '127.0.0.1', port, path: '/readyz', timeout: 2000 }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return resolve(null);
+          try {
+            resolve(JSON.parse(body));
+          } catch {
+            resolve(null);
+          }
+        });
       });
-      request.on('error', () => resolve(false));
+      request.on('error', () => resolve(null));
       request.on('timeout', () => request.destroy());
     });
   for (let waited = 0; waited < 180 && !stopping; waited++) {
-    if (await ready()) {
+    const ready = await readiness();
+    if (ready) {
       announceReady(
         {
           mode: 'distributed',
           host: process.env.HOST || '0.0.0.0',
           port,
-          otlpGrpcPort: Number(process.env.OTLP_GRPC_PORT ?? 4317),
+          // What the gateway took, not what was asked: another program may hold OTLP_GRPC_PORT.
+          otlpGrpcPort: ready.otlpGrpcPort ?? 0,
           keyFile: path.resolve(process.env.DATA_DIR || './data', 'bootstrap-api-key'),
           keyFromEnvironment: Boolean(process.env.BOOTSTRAP_API_KEY || process.env.BOOTSTRAP_API_KEY_FILE),
         },

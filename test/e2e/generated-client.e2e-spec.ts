@@ -38,12 +38,17 @@ describe('A client generated from the OpenAPI document', () => {
     }
   }, 120_000);
 
-  it('creates a project, a prompt and a trace (Prefer: wait), reads it back, lists with filters and reads a problem code', async () => {
+  it('creates a project, a prompt with labels and metadata and a trace with metadata and attributes (Prefer: wait), reads it back, lists with filters and reads a problem code', async () => {
     const run = await runGeneratedClient(ctx.stack.baseUrl, ctx.stack.apiKey);
     expect(run.projectId).toMatch(/^prj_/);
     expect(run.promptVersion).toBe(1);
     expect(run.traceStatus).toBe(201);
     expect(run.spanNames).toEqual(['render']);
+    expect(run.metadata).toEqual({ pipeline: 'intro', shot: 3 });
+    expect(run.spanAttributes).toEqual({ 'gen.seed': 42, 'gen.sampler': 'ddim' });
+    expect(run.eventAttributes).toEqual({ frame: 0 });
+    expect(run.promptLabels).toEqual(['staging']);
+    expect(run.promptMetadata).toEqual({ owner: 'ops', fps: 24 });
     expect(run.listedIds).toHaveLength(1);
     expect(run.problemCode).toBe('not_found');
   }, 60_000);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { REPO, repoBin, useScratchDir } from './support/scratch';
 import { useStack } from './support/stack-hooks';
 import { Content, OpenApiDocument } from './support/openapi-document';
+import { aPrompt, inNewProject, PROMPTS } from './support/prompts';
 
 type Media = Content['content'][string];
 
@@ -64,6 +65,37 @@ describe('The OpenAPI document', () => {
     }
     expect(missing).toEqual([]);
     expect(invalid).toEqual([]);
+  });
+
+  // A client validating its bodies against the document must not send what the server then
+  // refuses: each body here is accepted by both, or refused by both (the server with a 400).
+  it('accepts the bodies the server accepts and refuses those it refuses', async () => {
+    const doc = (await api(ctx.stack.baseUrl).get<OpenApiDocument>('/api/v1/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema(doc, DOC_ID);
+    const bodySchema = (path: string, method: string) => ajv.compile({ $ref: `${DOC_ID}#/paths/${escape(path)}/${method}/requestBody/content/application~1json/schema` });
+    const project = await inNewProject(ctx.api);
+    const cases: Array<{ what: string; path: string; body: unknown; send: (body: unknown) => Promise<{ status: number }> }> = [];
+    const prompt = (what: string, labels: unknown) => cases.push({ what, path: PROMPTS, body: aPrompt({ labels }), send: (body) => project.api.post(PROMPTS, body) });
+    prompt('prompt labels as written', ['production', 'v2.1', 'eu_west-1']);
+    prompt('a prompt label with capitals', ['Production']);
+    prompt('a prompt label with a space', ['two words']);
+    prompt('a prompt label repeated', ['staging', 'staging']);
+    const key = (what: string, projectIds: unknown) =>
+      cases.push({ what, path: '/api/v1/api-keys', body: { name: 'openapi check', scopes: ['read'], projectIds }, send: (body) => ctx.api.post('/api/v1/api-keys', body) });
+    key('an API key for one project', [project.projectId]);
+    key('an API key for a project id with a space', ['prj 1']);
+    key('an API key naming its project twice', [project.projectId, project.projectId]);
+    const disagreements: string[] = [];
+    for (const { what, path, body, send } of cases) {
+      const documentAccepts = bodySchema(path, 'post')(body);
+      const answer = await send(body);
+      if (documentAccepts !== answer.status < 300 || (!documentAccepts && answer.status !== 400)) {
+        disagreements.push(`${what}: the document ${documentAccepts ? 'accepts' : 'refuses'} it, the server answers ${answer.status}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ describe('Operations routes (no authentication)', () => {
     expect(response.headers.get('x-request-id')).toEqual(expect.stringMatching(/\S/));
   });
 
-  it('/readyz reports the store, the bus, the task queue and every service behind the gateway up', async () => {
+  it('/readyz reports the store, the bus, the task queue and every service behind the gateway up, and the port OTLP/gRPC listens on', async () => {
     const response = await anonymous().get<Answer<'getReadiness'>>('/readyz');
     expect(response.body).toEqual({
       status: 'ok',
@@ -23,6 +23,7 @@ describe('Operations routes (no authentication)', () => {
         queue: 'up',
         services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up', 'media-service': 'up' },
       },
+      otlpGrpcPort: Number(ctx.stack.otlpGrpcAddress.split(':')[1]),
     });
   });
 

@@ -27,6 +27,7 @@ import { MediaReviewController } from './media/media-review.controller';
 import { gatewayMigrations } from './migrations';
 import { HttpMetrics } from './ops/http-metrics';
 import { OperationsController } from './ops/operations.controller';
+import { OtlpGrpcPort } from './ops/otlp-grpc-port';
 import { GatewayExceptionFilter } from './ingest/otlp-exception.filter';
 import { OtlpGrpcServer } from './ingest/otlp-grpc.server';
 import { OTLP_TRACE_ROUTES } from './ingest/otlp-routes';
@@ -78,6 +79,7 @@ export class GatewayModule {
         OtlpIngest,
         { provide: ProjectExportsInFlight, useValue: new ProjectExportsInFlight(env.OTLP_PROJECT_EXPORTS) },
         OtlpGrpcServer,
+        { provide: OtlpGrpcPort, inject: [OtlpGrpcServer], useFactory: (grpc: OtlpGrpcServer): OtlpGrpcPort => ({ current: () => grpc.port ?? null }) },
         { provide: AuthCache, useValue: new AuthCache(env.AUTH_CACHE_TTL_MS) },
         {
           provide: CursorCodec,

@@ -1523,7 +1523,9 @@ export interface components {
                 name: string;
                 /** @enum {unknown} */
                 type: "exact_match" | "contains" | "regex" | "json_schema" | "numeric_tolerance" | "range" | "string_similarity" | "llm_judge" | "http" | "video_conformance" | "video_qa" | "video_similarity";
-                config: Record<string, never>;
+                config: {
+                    [key: string]: unknown;
+                };
             }[];
             target: {
                 /** @enum {unknown} */
@@ -1770,7 +1772,9 @@ export interface components {
             endTime?: string | number | null;
             input?: unknown;
             output?: unknown;
-            metadata?: Record<string, never>;
+            metadata?: {
+                [key: string]: unknown;
+            };
             tags?: string[];
             userId?: string | null;
             sessionId?: string | null;
@@ -1792,11 +1796,15 @@ export interface components {
                     [key: string]: number;
                 };
                 costUsd?: number | null;
-                attributes?: Record<string, never>;
+                attributes?: {
+                    [key: string]: unknown;
+                };
                 events?: {
                     name: string;
                     time: string | number;
-                    attributes?: Record<string, never>;
+                    attributes?: {
+                        [key: string]: unknown;
+                    };
                 }[];
             }[];
         };
@@ -5958,12 +5966,15 @@ export interface operations {
                      *           "benchmark-service": "up",
                      *           "media-service": "up"
                      *         }
-                     *       }
+                     *       },
+                     *       "otlpGrpcPort": 4317
                      *     }
                      */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @description The port OTLP/gRPC trace export listens on; null when it is off (OTLP_GRPC_PORT=0) or could not take its port */
+                        otlpGrpcPort: number | null;
                         checks: {
                             /** @enum {string} */
                             store: "up" | "down";

@@ -8,7 +8,8 @@ export const MAX_TAGS = 50;
 
 const time = { type: ['string', 'number'] };
 const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
-const jsonObject = { type: 'object' };
+/** Any JSON object; `additionalProperties` said, so that a generated client types its keys (a bare object type becomes an object with no keys). */
+const jsonObject = { type: 'object', additionalProperties: {} };
 
 const event = {
   type: 'object',

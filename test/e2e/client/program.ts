@@ -7,6 +7,12 @@ export interface ClientRun {
   promptVersion: number;
   traceStatus: number;
   spanNames: string[];
+  /** The trace's metadata, its span's attributes and its event's attributes, as read back. */
+  metadata: unknown;
+  spanAttributes: unknown;
+  eventAttributes: unknown;
+  promptLabels: string[];
+  promptMetadata: unknown;
   listedIds: string[];
   problemCode: ProblemCode | undefined;
 }
@@ -23,13 +29,29 @@ export async function runGeneratedClient(baseUrl: string, apiKey: string): Promi
   if (!project.data) throw new Error(`createProject: ${JSON.stringify(project.error)}`);
 
   const api = createApiClient({ baseUrl, apiKey, projectKey: project.data.key });
-  const prompt = await api.POST('/api/v1/prompts', { body: { name: 'Intro shot', content: 'A slow dolly shot of {{subject}}', type: 'text-to-video' } });
+  const prompt = await api.POST('/api/v1/prompts', {
+    body: { name: 'Intro shot', content: 'A slow dolly shot of {{subject}}', type: 'text-to-video', labels: ['staging'], metadata: { owner: 'ops', fps: 24 } },
+  });
   if (!prompt.data) throw new Error(`createPrompt: ${JSON.stringify(prompt.error)}`);
 
   const startTime = new Date().toISOString();
   const trace = await api.POST('/api/v1/traces', {
     params: { header: { Prefer: 'wait' } },
-    body: { name: 'generated client', tags: ['client', 'e2e'], spans: [{ id: 'root', name: 'render', kind: 'generation', startTime }] },
+    body: {
+      name: 'generated client',
+      tags: ['client', 'e2e'],
+      metadata: { pipeline: 'intro', shot: 3 },
+      spans: [
+        {
+          id: 'root',
+          name: 'render',
+          kind: 'generation',
+          startTime,
+          attributes: { 'gen.seed': 42, 'gen.sampler': 'ddim' },
+          events: [{ name: 'first frame', time: startTime, attributes: { frame: 0 } }],
+        },
+      ],
+    },
   });
   if (!trace.data) throw new Error(`ingestTrace: ${JSON.stringify(trace.error)}`);
 
@@ -45,6 +67,11 @@ export async function runGeneratedClient(baseUrl: string, apiKey: string): Promi
     promptVersion: prompt.data.version,
     traceStatus: trace.response.status,
     spanNames: read.data.spans.map((span) => span.name),
+    metadata: read.data.metadata,
+    spanAttributes: read.data.spans[0]?.attributes,
+    eventAttributes: read.data.spans[0]?.events?.[0]?.attributes,
+    promptLabels: prompt.data.labels,
+    promptMetadata: prompt.data.metadata,
     listedIds: listed.data.data.map((summary) => summary.id),
     problemCode: missing.error?.code,
   };

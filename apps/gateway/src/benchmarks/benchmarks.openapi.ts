@@ -74,7 +74,11 @@ export function describeBenchmarkParts(doc: OpenAPIObject): void {
   const view = schemas.BenchmarkView as { properties: Record<string, unknown> };
   view.properties.scorers = {
     type: 'array',
-    items: { type: 'object', required: ['name', 'type', 'config'], properties: { name: { type: 'string' }, type: { enum: [...SCORER_TYPES] }, config: { type: 'object' } } },
+    items: {
+      type: 'object',
+      required: ['name', 'type', 'config'],
+      properties: { name: { type: 'string' }, type: { enum: [...SCORER_TYPES] }, config: { type: 'object', additionalProperties: true } },
+    },
   };
   view.properties.target = { type: 'object', required: ['type'], properties: { type: { enum: Object.keys(TARGET_FIELDS) } } };
 }

@@ -4,7 +4,7 @@ import { domainErrorOf, rejectionOf } from '@cinetrace/testing';
 import { DataSource } from 'typeorm';
 import { OperationsController } from './operations.controller';
 
-function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boolean; silent?: string[] } = {}) {
+function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boolean; silent?: string[]; otlpGrpcPort?: number | null } = {}) {
   const bus = {
     isReachable: async () => options.busUp ?? true,
     probeAnswer: async (pattern: string) => {
@@ -19,7 +19,7 @@ function controller(options: { storeUp?: boolean; busUp?: boolean; queueUp?: boo
       return [{ '?column?': 1 }];
     },
   } as unknown as DataSource;
-  return new OperationsController(bus, dataSource);
+  return new OperationsController(bus, dataSource, { current: () => (options.otlpGrpcPort === undefined ? 4317 : options.otlpGrpcPort) });
 }
 
 describe('OperationsController /readyz', () => {
@@ -27,6 +27,11 @@ describe('OperationsController /readyz', () => {
     const answer = await controller().ready();
     expect(answer.checks).toMatchObject({ store: 'up', bus: 'up', queue: 'up' });
     expect(answer.checks.services).toEqual(Object.fromEntries(Object.keys(ServicePings).map((name) => [name, 'up'])));
+  });
+
+  it('says where OTLP/gRPC listens, and null when it does not (off, or its port was taken)', async () => {
+    expect((await controller({ otlpGrpcPort: 4317 }).ready()).otlpGrpcPort).toBe(4317);
+    expect((await controller({ otlpGrpcPort: null }).ready()).otlpGrpcPort).toBeNull();
   });
 
   it('names the queue, and benchmark-service whose check failed, when the task queue is down', async () => {

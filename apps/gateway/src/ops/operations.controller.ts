@@ -7,13 +7,19 @@ import { ApiOperation, ApiProduces, ApiResponse, ApiTags, type SchemaObject } fr
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
+import { OtlpGrpcPort } from './otlp-grpc-port';
 
 const UP_OR_DOWN = { type: 'string', enum: ['up', 'down'] };
 const READY_SCHEMA = {
   type: 'object',
-  required: ['status', 'checks'],
+  required: ['status', 'checks', 'otlpGrpcPort'],
   properties: {
     status: { type: 'string', enum: ['ok'] },
+    otlpGrpcPort: {
+      type: 'integer',
+      nullable: true,
+      description: 'The port OTLP/gRPC trace export listens on; null when it is off (OTLP_GRPC_PORT=0) or could not take its port',
+    },
     checks: {
       type: 'object',
       required: ['store', 'bus', 'queue', 'services'],
@@ -33,6 +39,7 @@ export class OperationsController {
   constructor(
     private readonly bus: BusClient,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly otlpGrpcPort: OtlpGrpcPort,
   ) {}
 
   @Get('healthz')
@@ -49,7 +56,8 @@ export class OperationsController {
   /**
    * Ready when the gateway's store, the bus, every service behind it (a service answers
    * once it is subscribed and serving) and the task queue (as benchmark-service sees it)
-   * answer; else 503 naming what is down.
+   * answer; else 503 naming what is down. It also says where OTLP/gRPC really listens, for
+   * whoever announces the service (its port may have been taken by another program).
    */
   @Get('readyz')
   @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: store, bus, every service and the task queue answer (else 503 naming what is down)' })
@@ -67,7 +75,7 @@ export class OperationsController {
     const down = [...(store ? [] : ['store']), ...(bus ? [] : ['bus']), ...(queue ? [] : ['queue']), ...services.filter((_, i) => !serviceUp[i]).map(([name]) => name)];
     if (down.length > 0) throw new DomainError(ErrorCode.Unavailable, `Not ready: ${down.join(', ')} unreachable`);
     const serviceStates = Object.fromEntries(services.map(([name], i) => [name, state(serviceUp[i])]));
-    return { status: 'ok', checks: { store: state(store), bus: state(bus), queue: state(queue), services: serviceStates } };
+    return { status: 'ok', checks: { store: state(store), bus: state(bus), queue: state(queue), services: serviceStates }, otlpGrpcPort: this.otlpGrpcPort.current() };
   }
 
   @Get('metrics')

@@ -20,6 +20,7 @@ export const OPERATION_EXAMPLES: ExampleTable = {
         queue: 'up',
         services: { 'project-service': 'up', 'prompt-service': 'up', 'trace-ingest': 'up', 'benchmark-service': 'up', 'media-service': 'up' },
       },
+      otlpGrpcPort: 4317,
     },
   },
   getMetrics: { response: METRICS },

@@ -21,7 +21,7 @@ export class RowSubsetInput {
   @Max(1_000_000)
   limit?: number;
 
-  @ApiPropertyOptional({ type: [String], maxItems: ROW_SUBSET_MAX_IDS })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, minItems: 1, maxItems: ROW_SUBSET_MAX_IDS })
   @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)

@@ -20,6 +20,13 @@ const LABELS_RULE = {
   describe: '1..50 of a-z, 0-9, "_", "." and "-"',
   maxItems: PROMPT_LABELS_MAX,
 };
+/** The labels as the document says them: the rule IsStringItems checks (distinct items, each matching the pattern). */
+const LABELS_SCHEMA = {
+  type: 'array',
+  items: { type: 'string', pattern: PROMPT_LABEL_PATTERN.source },
+  maxItems: PROMPT_LABELS_MAX,
+  uniqueItems: true,
+} as const;
 
 /** Fields shared by create and update; on update each is optional. */
 class PromptFields {
@@ -34,7 +41,7 @@ class PromptFields {
   @Length(1, PROMPT_CONTENT_MAX)
   content: string;
 
-  @ApiPropertyOptional({ type: [String], maxItems: PROMPT_LABELS_MAX, example: ['production'] })
+  @ApiPropertyOptional({ ...LABELS_SCHEMA, example: ['production'] })
   @OptionalNotNull()
   @IsStringItems(LABELS_RULE)
   labels?: string[];
@@ -79,7 +86,7 @@ export class UpdatePromptInput {
   @Length(1, PROMPT_CONTENT_MAX)
   content?: string;
 
-  @ApiPropertyOptional({ type: [String], maxItems: PROMPT_LABELS_MAX })
+  @ApiPropertyOptional(LABELS_SCHEMA)
   @OptionalNotNull()
   @IsStringItems(LABELS_RULE)
   labels?: string[];
