@@ -176,6 +176,37 @@ describe('Prompt releases, gates, rendering', () => {
       expectProblem(await moveRelease(api, id, 'production', { version: 1 }), 409, 'gate_failed', ['version']);
     });
 
+    it('can be added where a release stands, whatever that version scored: a gate judges moves, and only an admin adds one', async () => {
+      const { api, key: projectKey } = await inNewProject(ctx.api);
+      // production → 1, a version no run ever rendered.
+      const { id, benchmarkId } = await gatedSetup(api);
+      const writer = ctx.api.withAuthorization(`Bearer ${(await createApiKey(ctx.api, { scopes: ['write'] })).key}`).withProjectKey(projectKey);
+      const gate = { benchmarkId, thresholds: { exact_match: 0.5 } };
+      const production = async () => (await api.get<Answer<'listPromptReleases'>>(`${PROMPTS}/${id}/releases`)).body.data.find((r) => r.name === 'production');
+
+      // A write key cannot add a gate, where the release stands or as a way to move it.
+      expectProblem(await moveRelease(writer, id, 'production', { version: 1, gate }), 403, 'insufficient_scope');
+      expectProblem(await moveRelease(writer, id, 'production', { version: 2, gate }), 403, 'insufficient_scope');
+      expect(await production()).toEqual(expect.objectContaining({ version: 1, gate: null }));
+
+      const added = await moveRelease(api, id, 'production', { version: 1, gate });
+      expect(added.status).toBe(200);
+      const release = added.body as Answer<'movePromptRelease'>;
+      expect(release).toEqual(expect.objectContaining({ version: 1, gate: { ...gate, datasetVersion: expect.any(Number) } }));
+      expect((await releasedActivity(api, id))[0].changes).toEqual({ 'production.gate': { from: null, to: release.gate } });
+
+      // Changing only the gate keeps the version; an unknown scorer is still refused.
+      const stricter = { benchmarkId, thresholds: { exact_match: 0.9 } };
+      const changed = await moveRelease(api, id, 'production', { version: 1, gate: stricter });
+      const changedRelease = changed.body as Answer<'movePromptRelease'>;
+      expect([changed.status, changedRelease.version, changedRelease.gate?.thresholds]).toEqual([200, 1, stricter.thresholds]);
+      expectProblem(await moveRelease(api, id, 'production', { version: 1, gate: { benchmarkId, thresholds: { bleu: 0.1 } } }), 400, 'validation_failed', ['gate.thresholds.bleu']);
+
+      // The next move is judged: version 2 never ran.
+      expectProblem(await moveRelease(writer, id, 'production', { version: 2 }), 409, 'gate_failed', ['version']);
+      expect(await production()).toEqual(expect.objectContaining({ version: 1, gate: expect.objectContaining({ thresholds: stricter.thresholds }) }));
+    });
+
     it('are project-scoped: a benchmark of another project is a 400 on gate.benchmarkId, an unknown scorer a 400 naming it', async () => {
       const { api } = await inNewProject(ctx.api);
       const other = await inNewProject(ctx.api);

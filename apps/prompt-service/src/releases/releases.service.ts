@@ -86,9 +86,10 @@ export class ReleasesService {
     const moved = current?.version !== input.version;
     if (!moved && !gateChanged) return toReleaseView(current!);
 
-    // A gated release only ever points at a version that passed. Asked before the transaction:
+    // A gated release only ever moves to a version that passed; a gate set where the release
+    // stands judges its next move, not the version it points at. Asked before the transaction:
     // a bus round-trip must not hold the store; the compare-and-set below catches a move in between.
-    if (gate) gate = await this.checkGate(ctx, id, name, input.version, gate, gateChanged);
+    if (gate) gate = await this.checkGate(ctx, id, name, input.version, gate, { isNew: gateChanged, judge: moved });
 
     return inTransaction(this.dataSource, async (tx) => {
       // The prompt's row first, as a delete takes it: a delete racing this move sees its gate, or this move sees the delete.
@@ -115,11 +116,18 @@ export class ReleasesService {
 
   /**
    * A gate being set must name a benchmark of the project, only its scorers and a version its
-   * dataset has had (400 otherwise, naming the field); the version must have passed it (409
-   * gate_failed). A gate set earlier whose benchmark has gone can no longer be passed. Answers
-   * the gate to store: a new one counts the dataset's version now unless it named one.
+   * dataset has had (400 otherwise, naming the field); a version the release moves to must have
+   * passed it (409 gate_failed). A gate set earlier whose benchmark has gone can no longer be
+   * passed. Answers the gate to store: a new one counts the dataset's version now unless it named one.
    */
-  private async checkGate(ctx: ProjectContext, id: string, name: string, version: number, gate: StoredGate, gateIsNew: boolean): Promise<StoredGate> {
+  private async checkGate(
+    ctx: ProjectContext,
+    id: string,
+    name: string,
+    version: number,
+    gate: StoredGate,
+    { isNew: gateIsNew, judge }: { isNew: boolean; judge: boolean },
+  ): Promise<StoredGate> {
     const evidence = await this.benchmarkRuns.ofPrompt(ctx, gate.benchmarkId, id, version, gate.datasetVersion ?? undefined);
     if (!evidence) {
       const message = `is not a benchmark of this project`;
@@ -150,8 +158,10 @@ export class ReleasesService {
     }
     // A gate from before gates named a dataset version counts the dataset's version now (it is stored as it was).
     const datasetVersion = gate.datasetVersion ?? evidence.dataset.version;
-    const verdict = judgeGate(gate.thresholds, datasetVersion, evidence.runs, evidence.uncounted ?? null);
-    if (!verdict.passed) throw gateFailed(name, version, gate, datasetVersion, verdict);
+    if (judge) {
+      const verdict = judgeGate(gate.thresholds, datasetVersion, evidence.runs, evidence.uncounted ?? null);
+      if (!verdict.passed) throw gateFailed(name, version, gate, datasetVersion, verdict);
+    }
     return gateIsNew ? { ...gate, datasetVersion } : gate;
   }
 }
