@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import { Api, ApiResponse } from '@cinetrace/testing';
-import { benchmarkOn, captionItems, runEnds, startOk, type RunView } from './support/benchmarks';
+import { aBenchmark, BENCHMARKS, benchmarkOn, captionItems, runEnds, startOk, type RunView } from './support/benchmarks';
+import { createDataset } from './support/datasets';
 import { createApiKey } from './support/api-keys';
 import { expectProblem } from './support/expectations';
 import { pageThrough } from './support/lists';
@@ -113,6 +114,35 @@ describe('Prompt releases, gates, rendering', () => {
       expectProblem(await api.get(`${PROMPTS}/${id}`, { release: 'canary' }), 404, 'not_found');
       expectProblem(await api.get(`${PROMPTS}/${id}`, { release: 'production', version: '2' }), 400, 'validation_failed', ['release']);
       expect((await releasedActivity(api, id))[0].changes).toEqual({ production: { from: 3, to: 1 } });
+    });
+
+    it("a benchmark naming a release, version or prompt that does not exist is refused at create, naming the field; another project's prompt is none", async () => {
+      const { api } = await inNewProject(ctx.api);
+      const other = await inNewProject(ctx.api);
+      const id = await promptWithVersions(api, 2);
+      await moveRelease(api, id, 'staging', { version: 1 });
+      const theirs = await promptWithVersions(other.api, 1);
+      const dataset = await createDataset(api);
+      const create = (target: Record<string, unknown>) => api.post(BENCHMARKS, aBenchmark(dataset.id, { target: { type: 'dataset', ...target } }));
+
+      for (const [target, path] of [
+        [{ promptId: id, promptRelease: 'canary' }, 'target.promptRelease'],
+        [{ promptId: id, promptVersion: 3 }, 'target.promptVersion'],
+        [{ promptId: theirs, promptRelease: 'latest' }, 'target.promptId'],
+        [{ promptId: theirs }, 'target.promptId'],
+      ] as const) {
+        const refused = await create(target);
+        expectProblem(refused, 400, 'validation_failed', [path]);
+        expect(refused.text).not.toContain('take 1 of');
+      }
+      expect((await api.get<Answer<'listBenchmarks'>>(BENCHMARKS)).body.data).toEqual([]);
+      for (const target of [
+        { promptId: id, promptRelease: 'staging' },
+        { promptId: id, promptRelease: 'latest' },
+        { promptId: id, promptVersion: 2 },
+      ]) {
+        expect((await create(target)).status).toBe(201);
+      }
     });
 
     it('concurrent moves of one release end with one winner, and the activity chains both moves', async () => {

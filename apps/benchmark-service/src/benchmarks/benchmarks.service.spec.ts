@@ -1,12 +1,23 @@
 import { compileInThisThread } from '@cinetrace/scorers';
 import { expect } from '@jest/globals';
-import { ErrorCode, Patterns, type FieldError, type ProjectContext, type PageRequest, type SecretUsesCheckRequest } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, Patterns, type FieldError, type PromptGetRequest, type ProjectContext, type PageRequest, type SecretUsesCheckRequest } from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { DatasetsService } from '../datasets/datasets.service';
 import { BenchmarksService } from './benchmarks.service';
+
+const PROMPT_ID = `prm_${'0'.repeat(26)}`;
+const OTHER_PROMPT_ID = `prm_${'1'.repeat(26)}`;
+
+/** prompt-service, faked: PROMPT_ID has versions 1 and 2, and a release `staging` at 1; no other prompt exists. */
+function aPromptService(request: unknown) {
+  const { id, version, release } = request as PromptGetRequest;
+  const at = release === 'staging' ? 1 : release === undefined || release === 'latest' ? (version ?? 2) : null;
+  if (id !== PROMPT_ID || at === null || at > 2) throw DomainError.notFound(`No such prompt, version or release`);
+  return { id, version: at, content: `take ${at} of {{subject}}` };
+}
 
 // benchmark-service's benchmarks on both of its stores: one answer for every invalid field, secrets, paging, deletes.
 describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
@@ -21,7 +32,7 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
   let busRequests: Array<{ pattern: string; request: unknown }>;
 
   const benchmarksWith = (env: Partial<BenchmarkServiceEnv> = {}) => {
-    const fake = aFakeBus({ [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }) });
+    const fake = aFakeBus({ [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }), [Patterns.PromptGet]: aPromptService });
     busRequests = fake.requests;
     return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus, compileInThisThread);
   };
@@ -83,6 +94,35 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
       secretErrors = [{ path: 'target.apiKey', message: "names no secret of this organization ('MODEL_KEY')" }];
       await expect(benchmarks.create(ctx, withSecret())).rejects.toMatchObject({ code: ErrorCode.ValidationFailed, errors: secretErrors });
       expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);
+    });
+  });
+
+  describe("a target's prompt", () => {
+    const target = (fields: Record<string, unknown>) => aBenchmarkInput(datasetId, { target: { type: 'dataset', promptId: PROMPT_ID, ...fields } });
+
+    it('is checked at create: a release, version or prompt prompt-service does not have is refused on its field, and nothing is stored', async () => {
+      for (const [fields, path, message] of [
+        [{ promptRelease: 'canary' }, 'target.promptRelease', "names no release of the prompt ('canary')"],
+        [{ promptVersion: 3 }, 'target.promptVersion', 'names no version of the prompt (its newest is 2)'],
+        [{ promptId: OTHER_PROMPT_ID, promptRelease: 'staging' }, 'target.promptId', `names no prompt of this project ('${OTHER_PROMPT_ID}')`],
+        [{ promptId: OTHER_PROMPT_ID }, 'target.promptId', `names no prompt of this project ('${OTHER_PROMPT_ID}')`],
+      ] as const) {
+        const refusal = await domainErrorOf(benchmarks.create(ctx, target(fields)));
+        expect([refusal.code, refusal.errors]).toEqual([ErrorCode.ValidationFailed, [{ path, message }]]);
+      }
+      expect((await benchmarks.list(ctx, {}, { limit: 10 })).items).toEqual([]);
+    });
+
+    it('is created when it names a release, a version or the prompt alone that prompt-service has', async () => {
+      for (const fields of [{ promptRelease: 'staging' }, { promptRelease: 'latest' }, { promptVersion: 1 }, {}]) {
+        expect(await benchmarks.create(ctx, target(fields))).toMatchObject({ target: { promptId: PROMPT_ID, ...fields } });
+      }
+      expect(busRequests.filter((r) => r.pattern === Patterns.PromptGet).map((r) => r.request)).toEqual([
+        { ctx, id: PROMPT_ID, release: 'staging' },
+        { ctx, id: PROMPT_ID, release: 'latest' },
+        { ctx, id: PROMPT_ID, version: 1 },
+        { ctx, id: PROMPT_ID },
+      ]);
     });
   });
 

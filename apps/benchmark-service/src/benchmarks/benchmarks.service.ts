@@ -42,6 +42,7 @@ import { countRunsEntered, countTasksEntered } from '@cinetrace/metrics';
 import { toRunView } from '../runs/run.views';
 import { withRunnerOverrides } from './runner-settings';
 import { SchemaThreads } from './schema-compiler';
+import { unknownTargetPrompt } from './target-prompt';
 import { validateTarget } from './target-rules';
 
 /** Benchmarks: what to run (dataset, target, scorers) and how (runner); each shows its latest run. */
@@ -57,7 +58,7 @@ export class BenchmarksService {
     @Inject(SchemaThreads) private readonly schemas: SchemaCompiler,
   ) {}
 
-  /** Every offending field in one answer: the body's shape, the scorers, the target and the dataset. */
+  /** Every offending field in one answer: the body's shape, the scorers, the target (and its prompt) and the dataset. */
   async create(ctx: ProjectContext, raw: unknown): Promise<BenchmarkView> {
     const { value: input, errors } = await checkInput(CreateBenchmarkInput, raw);
     const allowPrivate = this.env.OUTBOUND_ALLOW_PRIVATE;
@@ -71,6 +72,8 @@ export class BenchmarksService {
       const dataset = await findDataset(this.dataSource.manager, ctx.projectId, input.datasetId);
       if (!dataset) errors.push({ path: 'datasetId', message: `names no dataset of this project ('${input.datasetId}')` });
     }
+    // prompt-service says whether the prompt, version or release the target names exists.
+    if (target?.ok) errors.push(...(await unknownTargetPrompt(this.bus, ctx, target.target)));
     // Only a benchmark valid in every other way is worth asking project-service about its secrets.
     const uses = scorers.ok && target?.ok && !errors.length ? credentialUses(target.target, scorers.scorers) : [];
     if (uses.length) errors.push(...(await this.unusableSecrets(ctx, uses)));

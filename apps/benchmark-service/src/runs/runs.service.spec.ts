@@ -84,7 +84,9 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
     ctx = aProjectContext(`prj_${++projects}`);
     queue = new RecordingTaskQueue();
     countLabels = () => ({ total: 0, labels: {}, labelsOmitted: 0 });
-    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, aFakeBus().bus, compileInThisThread);
+    // Every prompt exists when its benchmark is created: GONE_PROMPT_ID is deleted by the time a run starts.
+    const promptsAtCreate = aFakeBus({ [Patterns.PromptGet]: (request) => ({ id: (request as { id: string }).id, version: 3, content: '' }) });
+    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, promptsAtCreate.bus, compileInThisThread);
     runs = runsWith();
     taskEvents = new TaskEventsHandler(store.dataSource, new TaskDispatcher(store.dataSource, queue));
   });
