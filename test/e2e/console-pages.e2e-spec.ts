@@ -3,7 +3,7 @@ import { Api, unique } from '@cinetrace/testing';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { BENCHMARKS } from './support/benchmarks';
+import { BENCHMARKS, runEnds } from './support/benchmarks';
 import { expectAccessible, expectEventually, signInToProject, launchChromium, type PageElement, type PageGlobals } from './support/browser';
 import { appendOk, createDataset } from './support/datasets';
 import { createPrompt, del, inNewProject, put } from './support/prompts';
@@ -29,6 +29,10 @@ describe('Console pages', () => {
   let target: Server;
   let round = 1;
   let benchmarkName: string;
+  let benchmarkId: string;
+  /** Lets round 1's last item be answered: until then its run cannot end. */
+  let releaseLastItem: () => void = () => {};
+  const lastItemReleased = new Promise<void>((resolve) => (releaseLastItem = resolve));
   let datasetName: string;
   const cspErrors: string[] = [];
   const prompt = {
@@ -46,10 +50,13 @@ describe('Console pages', () => {
         const { item } = JSON.parse(text || '{}') as { item: { index: number; expected: { caption: string } } }; // what a benchmark's target is sent
         const right = RIGHT_IN_ROUND[round].includes(item.index);
         // A little latency, so the run is seen moving.
-        setTimeout(() => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ output: { caption: right ? item.expected.caption : 'a different shot' } }));
-        }, 150);
+        const answer = () =>
+          setTimeout(() => {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ output: { caption: right ? item.expected.caption : 'a different shot' } }));
+          }, 150);
+        if (round === 1 && item.index === ITEMS - 1) void lastItemReleased.then(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -74,6 +81,7 @@ describe('Console pages', () => {
       runner: { concurrency: 2, maxAttempts: 1 },
     });
     expect(benchmark.status).toBe(201);
+    benchmarkId = (benchmark.body as { id: string }).id;
 
     const shot = await createPrompt(api, { name: prompt.name, content: prompt.before, labels: ['staging'] });
     expect((await put(api, shot.id, { content: prompt.after, labels: ['staging', 'production'] })).status).toBe(200);
@@ -97,9 +105,46 @@ describe('Console pages', () => {
     await new Promise((resolve) => target?.close(resolve));
   });
 
-  afterEach(() => {
+  afterEach(async () => {
+    await page?.unrouteAll({ behavior: 'ignoreErrors' });
     expect(cspErrors).toEqual([]);
   });
+
+  /**
+   * From now on, until the page has read the runs once more: releases the held item, and answers
+   * the next read of the runs only once the run has ended on the server; a read of the tasks made
+   * meanwhile is answered with the tasks as they were before the end (what the server may answer
+   * a read that reached it first), after that read of the runs. A page that reads the tasks only
+   * alongside the runs then never shows the last score.
+   */
+  async function tasksReadAlongsideTheEnd(runId: string): Promise<void> {
+    const tasksPath = `${BENCHMARKS}/${benchmarkId}/tasks`;
+    const before = await api.get(tasksPath, { runId });
+    let holding = true;
+    let endSeen: () => void = () => {};
+    const endAnswered = new Promise<void>((resolve) => (endSeen = resolve));
+    let ended: Promise<unknown> | null = null;
+    await page.route(
+      (url) => url.pathname === `${BENCHMARKS}/${benchmarkId}/runs`,
+      async (route) => {
+        if (!holding) return route.continue();
+        releaseLastItem();
+        await (ended ??= runEnds(api, benchmarkId, runId, 30_000));
+        const response = await route.fetch();
+        holding = false;
+        await route.fulfill({ response });
+        endSeen();
+      },
+    );
+    await page.route(
+      (url) => url.pathname === tasksPath,
+      async (route) => {
+        if (!holding) return route.continue();
+        await endAnswered;
+        await route.fulfill({ status: 200, contentType: 'application/json', body: before.text });
+      },
+    );
+  }
 
   it('lists the benchmarks and starts a run whose progress bar reaches completed with its counts', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Benchmarks' }).click();
@@ -112,6 +157,12 @@ describe('Console pages', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     const bar = page.getByRole('progressbar', { name: /^Progress of run / });
     await bar.waitFor();
+    // Every item but the last (held by the target) scored: the run cannot end until it is let go.
+    const scores = page.locator('table.tasks tbody tr td:nth-child(5)');
+    await expectEventually(async () => expect(await scores.allTextContents()).toEqual(['1', '1', '1', '0', '0', '—']));
+    // Now the race a real network may run: tasks read alongside the read of the runs that finds
+    // the run ended are answered as they were before it ended, and arrive after it.
+    await tasksReadAlongsideTheEnd(new URL(page.url()).searchParams.get('run')!);
     // Done when every task has ended: the bar full, the counts in words beside it.
     await page.waitForFunction(
       () => {
@@ -126,10 +177,12 @@ describe('Console pages', () => {
     await page.locator('.runs .badge', { hasText: 'completed' }).waitFor();
     await page.getByRole('button', { name: 'Start run' }).waitFor();
 
-    // The task table: one row per item, the scorer's score, a link to each task's trace.
+    // The task table: one row per item, every scorer's score once the run says completed, a link to each task's trace.
     const rows = page.locator('table.tasks tbody tr');
     await expectEventually(async () => expect(await rows.count()).toBe(ITEMS));
-    expect(await page.locator('table.tasks tbody tr td:nth-child(5)').allTextContents()).toEqual(['1', '1', '1', '0', '0', '0']);
+    await expectEventually(async () => expect(await scores.allTextContents()).toEqual(['1', '1', '1', '0', '0', '0']));
+    // The benchmark's own status, read alongside the runs, follows too.
+    await page.locator('h1 .badge', { hasText: 'completed' }).waitFor();
     expect(await page.getByRole('link', { name: /^Trace of item / }).count()).toBe(ITEMS);
     // The scorer's summary: mean and pass rate of 3 right out of 6.
     const summary = page.getByRole('list', { name: 'Scorer summaries' });

@@ -1,4 +1,4 @@
-import { countsInWords, isActive, runProgress } from './run-progress';
+import { countsInWords, isActive, readAgain, runProgress } from './run-progress';
 
 const counts = (c: Partial<Record<'total' | 'pending' | 'running' | 'completed' | 'failed' | 'cancelled', number>>) => ({
   total: 0,
@@ -54,5 +54,25 @@ describe('countsInWords', () => {
   it('names the non-zero counts in the bar order', () => {
     expect(countsInWords(counts({ total: 5, completed: 3, failed: 1, pending: 1 }))).toBe('3 completed · 1 failed · 1 pending');
     expect(countsInWords(counts({}))).toBe('no task');
+  });
+});
+
+describe('readAgain', () => {
+  it('reads again after every read that finds the run moving', () => {
+    expect(readAgain(undefined, 'queued')).toBe(true);
+    expect(readAgain('queued', 'running')).toBe(true);
+    expect(readAgain('running', 'running')).toBe(true);
+  });
+
+  it('reads once more after the read that finds it ended, whatever way it ended: what was read alongside may predate the end', () => {
+    for (const ended of ['completed', 'failed', 'cancelled'] as const) {
+      expect(readAgain('running', ended)).toBe(true);
+      expect(readAgain('queued', ended)).toBe(true);
+    }
+  });
+
+  it('leaves an ended run alone: everything read with it was read after it ended', () => {
+    expect(readAgain('completed', 'completed')).toBe(false);
+    expect(readAgain(undefined, 'failed')).toBe(false);
   });
 });

@@ -33,6 +33,17 @@ export function isActive(status: RunStatus | 'idle'): boolean {
   return status === 'queued' || status === 'running';
 }
 
+/**
+ * Whether a read of a run calls for the page to read again after it (its tasks at once, the
+ * benchmark and its runs at the next poll): while the run moves, and once more after the read
+ * that finds it ended. What was read alongside that read (the tasks, the benchmark's status) may
+ * have been answered before the run ended, without the last scores; what is read after it
+ * cannot be (a run ends in the same write as its last tasks' results and its benchmark's status).
+ */
+export function readAgain(before: RunStatus | undefined, after: RunStatus): boolean {
+  return isActive(after) || (before !== undefined && isActive(before));
+}
+
 /** "12 completed · 3 failed · 5 pending": the counts in words, zeroes left out. */
 export function countsInWords(counts: RunCounts): string {
   const parts = ORDER.filter((status) => counts[status] > 0).map((status) => `${counts[status]} ${status}`);

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { everyItem, getBenchmark, listRuns, listTasks, startRun } from '../api';
-import type { Benchmark, Run, Task } from '../api-types';
+import type { Benchmark, Run, RunStatus, Task } from '../api-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Link } from '../components/Link';
 import { Pager } from '../components/Pager';
@@ -11,9 +11,9 @@ import { formatCost, formatDuration, formatScore, formatTime } from '../format';
 import { usePagedList } from '../hooks/usePagedList';
 import { navigate } from '../router';
 import { scoreSummaries } from '../run-compare';
-import { isActive } from '../run-progress';
+import { isActive, readAgain } from '../run-progress';
 
-/** While a run is queued or running, the runs and the task table are read again this often. */
+/** While a run is queued or running (and once after it ended), the page is read again this often; the task table after each read. */
 export const RUN_POLL_MS = 1000;
 
 export function BenchmarkPage({ id, search }: { id: string; search: string }) {
@@ -23,6 +23,12 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
   const [error, setError] = useState<unknown>(null);
   const [starting, setStarting] = useState(false);
   const [tick, setTick] = useState(0);
+  // Whether the last read calls for more (see readAgain): the task table is read after that read
+  // answered, never alongside it, and the page once more after the read that finds a run ended,
+  // so what the page shows last was all read after the end.
+  const [followRuns, setFollowRuns] = useState(false);
+  const [taskReads, setTaskReads] = useState(0);
+  const statuses = useRef(new Map<string, RunStatus>());
   const base = `/benchmarks/${encodeURIComponent(id)}`;
 
   useEffect(() => {
@@ -30,9 +36,13 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
     Promise.all([getBenchmark(id), everyItem((cursor) => listRuns(id, cursor, 200), 1000)]).then(
       ([b, r]) => {
         if (!live) return;
+        const again = r.some((run) => readAgain(statuses.current.get(run.id), run.status));
+        statuses.current = new Map(r.map((run) => [run.id, run.status]));
         setBenchmark(b);
         setRuns(r);
         setError(null);
+        setFollowRuns(again);
+        if (again) setTaskReads((n) => n + 1);
       },
       (e: unknown) => live && setError(e),
     );
@@ -43,10 +53,10 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
 
   const active = runs?.some((r) => isActive(r.status)) ?? false;
   useEffect(() => {
-    if (!active) return;
+    if (!followRuns) return;
     const timer = setTimeout(() => setTick((n) => n + 1), RUN_POLL_MS);
     return () => clearTimeout(timer);
-  }, [active, tick]);
+  }, [followRuns, tick]);
 
   const runId = params.get('run') ?? runs?.[0]?.id ?? null;
   const run = runs?.find((r) => r.id === runId) ?? null;
@@ -127,7 +137,7 @@ export function BenchmarkPage({ id, search }: { id: string; search: string }) {
       {run && benchmark && compare.length !== 2 && (
         <>
           <ScorerSummaries run={run} />
-          <TaskTable benchmarkId={id} run={run} scorers={benchmark.scorers.map((s) => s.name)} tick={tick} />
+          <TaskTable benchmarkId={id} run={run} scorers={benchmark.scorers.map((s) => s.name)} reads={taskReads} />
         </>
       )}
     </section>
@@ -227,14 +237,15 @@ function ScorerSummaries({ run }: { run: Run }) {
   );
 }
 
-function TaskTable({ benchmarkId, run, scorers, tick }: { benchmarkId: string; run: Run; scorers: string[]; tick: number }) {
+function TaskTable({ benchmarkId, run, scorers, reads }: { benchmarkId: string; run: Run; scorers: string[]; reads: number }) {
   const fetchPage = useCallback((cursor: string | null) => listTasks(benchmarkId, run.id, cursor, 50), [benchmarkId, run.id]);
   const list = usePagedList<Task>(fetchPage);
   const { reload } = list;
-  // The table follows the run while it moves (the page's poll ticks).
+  // The table follows the run while it moves, and reads once more when it ended (the page says when).
+  const readsAtMount = useRef(reads);
   useEffect(() => {
-    if (tick) reload();
-  }, [tick, reload]);
+    if (reads !== readsAtMount.current) reload();
+  }, [reads, reload]);
   const tasks = list.page?.data;
   return (
     <div className="card">
