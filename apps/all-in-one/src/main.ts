@@ -6,7 +6,8 @@ import { tuneHeap, validateEnv } from '@cinetrace/config';
 import { GatewayEnv, httpPortOf, otlpGrpcPortOf, startGateway } from '@cinetrace/gateway';
 import { shutDownGracefullyOnSignal } from '@cinetrace/health';
 import { announceReady, setLogProcessName, withoutUrlCredentials } from '@cinetrace/logging';
-import { COPY_CONCURRENCY, InProcessProbeQueue, MediaServiceEnv, perProjectSlots, startMediaService } from '@cinetrace/media-service';
+import { InProcessJobQueue } from '@cinetrace/job-queue';
+import { COPY_CONCURRENCY, MediaServiceEnv, mediaJobSettings, perProjectSlots, startMediaService } from '@cinetrace/media-service';
 import { reportMediaTools, resolveMediaTools, type MediaTools } from '@cinetrace/media-tools';
 import { OutboundClient } from '@cinetrace/outbound';
 import { ProjectServiceEnv, startProjectService } from '@cinetrace/project-service';
@@ -14,7 +15,7 @@ import { PromptServiceEnv, startPromptService } from '@cinetrace/prompt-service'
 import { ScoringThreads } from '@cinetrace/scorers';
 import { MEDIA_HANDOFF_TIMEOUT_MS, startTraceIngest, TraceIngestEnv } from '@cinetrace/trace-ingest';
 import { reportIngestLagFrom, reportTaskQueueFrom } from '@cinetrace/metrics';
-import { Topics } from '@cinetrace/contracts';
+import { MEDIA_COPY_QUEUE, MEDIA_QUEUE, STORYBOARD_QUEUE, Topics } from '@cinetrace/contracts';
 import { Logger } from '@nestjs/common';
 import { join, resolve } from 'node:path';
 
@@ -88,11 +89,13 @@ async function main(): Promise<void> {
       mediaEnv,
       { strategy: new InProcessServer(broker) },
       {
-        probes: new InProcessProbeQueue(mediaEnv.PROBE_CONCURRENCY, 1000, 'Probe', perProjectSlots(mediaEnv.PROBE_CONCURRENCY, mediaEnv.PROBE_PROJECT_CONCURRENCY)),
+        probes: new InProcessJobQueue(
+          mediaJobSettings(MEDIA_QUEUE, 'Probe', mediaEnv.PROBE_CONCURRENCY, perProjectSlots(mediaEnv.PROBE_CONCURRENCY, mediaEnv.PROBE_PROJECT_CONCURRENCY)),
+        ),
         // A storyboard lost with the process is queued again by its next request.
-        storyboards: new InProcessProbeQueue(mediaEnv.STORYBOARD_CONCURRENCY, 1000, 'Storyboard'),
+        storyboards: new InProcessJobQueue(mediaJobSettings(STORYBOARD_QUEUE, 'Storyboard', mediaEnv.STORYBOARD_CONCURRENCY)),
         // Copies (downloads) take turns between projects without a cap.
-        copies: new InProcessProbeQueue(COPY_CONCURRENCY, 1000, 'Copy'),
+        copies: new InProcessJobQueue(mediaJobSettings(MEDIA_COPY_QUEUE, 'Copy', COPY_CONCURRENCY)),
         traces: streams,
       },
     ),

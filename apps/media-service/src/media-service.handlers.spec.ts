@@ -3,15 +3,16 @@ import { ServicePatterns } from '@cinetrace/contracts';
 import type { Type } from '@nestjs/common';
 import { MediaServiceEnv } from './media-service.env';
 import { MediaServiceModule } from './media-service.module';
-import { InProcessProbeQueue } from './media/in-process-probe-queue';
+import { InProcessJobQueue } from '@cinetrace/job-queue';
+import { mediaJobSettings } from './media/media-jobs';
 
 // ServicePatterns is what media-service subscribes to on the bus: a pattern there without a handler
 // would be a request nobody answers (a 503 after the bus timeout), one handled twice a race.
 describe('media-service handlers', () => {
   const { controllers = [] } = MediaServiceModule.register(new MediaServiceEnv(), {
-    probes: new InProcessProbeQueue(1),
-    storyboards: new InProcessProbeQueue(1),
-    copies: new InProcessProbeQueue(1),
+    probes: new InProcessJobQueue(mediaJobSettings('probes', 'Probe', 1)),
+    storyboards: new InProcessJobQueue(mediaJobSettings('storyboards', 'Storyboard', 1)),
+    copies: new InProcessJobQueue(mediaJobSettings('copies', 'Copy', 1)),
     traces: {} as never,
   });
   const handled = handledPatterns(controllers as Array<Type<unknown>>);

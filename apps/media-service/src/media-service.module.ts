@@ -16,7 +16,7 @@ import { TraceMediaWriteBack } from './copies/trace-media-write-back';
 import { MediaBusController } from './media/media.bus-controller';
 import { MediaProber } from './media/media-prober';
 import { MediaService } from './media/media.service';
-import { ProbeQueue } from './media/probe-queue';
+import { PROBE_QUEUE, type MediaJobQueue } from './media/media-jobs';
 import { ProbeSweeper } from './media/probe-sweeper';
 import { mediaServiceMigrations } from './migrations';
 import { MediaServiceEnv, perProjectSlots } from './media-service.env';
@@ -39,11 +39,11 @@ const entities = [Media, MediaAnnotation, MediaCopy, MediaCopyTarget];
 
 /** The queues media-service drains, and the trace stream its copies' write-backs go to. */
 export interface MediaServiceWiring {
-  probes: ProbeQueue;
+  probes: MediaJobQueue;
   /** Storyboard jobs: apart from the probes, so a long scene detection never delays a probe. */
-  storyboards: ProbeQueue;
+  storyboards: MediaJobQueue;
   /** Copy jobs of media that trace outputs name: a queue like the probes', under its own name. */
-  copies: ProbeQueue;
+  copies: MediaJobQueue;
   traces: StreamPublisher;
 }
 
@@ -67,7 +67,7 @@ export class MediaServiceModule {
       controllers: [pingController(Patterns.MediaPing), MediaBusController, MediaFramesBusController, AnnotationsBusController, MediaCopiesBusController],
       providers: [
         { provide: MediaServiceEnv, useValue: env },
-        { provide: ProbeQueue, useValue: probes },
+        { provide: PROBE_QUEUE, useValue: probes },
         { provide: STORYBOARD_JOBS, useValue: storyboards },
         { provide: COPY_QUEUE, useValue: copies },
         { provide: StreamPublisher, useValue: traces },

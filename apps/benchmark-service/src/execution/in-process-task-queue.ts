@@ -1,6 +1,7 @@
 import type { StreamPublisher } from '@cinetrace/bus';
-import { TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
+import { TASK_QUEUE, TaskEvent, TaskJob, TaskTopics, taskEventRecord } from '@cinetrace/contracts';
 import { ATTEMPTS_USED_UP, finishedEvent, nextAttempt, startedEvent, TaskAttemptError, type TaskProcessor } from '@cinetrace/benchmark-tasks';
+import { InProcessJobQueue, type JobCounts, type JobRun } from '@cinetrace/job-queue';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueSurvey, StoppedAttempt, TaskQueue } from './task-queue';
@@ -10,26 +11,18 @@ export interface InProcessTaskQueueOptions {
   backoffMs?: number;
 }
 
-interface ActiveTask {
-  runId: string;
-  controller: AbortController;
-  /** The attempt running, once its `started` is stored. */
-  attempt?: number;
-  /** Between attempts, waiting out the backoff (BullMQ's `delayed`). */
-  delayed?: boolean;
-}
-
 /**
  * The all-in-one executor: the same TaskProcessor the worker uses, with the same
- * attempts, backoff and per-attempt timeout, running in this process. It holds nothing
- * durable: after a crash benchmark-service hands the unfinished tasks over again.
+ * attempts, backoff and per-attempt timeout, running in this process on an
+ * InProcessJobQueue (job id = task id). It holds nothing durable: after a crash
+ * benchmark-service hands the unfinished tasks over again.
  */
 export class InProcessTaskQueue extends TaskQueue {
   readonly durable = false;
   private readonly logger = new Logger(InProcessTaskQueue.name);
-  private readonly active = new Map<string, ActiveTask>();
-  private readonly backoffMs: number;
-  private closed = false;
+  private readonly jobs: InProcessJobQueue<TaskJob>;
+  /** Per task running, its attempt whose `started` is stored. */
+  private readonly attempts = new Map<string, number>();
   private readonly stoppedByClose: StoppedAttempt[] = [];
 
   constructor(
@@ -38,25 +31,27 @@ export class InProcessTaskQueue extends TaskQueue {
     options: InProcessTaskQueueOptions = {},
   ) {
     super();
-    this.backoffMs = options.backoffMs ?? 500;
+    this.jobs = new InProcessJobQueue<TaskJob>({
+      name: TASK_QUEUE,
+      label: 'Task',
+      // The dispatcher's windows bound what runs: the queue takes every task it is handed.
+      concurrency: Infinity,
+      // Attempts that died with an earlier process count: a task that crashes it cannot run for ever.
+      attempts: (job) => job.maxAttempts - nextAttempt(job, 0) + 1,
+      backoffMs: options.backoffMs ?? 500,
+      // Aborted attempts are handed over again at the next start: the shutdown does not wait for them.
+      closeGraceMs: 0,
+    });
+    this.jobs.process((run) => this.execute(run));
   }
 
-  async enqueue(jobs: TaskJob[]): Promise<void> {
-    for (const job of jobs) {
-      if (this.closed || this.active.has(job.taskId)) continue;
-      const task: ActiveTask = { runId: job.runId, controller: new AbortController() };
-      this.active.set(job.taskId, task);
-      void this.execute(job, task)
-        .catch((err) => this.logger.error(`Task ${job.taskId} stopped: ${(err as Error).message}`))
-        .finally(() => this.active.delete(job.taskId));
-    }
+  enqueue(jobs: TaskJob[]): Promise<void> {
+    return this.jobs.enqueue(jobs.map((job) => ({ id: job.taskId, data: job })));
   }
 
   async cancel(runId: string, taskIds: string[]): Promise<void> {
     const named = new Set(taskIds);
-    for (const [taskId, task] of this.active) {
-      if (task.runId === runId && (named.size === 0 || named.has(taskId))) task.controller.abort();
-    }
+    this.jobs.cancelWhere(({ id, data }) => data.runId === runId && (named.size === 0 || named.has(id)));
   }
 
   /** Nothing is lost while the process lives (a task just finished is only waiting for its event to be applied); a crash is reclaimed at boot. */
@@ -64,66 +59,51 @@ export class InProcessTaskQueue extends TaskQueue {
     return { lost: [], stalled: false };
   }
 
-  async isReachable(): Promise<boolean> {
-    return !this.closed;
+  isReachable(): Promise<boolean> {
+    return this.jobs.isReachable();
   }
 
   /** Aborts what is running: those tasks are handed over again when the process starts next. */
   async close(): Promise<void> {
-    this.closed = true;
-    for (const [taskId, task] of this.active) {
-      if (task.attempt !== undefined) this.stoppedByClose.push({ taskId, attempt: task.attempt });
-      task.controller.abort();
-    }
+    for (const [taskId, attempt] of this.attempts) this.stoppedByClose.push({ taskId, attempt });
+    await this.jobs.close();
   }
 
   /** In BullMQ's terms for the metrics: attempts running are `active`, backoffs `delayed`, the rest `waiting` to start. */
-  jobCounts(): { waiting: number; active: number; delayed: number } {
-    const counts = { waiting: 0, active: 0, delayed: 0 };
-    for (const task of this.active.values()) {
-      if (task.delayed) counts.delayed += 1;
-      else if (task.attempt !== undefined) counts.active += 1;
-      else counts.waiting += 1;
-    }
-    return counts;
+  jobCounts(): Promise<JobCounts> {
+    return this.jobs.counts();
   }
 
   override attemptsStoppedByClose(): StoppedAttempt[] {
     return [...this.stoppedByClose];
   }
 
-  private async execute(job: TaskJob, task: ActiveTask): Promise<void> {
-    const signal = task.controller.signal;
-    // Attempts that died with an earlier process count: a task that crashes it cannot run for ever.
-    for (let attempt = nextAttempt(job, 0); !signal.aborted; attempt += 1) {
-      if (attempt > job.maxAttempts) {
-        await this.processor.recordGivenUp?.(job, attempt - 1, ATTEMPTS_USED_UP);
-        const now = Date.now();
-        await this.publish(finishedEvent(job, attempt - 1, { error: ATTEMPTS_USED_UP, startedAt: now, finishedAt: now }), signal);
-        return;
-      }
-      // Stored before the attempt runs: the attempt count must survive the process.
-      await this.publish(startedEvent(job, attempt, Date.now()), signal);
+  /** One attempt of a task; throws when another attempt is due (the queue retries it after its backoff). */
+  private async execute({ data: job, attempt: run, signal }: JobRun<TaskJob>): Promise<void> {
+    const attempt = nextAttempt(job, run - 1);
+    if (attempt > job.maxAttempts) {
+      await this.processor.recordGivenUp?.(job, attempt - 1, ATTEMPTS_USED_UP);
+      const now = Date.now();
+      await this.publish(finishedEvent(job, attempt - 1, { error: ATTEMPTS_USED_UP, startedAt: now, finishedAt: now }), signal);
+      return;
+    }
+    // Stored before the attempt runs: the attempt count must survive the process.
+    await this.publish(startedEvent(job, attempt, Date.now()), signal);
+    if (signal.aborted) return;
+    this.attempts.set(job.taskId, attempt);
+    const startedAt = Date.now();
+    try {
+      const outcome = await this.processor.attempt(job, attempt, signal);
+      // The trace is stored by trace-ingest while the result is: a trace that cannot be stored fails the attempt (retryably).
+      await Promise.all([outcome.recorded, this.publish(finishedEvent(job, attempt, { outcome }), signal)]);
+    } catch (err) {
       if (signal.aborted) return;
-      task.attempt = attempt;
-      const startedAt = Date.now();
-      try {
-        const outcome = await this.processor.attempt(job, attempt, signal);
-        // The trace is stored by trace-ingest while the result is: a trace that cannot be stored fails the attempt (retryably).
-        await Promise.all([outcome.recorded, this.publish(finishedEvent(job, attempt, { outcome }), signal)]);
-        return;
-      } catch (err) {
-        if (signal.aborted) return;
-        const retryable = err instanceof TaskAttemptError ? err.retryable : true;
-        if (!retryable || attempt >= job.maxAttempts) {
-          const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
-          await this.publish(finishedEvent(job, attempt, { error, startedAt, finishedAt: Date.now() }), signal);
-          return;
-        }
-        task.delayed = true;
-        await sleep(this.backoffMs * 2 ** (attempt - 1), undefined, { signal }).catch(() => undefined);
-        task.delayed = false;
-      }
+      const retryable = err instanceof TaskAttemptError ? err.retryable : true;
+      if (retryable && attempt < job.maxAttempts) throw err;
+      const error = err instanceof TaskAttemptError ? err.message : 'the attempt failed unexpectedly';
+      await this.publish(finishedEvent(job, attempt, { error, startedAt, finishedAt: Date.now() }), signal);
+    } finally {
+      this.attempts.delete(job.taskId);
     }
   }
 

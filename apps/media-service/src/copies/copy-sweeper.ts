@@ -1,8 +1,8 @@
+import { SweptJobs, type JobRun } from '@cinetrace/job-queue';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ProbeQueue } from '../media/probe-queue';
-import { SweptQueue } from '../media/swept-queue';
+import { mediaJob, type MediaJob, type MediaJobQueue } from '../media/media-jobs';
 import { findCopies, listPendingCopies } from '../store/media-copies.queries';
 import { listUnfinishedTargets } from '../store/media-copy-targets.queries';
 import { MediaCopier } from './media-copier';
@@ -18,23 +18,24 @@ const SWEEP_BATCH = 500;
  * the write-backs that could not be published (the trace stream away): nothing accepted is lost.
  */
 @Injectable()
-export class CopySweeper extends SweptQueue {
+export class CopySweeper extends SweptJobs<MediaJob> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(COPY_QUEUE) private readonly queue: ProbeQueue,
+    @Inject(COPY_QUEUE) private readonly queue: MediaJobQueue,
     private readonly copier: MediaCopier,
     private readonly writeBack: TraceMediaWriteBack,
   ) {
     super(queue, 'media copies');
   }
 
-  protected run(copyId: string, lastAttempt: boolean): Promise<void> {
-    return this.copier.copy(copyId, lastAttempt);
+  /** A copy job's `mediaId` is the copy's id (the field keeps the name jobs were queued with). */
+  protected handle({ data, lastAttempt }: JobRun<MediaJob>): Promise<void> {
+    return this.copier.copy(data.mediaId, lastAttempt);
   }
 
   protected async requeue(): Promise<void> {
     const pending = await listPendingCopies(this.dataSource.manager, SWEEP_BATCH);
-    if (pending.length) await this.queue.enqueue(pending);
+    if (pending.length) await this.queue.enqueue(pending.map(mediaJob));
     const unfinished = await listUnfinishedTargets(this.dataSource.manager, SWEEP_BATCH);
     const settled = new Set((await findCopies(this.dataSource.manager, [...new Set(unfinished.map((t) => t.copyId))])).filter((c) => c.status !== 'pending').map((c) => c.id));
     await this.writeBack.forTargets(unfinished.filter((t) => settled.has(t.copyId)));

@@ -16,10 +16,10 @@ import type { MediaCopy } from '../store/media-copy.entity';
 import { TRACE_OUTPUT, type MediaCopyTarget } from '../store/media-copy-target.entity';
 import { findCopiesByUrl, insertCopies } from '../store/media-copies.queries';
 import { upsertTargets } from '../store/media-copy-targets.queries';
-import { ProbeQueue } from '../media/probe-queue';
+import { mediaJob, type MediaJobQueue } from '../media/media-jobs';
 import { TraceMediaWriteBack } from './trace-media-write-back';
 
-/** Provider token of the copy jobs' queue (the same kind of queue as the probes', under its own name). */
+/** Provider token of the copy jobs' queue (a media job queue like the probes', under its own name). */
 export const COPY_QUEUE = Symbol('CopyQueue');
 
 const ID_MAX = 128;
@@ -37,7 +37,7 @@ export class TraceMediaCopies {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(COPY_QUEUE) private readonly queue: ProbeQueue,
+    @Inject(COPY_QUEUE) private readonly queue: MediaJobQueue,
     private readonly writeBack: TraceMediaWriteBack,
   ) {}
 
@@ -66,10 +66,7 @@ export class TraceMediaCopies {
       return { created, settled: targets.filter((t) => byId.get(t.copyId)!.status !== 'pending') };
     });
     // Accepted either way: a copy that cannot be queued now is queued by the sweep, a write-back not published now is published by it.
-    if (created.length)
-      await this.queue
-        .enqueue(created.map((c) => ({ id: c.id, projectId: c.projectId })))
-        .catch((err: Error) => this.logger.warn(`Copies not queued yet (the sweep will): ${err.message}`));
+    if (created.length) await this.queue.enqueue(created.map(mediaJob)).catch((err: Error) => this.logger.warn(`Copies not queued yet (the sweep will): ${err.message}`));
     if (settled.length) await this.writeBack.forTargets(settled).catch((err: Error) => this.logger.warn(`Media not written back yet (the sweep will): ${err.message}`));
     return { accepted: references.length };
   }

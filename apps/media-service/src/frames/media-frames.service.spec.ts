@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { mediaServiceStore } from '../media-service.module';
-import { InProcessProbeQueue } from '../media/in-process-probe-queue';
+import { InProcessJobQueue } from '@cinetrace/job-queue';
+import { mediaJobSettings } from '../media/media-jobs';
 import { MediaProber } from '../media/media-prober';
 import { MediaService } from '../media/media.service';
 import { MediaFramesService } from './media-frames.service';
@@ -44,7 +45,9 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
   async function probedClip(ctx: ProjectContext, name: string) {
     const clip = makeClip(dir, name, lavfi('testsrc=size=320x240:rate=24:duration=2'), ['-pix_fmt', 'yuv420p']);
     const put = await storage.blobs.put(ctx.projectId, createReadStream(clip), { maxBytes: 10_000_000 });
-    const media = (await new MediaService(store.dataSource, new InProcessProbeQueue(1)).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })).media;
+    const media = (
+      await new MediaService(store.dataSource, new InProcessJobQueue(mediaJobSettings('probes', 'Probe', 1))).register({ ctx, ...put, contentType: 'video/mp4', sourceUrl: null })
+    ).media;
     await new MediaProber(store.dataSource, storage.blobs, () => resolveMediaTool('ffprobe', {}), { timeoutMs: 30_000 }).probe(media.id, true);
     return { put, media };
   }

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { findMedia } from '../store/media.queries';
 import { pictureProbe } from '../media/media-readiness';
-import { FairLimit } from '../fair/fair-limit';
+import { FairLimit } from '@cinetrace/job-queue';
 import { withMediaFile } from './media-file';
 
 /** A frame is a JPEG of at most 1280 pixels wide: far below this. */

@@ -10,17 +10,22 @@ import { Readable } from 'node:stream';
 import { mediaServiceStore } from '../media-service.module';
 import { MediaProber } from './media-prober';
 import { MediaService } from './media.service';
-import { ProbeQueue, type QueuedJob } from './probe-queue';
+import { JobQueue, type JobCounts, type JobToQueue } from '@cinetrace/job-queue';
+import type { MediaJob } from './media-jobs';
 
 /** A queue that only remembers what it was handed. */
-class RecordingProbeQueue extends ProbeQueue {
+class RecordingProbeQueue extends JobQueue<MediaJob> {
   readonly enqueued: string[] = [];
-  readonly projects: string[] = [];
-  async enqueue(jobs: QueuedJob[]): Promise<void> {
+  readonly projects: Array<string | undefined> = [];
+  async enqueue(jobs: JobToQueue<MediaJob>[]): Promise<void> {
     this.enqueued.push(...jobs.map((job) => job.id));
-    this.projects.push(...jobs.map((job) => job.projectId));
+    this.projects.push(...jobs.map((job) => job.data.projectId));
   }
-  consume(): void {}
+  process(): void {}
+  async cancel(): Promise<void> {}
+  async counts(): Promise<JobCounts> {
+    return { waiting: 0, active: 0, delayed: 0 };
+  }
   async isReachable(): Promise<boolean> {
     return true;
   }

@@ -15,13 +15,13 @@ import {
 } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import { isUniqueViolation } from '@cinetrace/persistence';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Media } from '../store/media.entity';
 import { findMedia, findMediaBySha256, insertMedia, listMedia } from '../store/media.queries';
 import { toMediaBlobView, toMediaView } from './media.views';
-import { ProbeQueue } from './probe-queue';
+import { mediaJob, PROBE_QUEUE, type MediaJobQueue } from './media-jobs';
 
 /** Media rows of a project: registered after the gateway stored the bytes, probed in the background; every query scoped by the project. */
 @Injectable()
@@ -30,7 +30,7 @@ export class MediaService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly probes: ProbeQueue,
+    @Inject(PROBE_QUEUE) private readonly probes: MediaJobQueue,
   ) {}
 
   /** A new row for a blob (`pending`, its probe queued), or the project's row for the same bytes as it is. */
@@ -69,7 +69,9 @@ export class MediaService {
       return { media: toMediaView(winner), created: false };
     }
     // The row is accepted either way: a probe that cannot be queued now is queued by the sweep.
-    await this.probes.enqueue([{ id: media.id, projectId }]).catch((err: Error) => this.logger.warn(`Probe of ${media.id} not queued yet (the sweep will): ${err.message}`));
+    await this.probes
+      .enqueue([mediaJob({ id: media.id, projectId })])
+      .catch((err: Error) => this.logger.warn(`Probe of ${media.id} not queued yet (the sweep will): ${err.message}`));
     return { media: toMediaView(media), created: true };
   }
 

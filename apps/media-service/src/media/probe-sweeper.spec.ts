@@ -7,20 +7,25 @@ import { join } from 'node:path';
 import { mediaServiceStore } from '../media-service.module';
 import { MediaProber } from './media-prober';
 import { MediaService } from './media.service';
-import { ProbeQueue, type QueuedJob } from './probe-queue';
+import { JobQueue, type JobCounts, type JobToQueue } from '@cinetrace/job-queue';
+import type { MediaJob } from './media-jobs';
 import { ProbeSweeper } from './probe-sweeper';
 
 /** A queue that refuses work, as Redis does while it is away, until told otherwise. */
-class FlakyProbeQueue extends ProbeQueue {
+class FlakyProbeQueue extends JobQueue<MediaJob> {
   down = true;
   readonly enqueued: string[] = [];
-  readonly projects: string[] = [];
-  async enqueue(jobs: QueuedJob[]): Promise<void> {
+  readonly projects: Array<string | undefined> = [];
+  async enqueue(jobs: JobToQueue<MediaJob>[]): Promise<void> {
     if (this.down) throw new Error('Redis is away');
     this.enqueued.push(...jobs.map((job) => job.id));
-    this.projects.push(...jobs.map((job) => job.projectId));
+    this.projects.push(...jobs.map((job) => job.data.projectId));
   }
-  consume(): void {}
+  process(): void {}
+  async cancel(): Promise<void> {}
+  async counts(): Promise<JobCounts> {
+    return { waiting: 0, active: 0, delayed: 0 };
+  }
   async isReachable(): Promise<boolean> {
     return !this.down;
   }

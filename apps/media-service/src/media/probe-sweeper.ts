@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { SweptJobs, type JobRun } from '@cinetrace/job-queue';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { listPendingMedia } from '../store/media.queries';
 import { MediaProber } from './media-prober';
-import { ProbeQueue } from './probe-queue';
-import { SweptQueue } from './swept-queue';
+import { mediaJob, PROBE_QUEUE, type MediaJob, type MediaJobQueue } from './media-jobs';
 
 /** Pending media handed to the queue per sweep; the next sweep takes the next ones. */
 const SWEEP_BATCH = 500;
@@ -15,21 +15,21 @@ const SWEEP_BATCH = 500;
  * went with an all-in-one process still runs, so nothing accepted stays pending.
  */
 @Injectable()
-export class ProbeSweeper extends SweptQueue {
+export class ProbeSweeper extends SweptJobs<MediaJob> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly queue: ProbeQueue,
+    @Inject(PROBE_QUEUE) private readonly queue: MediaJobQueue,
     private readonly prober: MediaProber,
   ) {
     super(queue, 'pending media');
   }
 
-  protected run(mediaId: string, lastAttempt: boolean): Promise<void> {
-    return this.prober.probe(mediaId, lastAttempt);
+  protected handle({ data, lastAttempt }: JobRun<MediaJob>): Promise<void> {
+    return this.prober.probe(data.mediaId, lastAttempt);
   }
 
   protected async requeue(): Promise<void> {
     const pending = await listPendingMedia(this.dataSource.manager, SWEEP_BATCH);
-    if (pending.length) await this.queue.enqueue(pending);
+    if (pending.length) await this.queue.enqueue(pending.map(mediaJob));
   }
 }

@@ -3,7 +3,7 @@ import { detectSceneCuts, MediaToolRunError, MediaUnreadableError, type MediaToo
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { withMediaFile } from '../frames/media-file';
-import type { ProbeQueue } from '../media/probe-queue';
+import type { MediaJobQueue } from '../media/media-jobs';
 import { findMediaById, saveStoryboard } from '../store/media.queries';
 import { storyboardTimes } from './storyboard-times';
 
@@ -20,13 +20,13 @@ export class StoryboardBuilder implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly dataSource: DataSource,
     private readonly blobs: BlobStore,
-    private readonly jobs: ProbeQueue,
+    private readonly jobs: MediaJobQueue,
     private readonly ffmpeg: () => MediaTool,
     private readonly timeoutMs: number,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.jobs.consume((mediaId, lastAttempt) => this.build(mediaId, lastAttempt));
+    this.jobs.process(({ data, lastAttempt }) => this.build(data.mediaId, lastAttempt));
   }
 
   async onApplicationShutdown(): Promise<void> {

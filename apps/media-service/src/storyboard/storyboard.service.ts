@@ -3,10 +3,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { pictureProbe } from '../media/media-readiness';
-import { ProbeQueue } from '../media/probe-queue';
+import { mediaJob, type MediaJobQueue } from '../media/media-jobs';
 import { findMedia } from '../store/media.queries';
 
-/** Provider token of the storyboard jobs' queue (a ProbeQueue on its own queue: BullMQ `media-storyboards`, or in process). */
+/** Provider token of the storyboard jobs' queue (a media job queue of its own: BullMQ `media-storyboards`, or in process). */
 export const STORYBOARD_JOBS = Symbol('StoryboardJobs');
 
 /**
@@ -21,7 +21,7 @@ export class StoryboardService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(STORYBOARD_JOBS) private readonly jobs: ProbeQueue,
+    @Inject(STORYBOARD_JOBS) private readonly jobs: MediaJobQueue,
   ) {}
 
   async storyboard(ctx: ProjectContext, id: string): Promise<MediaStoryboardReply> {
@@ -34,7 +34,7 @@ export class StoryboardService {
     if (stored && 'error' in stored) throw new DomainError(ErrorCode.MediaNotReady, `The storyboard could not be made: ${stored.error}`);
     if (stored) return { status: 'ready', atMs: stored.atMs };
     try {
-      await this.jobs.enqueue([{ id: media.id, projectId: media.projectId }]);
+      await this.jobs.enqueue([mediaJob(media)]);
     } catch (err) {
       this.logger.warn(`Storyboard of ${media.id} not queued: ${(err as Error).message}`);
       throw new DomainError(ErrorCode.Unavailable, 'The storyboard queue is unavailable; retry later');

@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
  * a group has at most `perGroup` tasks running or in line for a slot; its others wait in a
  * line of its own. So one project's flood takes at most `perGroup` slots, and another
  * project's task waits behind at most `perGroup` tasks of each project ahead of it, never
- * behind the whole flood (issue 59). Two p-limits composed: the group's, then the shared one.
+ * behind the whole flood. Two p-limits composed: the group's, then the shared one.
  */
 export class FairLimit {
   private readonly shared: pLimit.Limit;
