@@ -3,7 +3,7 @@ import { MediaStorageEnv, validateEnv } from '@cinetrace/config';
 import { DomainError, ErrorCode, type ProjectContext } from '@cinetrace/contracts';
 import { resolveMediaTool } from '@cinetrace/media-tools';
 import { aProjectContext, lavfi, makeClip, openTestStore, startS3Server, type S3Server, type TestStore } from '@cinetrace/testing';
-import { chmodSync, createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -92,5 +92,39 @@ describe.each(drivers)('MediaFramesService on %s', (_, makeStorage) => {
     await expect(frames.frame(ctx, media.id, 1000)).rejects.toEqual(expect.objectContaining({ code: ErrorCode.Unavailable }));
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await storage.blobs.stat(`${put.key}.frame-1000.jpg`)).toBeUndefined();
+  }, 120_000);
+
+  it("renders a project's frames at a lower CPU priority while others of that project wait, another project's lone frame at the usual one", async () => {
+    const flooding = aProjectContext('prj_frames_flooding');
+    const lone = aProjectContext('prj_frames_lone');
+    const floodingClip = (await probedClip(flooding, 'flooding.mp4')).media;
+    const loneClip = (await probedClip(lone, 'lone.mp4')).media;
+    // An ffmpeg that writes down its own nice value (once its parent had time to set it) and its output file, then renders.
+    const log = join(dir, `niceness-${Date.now()}.log`);
+    const recording = join(dir, 'recording-ffmpeg');
+    writeFileSync(recording, `#!/bin/sh\nsleep 0.3\necho "$(ps -o ni= -p $$) $*" >> ${log}\nexec ${resolveMediaTool('ffmpeg', {}).path} "$@"\n`);
+    chmodSync(recording, 0o755);
+    const frames = new MediaFramesService(store.dataSource, storage.blobs, () => ({ name: 'ffmpeg', path: recording, source: 'environment' }), {
+      concurrency: 2,
+      perProject: 1,
+      timeoutMs: 20_000,
+    });
+
+    await Promise.all([...[200, 400, 600].map((atMs) => frames.frame(flooding, floodingClip.id, atMs)), frames.frame(lone, loneClip.id, 100)]);
+
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => ({ niceness: Number(line.trim().split(/\s+/)[0]), args: line }));
+    const ss = (run: { args: string }) => /-ss (\S+)/.exec(run.args)?.[1];
+    // Which project a render is of, by its instant: the lone project asked 0.1 s only. The log is in
+    // the order the renders started (the flooding project's run one at a time).
+    const loneRuns = runs.filter((run) => ss(run) === '0.100');
+    const floodingRuns = runs.filter((run) => ss(run) !== '0.100');
+    expect(loneRuns.map((run) => run.niceness)).toEqual([0]);
+    expect(floodingRuns).toHaveLength(3);
+    // Its second render started while its third waited: lowered; its last ran with none of its own in line: as usual.
+    // (Its first may start before the others are asked.)
+    expect(floodingRuns.slice(1).map((run) => run.niceness)).toEqual([10, 0]);
   }, 120_000);
 });

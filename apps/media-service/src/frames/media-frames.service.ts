@@ -11,6 +11,12 @@ import { withMediaFile } from './media-file';
 
 /** A frame is a JPEG of at most 1280 pixels wide: far below this. */
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/**
+ * ffmpeg's nice value for a render of a project that has others in line: a project asking
+ * frames one at a time (a person scrubbing a clip) is served first when the cores are busy,
+ * not only first in line. Ten steps of nice are about a tenth of the CPU against the usual one.
+ */
+export const BACKLOG_NICENESS = 10;
 
 export interface FrameLimits {
   /** ffmpeg runs at once in this process; more requests wait their turn. */
@@ -36,6 +42,8 @@ export class MediaFramesService {
   private readonly logger = new Logger('MediaFrames');
   private readonly slots: FairLimit;
   private readonly rendering = new Map<string, Promise<MediaFrameBlobView>>();
+  /** Renders asked per project, in line or running (nicenessOf). */
+  private readonly rendersOf = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,18 +66,39 @@ export class MediaFramesService {
     if (stored) return { key, bytes: stored.bytes };
     let render = this.rendering.get(key);
     if (!render) {
-      render = this.slots.run(ctx.projectId, () => this.render(media.blobKey, key, atMs)).finally(() => this.rendering.delete(key));
+      this.countRender(ctx.projectId, 1);
+      render = this.slots
+        .run(ctx.projectId, async () => {
+          try {
+            return await this.render(media.blobKey, key, atMs, this.nicenessOf(ctx.projectId));
+          } finally {
+            // Before the slot is handed on: the next render of the project must not count this one.
+            this.countRender(ctx.projectId, -1);
+          }
+        })
+        .finally(() => this.rendering.delete(key));
       this.rendering.set(key, render);
     }
     return render;
   }
 
-  private async render(mediaKey: string, key: string, atMs: number): Promise<MediaFrameBlobView> {
+  private countRender(projectId: string, change: 1 | -1): void {
+    const count = (this.rendersOf.get(projectId) ?? 0) + change;
+    if (count > 0) this.rendersOf.set(projectId, count);
+    else this.rendersOf.delete(projectId);
+  }
+
+  /** A render starting now: lowered when others of its project are in line behind it. */
+  private nicenessOf(projectId: string): number {
+    return (this.rendersOf.get(projectId) ?? 0) > 1 ? BACKLOG_NICENESS : 0;
+  }
+
+  private async render(mediaKey: string, key: string, atMs: number, niceness: number): Promise<MediaFrameBlobView> {
     const deadline = Date.now() + this.limits.timeoutMs;
     let jpeg: Buffer | null;
     try {
       jpeg = await withMediaFile(this.blobs, mediaKey, this.limits.timeoutMs, (path) =>
-        extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()), maxPixels: this.limits.maxPixels }),
+        extractFrame(this.ffmpeg(), path, { atMs, timeoutMs: Math.max(1, deadline - Date.now()), maxPixels: this.limits.maxPixels, niceness }),
       );
     } catch (err) {
       if (err instanceof MediaUnreadableError) throw new DomainError(ErrorCode.MediaNotReady, `The media's picture could not be decoded (${err.message})`);
