@@ -1,5 +1,6 @@
 import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
 import { SCOPE_MARK } from '../auth/access.decorators';
+import { IDEMPOTENCY_KEY_MARK, type IdempotencyKeyMark } from '../idempotency/idempotency-key-mark';
 import { OTLP_TRACE_ROUTES } from './otlp-routes';
 import { headerRef } from '../openapi/response-headers';
 
@@ -56,6 +57,8 @@ function otlpOperation(path: (typeof OTLP_TRACE_ROUTES)[number]): OperationObjec
   };
   // The scope the auth guard's rule asks (ingestCaller), read by describeSecurity as on a controller's route.
   (operation as unknown as Record<string, unknown>)[SCOPE_MARK] = 'ingest';
+  // Exports are idempotent by their span ids: Idempotency-Key is ignored, so not offered.
+  (operation as unknown as Record<string, unknown>)[IDEMPOTENCY_KEY_MARK] = 'ignored' satisfies IdempotencyKeyMark;
   return operation;
 }
 

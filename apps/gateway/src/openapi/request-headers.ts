@@ -1,4 +1,5 @@
 import type { OpenAPIObject, ParameterObject } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_MARK } from '../idempotency/idempotency-key-mark';
 import { operationsOf } from './document-walk';
 
 const IDEMPOTENCY_KEY: ParameterObject = {
@@ -8,17 +9,18 @@ const IDEMPOTENCY_KEY: ParameterObject = {
   description: 'Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused',
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
-/** Routes whose answer holds a secret shown once: a replay would mean storing it, so the header is refused (400). */
-const REFUSES_IDEMPOTENCY_KEY = ['createApiKey', 'createOrganization'];
-/** OTLP exports are idempotent by span ids; the header is ignored there. */
-const IGNORES_IDEMPOTENCY_KEY = ['exportOtlpTraces', 'exportOtlpTracesUnderApi'];
 
-/** Idempotency-Key on every POST that takes it (idempotency.interceptor.ts), and the If-Match form parseIfMatch accepts. */
+/**
+ * Idempotency-Key on every POST that takes it (idempotency.interceptor.ts): all but those
+ * marked (idempotency-key-mark.ts); and the If-Match form parseIfMatch accepts.
+ */
 export function describeRequestHeaders(doc: OpenAPIObject): void {
   for (const { method, operation } of operationsOf(doc)) {
-    const id = operation.operationId ?? '';
+    const marks = operation as unknown as Record<string, unknown>;
+    const takesKey = marks[IDEMPOTENCY_KEY_MARK] === undefined;
+    delete marks[IDEMPOTENCY_KEY_MARK];
     const parameters = (operation.parameters ?? []) as ParameterObject[];
-    if (method === 'post' && !REFUSES_IDEMPOTENCY_KEY.includes(id) && !IGNORES_IDEMPOTENCY_KEY.includes(id)) parameters.push(IDEMPOTENCY_KEY);
+    if (method === 'post' && takesKey) parameters.push(IDEMPOTENCY_KEY);
     for (const parameter of parameters) {
       if (parameter.in === 'header' && parameter.name === 'If-Match') {
         parameter.description = parameter.description ?? 'The version the change applies to, as `"<version>"`; a stale one is 412 precondition_failed';
