@@ -25,7 +25,7 @@ import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs
 import type { FastifyReply } from 'fastify';
 import { Caller, CallerIsAdmin } from '../auth/caller';
 import { RequiresScope } from '../auth/access.decorators';
-import { ifNoneMatchHolds, parseIfMatch, promptETag } from '../http/if-match';
+import { ifNoneMatchHolds, parseIfMatch, promptETag } from './prompt-etag';
 import { parseResourceQuery } from '../http/resource-query';
 import { ApiListResponse } from '../lists/api-list-response';
 import type { FilterSpec } from '../lists/list-query';

@@ -1,4 +1,4 @@
-import { ifNoneMatchHolds, parseIfMatch, promptETag } from './if-match';
+import { ifNoneMatchHolds, parseIfMatch, promptETag } from './prompt-etag';
 
 const ID = 'prm_01jh8z6v9q3m2r7x5c4b1n0k8d';
 
