@@ -30,11 +30,12 @@ const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironmen
 
 module.exports = {
   projects: [
-    // The deployment checks (test/deploy-checks) need no build either: they run with the unit tests.
+    // The deployment checks (test/deploy-checks) and the specs over every app (test/apps) need no
+    // build either: they run with the unit tests.
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts', '<rootDir>/test/apps/*.spec.ts', '<rootDir>/test/deploy-checks/**/*.spec.ts'],
       // The time limit of a test: jest ignores a project's `testTimeout` (it reads the global one only).
       setupFilesAfterEnv: ['<rootDir>/test/jest/unit-timeout.ts'],
     },

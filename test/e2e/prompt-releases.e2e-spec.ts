@@ -1,11 +1,11 @@
 import { expect } from '@jest/globals';
 import { Api, ApiResponse } from '@cinetrace/testing';
 import { aBenchmark, BENCHMARKS, benchmarkOn, captionItems, runEnds, startOk, type RunView } from './support/benchmarks';
-import { createDataset } from './support/datasets';
+import { appendOk, createDataset } from './support/datasets';
 import { createApiKey } from './support/api-keys';
 import { expectProblem } from './support/expectations';
 import { pageThrough } from './support/lists';
-import { PROMPTS, createPrompt, inNewProject, put } from './support/prompts';
+import { PROMPTS, createPrompt, inNewProject, moveOnceRunIsTold, put } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { Answer, Item } from './support/api-types';
 
@@ -167,9 +167,35 @@ describe('Prompt releases, gates, rendering', () => {
       const id = await promptWithVersions(api, 2);
       await moveRelease(api, id, 'staging', { version: 2 });
       await moveRelease(api, id, 'production', { version: 1 });
-      const { benchmarkId } = await benchmarkOn(api, captionItems(4), { target: { type: 'dataset', promptId: id, promptRelease: 'staging' } });
-      return { id, benchmarkId };
+      const { benchmarkId, datasetId } = await benchmarkOn(api, captionItems(4), { target: { type: 'dataset', promptId: id, promptRelease: 'staging' } });
+      return { id, benchmarkId, datasetId };
     }
+
+    // prompt-service judges gates from what benchmark-service tells it (docs/architecture.md, "Service dependencies").
+    it('learn of a completed run a moment after it completes, of new dataset versions and of a deleted benchmark as the change is answered', async () => {
+      const { api } = await inNewProject(ctx.api);
+      const { id, benchmarkId, datasetId } = await gatedSetup(api);
+      const gate = { benchmarkId, thresholds: { exact_match: 0.5 } };
+      const run = await runOnStaging(api, benchmarkId);
+
+      const passed = await moveOnceRunIsTold(api, id, 'production', { version: 2, gate }, run.id);
+      expect(passed.status).toBe(200);
+      expect((passed.body as Answer<'movePromptRelease'>).gate).toEqual({ ...gate, datasetVersion: run.datasetVersion });
+
+      // Items appended: a new gate counts the dataset's new version, which no run covered yet.
+      const appended = await appendOk(api, datasetId, captionItems(2));
+      expect(appended.version).toBe(run.datasetVersion + 1);
+      const fresh = await moveRelease(api, id, 'canary', { version: 2, gate });
+      expectProblem(fresh, 409, 'gate_failed', ['version']);
+      expect(fresh.body.detail).toContain(`over its whole dataset (version ${appended.version})`);
+      expect(fresh.body.detail).toContain(`run '${run.id}' ran over version ${run.datasetVersion} of the dataset`);
+
+      // The benchmark deleted: its gate can no longer be passed, from the next request on.
+      expect((await api.request('DELETE', `${BENCHMARKS}/${benchmarkId}`)).status).toBe(200);
+      const gone = await moveRelease(api, id, 'production', { version: 1 });
+      expectProblem(gone, 409, 'gate_failed');
+      expect(gone.body.detail).toContain(`gated by benchmark '${benchmarkId}', which no longer exists`);
+    });
 
     it('refuse a version with no run, and one whose run scored below a threshold (naming the scorer and its mean); accept one that passed', async () => {
       const { api } = await inNewProject(ctx.api);
@@ -188,7 +214,7 @@ describe('Prompt releases, gates, rendering', () => {
       expect(run.scores.exact_match.mean).toBe(0.5);
       expect(run.prompt).toEqual({ id, version: 2, release: 'staging' });
 
-      const below = await moveRelease(api, id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.75 } } });
+      const below = await moveOnceRunIsTold(api, id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.75 } } }, run.id);
       expectProblem(below, 409, 'gate_failed', ['gate.thresholds.exact_match']);
       expect(below.body.detail).toContain(run.id);
       expect(below.body.detail).toContain('exact_match 0.5 < 0.75');
@@ -258,9 +284,12 @@ describe('Prompt releases, gates, rendering', () => {
     it('setting or removing a gate needs admin; moving a gated release does not', async () => {
       const { api, key: projectKey } = await inNewProject(ctx.api);
       const { id, benchmarkId } = await gatedSetup(api);
-      await runOnStaging(api, benchmarkId);
+      const run = await runOnStaging(api, benchmarkId);
       const writer = ctx.api.withAuthorization(`Bearer ${(await createApiKey(ctx.api, { scopes: ['write'] })).key}`).withProjectKey(projectKey);
       const gate = { benchmarkId, thresholds: { exact_match: 0.5 } };
+      // Once prompt-service knows of the run, a gate through it passes.
+      expect((await moveOnceRunIsTold(api, id, 'scratch', { version: 2, gate }, run.id)).status).toBe(200);
+      expect((await api.request('DELETE', releasePath(id, 'scratch'))).status).toBe(204);
 
       expectProblem(await moveRelease(writer, id, 'production', { version: 2, gate }), 403, 'insufficient_scope');
       expect((await moveRelease(api, id, 'production', { version: 1, gate: null })).status).toBe(200);

@@ -3,7 +3,7 @@ import { Api } from '@cinetrace/testing';
 import { appendOk } from './support/datasets';
 import { benchmarkOn, captionItems, runEnds, startOk, type RunView } from './support/benchmarks';
 import { expectProblem } from './support/expectations';
-import { PROMPTS, createPrompt, del, inNewProject, keyWithScopes, moveRelease, put, releasePath } from './support/prompts';
+import { PROMPTS, createPrompt, del, inNewProject, keyWithScopes, moveOnceRunIsTold, moveRelease, put, releasePath } from './support/prompts';
 import { useStack } from './support/stack-hooks';
 import { Answer } from './support/api-types';
 
@@ -24,8 +24,8 @@ async function gatedPrompt(admin: Api, projectKey: string) {
   await put(admin, prompt.id, { content: 'evaluated take of {{subject}}' });
   await moveRelease(admin, prompt.id, 'staging', { version: 2 });
   const { benchmarkId, datasetId } = await benchmarkOn(admin, captionItems(4), { target: { type: 'dataset', promptId: prompt.id, promptRelease: 'staging' } });
-  await completedRun(admin, benchmarkId);
-  const gated = await moveRelease(admin, prompt.id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 } } });
+  const run = await completedRun(admin, benchmarkId);
+  const gated = await moveOnceRunIsTold(admin, prompt.id, 'production', { version: 2, gate: { benchmarkId, thresholds: { exact_match: 0.5 } } }, run.id);
   if (gated.status !== 200) throw new Error(`gating answered ${gated.status}: ${gated.text}`);
   const writer = await keyWithScopes(admin, projectKey, ['write']);
   return { prompt, benchmarkId, datasetId, writer };
@@ -90,13 +90,13 @@ describe('Prompts under a key of the project (issue 59)', () => {
       const version = easy.datasetVersion;
 
       const gate = { benchmarkId, thresholds: { exact_match: 0.75 } };
-      const refused = await moveRelease(admin, prompt.id, 'production', { version: 1, gate });
+      const refused = await moveOnceRunIsTold(admin, prompt.id, 'production', { version: 1, gate }, easy.id);
       expectProblem(refused, 409, 'gate_failed', ['version']);
       expect(refused.body.detail).toContain(`run '${easy.id}' ran 1 of the dataset's 4 items (a rowSubset), and the gate counts only runs over every item`);
 
       // The whole dataset scores 0.5: below 0.75, enough for 0.5.
       const whole = await completedRun(admin, benchmarkId);
-      expectProblem(await moveRelease(admin, prompt.id, 'production', { version: 1, gate }), 409, 'gate_failed', ['gate.thresholds.exact_match']);
+      expectProblem(await moveOnceRunIsTold(admin, prompt.id, 'production', { version: 1, gate }, whole.id), 409, 'gate_failed', ['gate.thresholds.exact_match']);
       const passed = await moveRelease(admin, prompt.id, 'production', { version: 1, gate: { ...gate, thresholds: { exact_match: 0.5 } } });
       expect(passed.status).toBe(200);
       expect(passed.body).toEqual(expect.objectContaining({ gate: { benchmarkId, thresholds: { exact_match: 0.5 }, datasetVersion: version } }));
@@ -111,7 +111,7 @@ describe('Prompts under a key of the project (issue 59)', () => {
       await moveRelease(admin, prompt.id, 'staging', { version: 2 });
       const later = await completedRun(admin, benchmarkId);
       expect(later.datasetVersion).toBe(version + 1);
-      const otherVersion = await moveRelease(admin, prompt.id, 'production', { version: 2 });
+      const otherVersion = await moveOnceRunIsTold(admin, prompt.id, 'production', { version: 2 }, later.id);
       expectProblem(otherVersion, 409, 'gate_failed', ['version']);
       expect(otherVersion.body.detail).toContain(`run '${later.id}' ran over version ${version + 1} of the dataset, and the gate counts only runs over version ${version}`);
       expect(whole.id).not.toBe(later.id);

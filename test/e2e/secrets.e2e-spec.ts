@@ -372,16 +372,25 @@ describe('Secrets', () => {
       }
     });
 
-    it('cannot delete a secret while a live benchmark names it', async () => {
+    // project-service decides from what benchmark-service told it, by the time a benchmark's create or delete is answered.
+    it('cannot delete a secret while a live benchmark names it, from the moment the benchmark is created until the last one naming it is deleted', async () => {
       const { api } = await inNewProject(ctx.api);
       const secret = await createSecret(api, { name: unique('IN_USE').replace(/[^A-Za-z0-9_.-]/g, '_'), value: aValue('in-use') });
-      const { benchmarkId } = await benchmarkOn(api, [], {
-        target: { type: 'openai_chat', baseUrl: `${endpoints.baseUrl}/chat`, model: 'm', apiKey: { secret: secret.name } },
-      });
+      const naming = { target: { type: 'openai_chat', baseUrl: `${endpoints.baseUrl}/chat`, model: 'm', apiKey: { secret: secret.name } } };
+      const { benchmarkId } = await benchmarkOn(api, [], naming);
       const refused = await api.request('DELETE', secretPath(secret.id));
       expectProblem(refused, 409, 'conflict');
       expect(refused.body.detail).toContain(benchmarkId);
+
+      // Another project of the organization names it too: deleting one benchmark leaves the other's reference.
+      const other = await inNewProject(ctx.api);
+      const { benchmarkId: otherBenchmarkId } = await benchmarkOn(other.api, [], naming);
       expect((await api.request('DELETE', benchmarkPath(benchmarkId))).status).toBe(200);
+      const stillNamed = await api.request('DELETE', secretPath(secret.id));
+      expectProblem(stillNamed, 409, 'conflict');
+      expect([stillNamed.body.detail.includes(otherBenchmarkId), stillNamed.body.detail.includes(benchmarkId)]).toEqual([true, false]);
+
+      expect((await other.api.request('DELETE', benchmarkPath(otherBenchmarkId))).status).toBe(200);
       expect((await api.request('DELETE', secretPath(secret.id))).status).toBe(204);
     });
 

@@ -2,6 +2,8 @@ import type { BusClient } from '@cinetrace/bus';
 import type { CreateDatasetInput, DatasetItemInput, TaskJob } from '@cinetrace/contracts';
 import { BenchmarkServiceEnv } from './benchmark-service.env';
 import { QueueSurvey, TaskQueue } from './execution/task-queue';
+import { FactRelay } from './facts/fact-relay';
+import type { DataSource } from 'typeorm';
 
 // Collaborators and inputs for the specs of benchmark-service's services (which run on real stores).
 
@@ -56,4 +58,12 @@ export function aDatasetInput(overrides: Partial<CreateDatasetInput> = {}): Crea
 /** A valid benchmark body: the dataset's expected values as outputs, scored by exact match. */
 export function aBenchmarkInput(datasetId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'Nightly captions', datasetId, target: { type: 'dataset' }, scorers: [{ type: 'exact_match' }], runner: { concurrency: 2 }, ...overrides };
+}
+
+/** The relay of facts to prompt-service and project-service, never started: a spec sends its batches itself (sendBatch). */
+export const anIdleFactRelay = (dataSource: DataSource, bus: BusClient = aFakeBus().bus): FactRelay => new FactRelay(dataSource, bus);
+
+/** Sends every fact waiting, batch after batch. */
+export async function sendAllFacts(relay: FactRelay): Promise<void> {
+  while (await relay.sendBatch());
 }

@@ -15,6 +15,7 @@ import { Dataset } from './store/dataset.entity';
 import { DatasetsBusController } from './datasets/datasets.bus-controller';
 import { DatasetsService } from './datasets/datasets.service';
 import { TaskDispatcher } from './execution/task-dispatcher';
+import { FactRelay } from './facts/fact-relay';
 import { TaskEventsSource, taskEventsSubscription } from './execution/task-events.subscription';
 import { TaskQueue } from './execution/task-queue';
 import { benchmarkServiceMigrations } from './migrations';
@@ -63,6 +64,7 @@ export class BenchmarkServiceModule {
         RunAnnotations,
         TaskDispatcher,
         TaskEventsHandler,
+        FactRelay,
         taskEventsSubscription(execution.events),
       ],
     };

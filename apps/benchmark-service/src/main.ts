@@ -27,7 +27,7 @@ runServiceProcess({
         clientId: `${BENCHMARK_SERVICE}-client`,
         kafka,
         timeoutMs: env.BUS_TIMEOUT_MS,
-        patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck, Patterns.MediaAnnotationCounts],
+        patterns: [Patterns.PromptGet, Patterns.SecretUsesCheck, Patterns.MediaAnnotationCounts, Patterns.EvaluationsRecord, Patterns.SecretReferencesRecord],
       },
     });
     return busServiceProcess(BENCHMARK_SERVICE, app, kafka, { queue: () => queue.isReachable() });

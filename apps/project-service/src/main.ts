@@ -1,6 +1,5 @@
 import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
 import { kafkaServerOptions } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
 import { ProjectServiceEnv } from './project-service.env';
 import { PROJECT_SERVICE } from './project-service.module';
 import { startProjectService } from './start-project-service';
@@ -15,7 +14,8 @@ runServiceProcess({
       clientId: `${PROJECT_SERVICE}-client`,
       kafka,
       timeoutMs: env.BUS_TIMEOUT_MS,
-      patterns: [Patterns.SecretReferences],
+      // project-service asks no other service (docs/architecture.md, "Service dependencies").
+      patterns: [],
     });
     return busServiceProcess(PROJECT_SERVICE, app, kafka);
   },

@@ -23,6 +23,7 @@ import { SecretIntake, secretsKeyOf } from './secrets/secret-cipher';
 import { SecretReleaseService } from './secrets/secret-release.service';
 import { Secret } from './store/secret.entity';
 import { SecretsBusController } from './secrets/secrets.bus-controller';
+import { SecretReferencesService } from './secrets/secret-references.service';
 import { SecretsService } from './secrets/secrets.service';
 
 export const PROJECT_SERVICE = ServiceNames.ProjectService;
@@ -53,6 +54,7 @@ export class ProjectServiceModule {
         OrganizationsService,
         BootstrapService,
         SecretsService,
+        SecretReferencesService,
         SecretReleaseService,
       ],
     };

@@ -1,6 +1,5 @@
 import { busServiceProcess, runServiceProcess } from '@cinetrace/bootstrap';
 import { kafkaServerOptions } from '@cinetrace/bus';
-import { Patterns } from '@cinetrace/contracts';
 import { PromptServiceEnv } from './prompt-service.env';
 import { PROMPT_SERVICE } from './prompt-service.module';
 import { startPromptService } from './start-prompt-service';
@@ -15,7 +14,8 @@ runServiceProcess({
       clientId: `${PROMPT_SERVICE}-client`,
       kafka,
       timeoutMs: env.BUS_TIMEOUT_MS,
-      patterns: [Patterns.RunsOfPrompt],
+      // prompt-service asks no other service (docs/architecture.md, "Service dependencies").
+      patterns: [],
     });
     return busServiceProcess(PROMPT_SERVICE, app, kafka);
   },

@@ -8,7 +8,9 @@ import { PromptServiceEnv } from './prompt-service.env';
 import { PromptActivity } from './store/prompt-activity.entity';
 import { PromptLabel } from './store/prompt-label.entity';
 import { PromptRendersService } from './prompts/prompt-renders.service';
-import { BenchmarkRuns } from './releases/benchmark-runs';
+import { EvaluationsBusController } from './releases/evaluations.bus-controller';
+import { EvaluationsService } from './releases/evaluations.service';
+import { GateEvidenceReader } from './releases/gate-evidence';
 import { PromptRelease } from './store/prompt-release.entity';
 import { ReleasesBusController } from './releases/releases.bus-controller';
 import { ReleasesService } from './releases/releases.service';
@@ -28,8 +30,8 @@ export class PromptServiceModule {
     return {
       module: PromptServiceModule,
       imports: [LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(promptServiceStore(env)), BusModule.forClient(bus)],
-      controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController],
-      providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService, PromptRendersService, ReleasesService, BenchmarkRuns],
+      controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController, EvaluationsBusController],
+      providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService, PromptRendersService, ReleasesService, GateEvidenceReader, EvaluationsService],
     };
   }
 }

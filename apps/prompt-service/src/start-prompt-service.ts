@@ -7,7 +7,7 @@ import { PROMPT_SERVICE, PromptServiceModule } from './prompt-service.module';
 
 /**
  * Starts prompt-service on the given transport: Kafka (distributed) or an in-process strategy (all-in-one).
- * `bus` is how it asks benchmark-service about runs (a release's gate).
+ * `bus`: its client on the bus (it asks no other service today).
  */
 export function startPromptService(env: PromptServiceEnv, transport: KafkaOptions | CustomStrategy, bus: BusClientConfig): Promise<INestMicroservice> {
   return startMicroservice(PROMPT_SERVICE, PromptServiceModule.register(env, bus), transport, env.LOG_LEVEL);

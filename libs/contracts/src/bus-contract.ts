@@ -3,7 +3,7 @@ import type { ApiKeyView, StoredApiKeyView } from './api-keys/api-key.views';
 import type { AuthResolveReply, AuthResolveRequest } from './auth/auth.messages';
 import type { BenchmarkCreateRequest, BenchmarkListKey, BenchmarkListRequest, BenchmarkRequest } from './benchmarks/benchmark.messages';
 import type { BenchmarkView, RunView } from './benchmarks/benchmark.views';
-import type { RunListKey, RunListRequest, RunStartRequest, RunsOfPromptReply, RunsOfPromptRequest, TaskListRequest } from './benchmarks/run.messages';
+import type { RunListKey, RunListRequest, RunStartRequest, TaskListRequest } from './benchmarks/run.messages';
 import type { TaskOutputReply, TaskOutputRequest } from './benchmarks/task.messages';
 import type { RunStartedView, TaskPage } from './benchmarks/run.views';
 import type {
@@ -46,6 +46,7 @@ import type {
   PromptVersionKey,
 } from './prompts/prompt.messages';
 import type { DeletedPromptView, PromptActivityView, PromptVersionView, PromptView } from './prompts/prompt.views';
+import type { EvaluationsRecordRequest, FactsRecordedReply } from './prompts/evaluation.messages';
 import type { PromptDiffRequest, PromptReleaseMoveRequest, PromptReleaseRemoveRequest, PromptReleasesRequest, PromptRenderRequest } from './prompts/release.messages';
 import type { PromptDiffView, PromptReleaseListView, PromptReleaseView, RenderedPromptView } from './prompts/release.views';
 import type {
@@ -54,11 +55,10 @@ import type {
   SecretIntakeKeyReply,
   SecretListKey,
   SecretListRequest,
-  SecretReferencesReply,
-  SecretReferencesRequest,
   SecretRequest,
   SecretResolveReply,
   SecretResolveRequest,
+  SecretReferencesRecordRequest,
   SecretRotateRequest,
   SecretUsesCheckReply,
   SecretUsesCheckRequest,
@@ -110,6 +110,7 @@ export interface BusContract {
   [Patterns.SecretIntakeKey]: { request: NoRequest; reply: SecretIntakeKeyReply };
   [Patterns.SecretUsesCheck]: { request: SecretUsesCheckRequest; reply: SecretUsesCheckReply };
   [Patterns.SecretResolve]: { request: SecretResolveRequest; reply: SecretResolveReply };
+  [Patterns.SecretReferencesRecord]: { request: SecretReferencesRecordRequest; reply: FactsRecordedReply };
   [Patterns.PromptCreate]: { request: PromptCreateRequest; reply: PromptView };
   [Patterns.PromptList]: { request: PromptListRequest; reply: Page<PromptView, PromptListKey> };
   [Patterns.PromptGet]: { request: PromptGetRequest; reply: PromptView };
@@ -122,6 +123,7 @@ export interface BusContract {
   [Patterns.PromptReleaseRemove]: { request: PromptReleaseRemoveRequest; reply: ReleaseRemovedReply };
   [Patterns.PromptDiff]: { request: PromptDiffRequest; reply: PromptDiffView };
   [Patterns.PromptRender]: { request: PromptRenderRequest; reply: RenderedPromptView };
+  [Patterns.EvaluationsRecord]: { request: EvaluationsRecordRequest; reply: FactsRecordedReply };
   [Patterns.TraceList]: { request: TraceListRequest; reply: TextPage<TraceListKey> };
   [Patterns.TraceGet]: { request: TraceGetRequest; reply: TraceView };
   [Patterns.SpanParents]: { request: SpanParentsRequest; reply: SpanParentsReply };
@@ -139,8 +141,6 @@ export interface BusContract {
   [Patterns.RunStart]: { request: RunStartRequest; reply: RunStartedView };
   [Patterns.RunList]: { request: RunListRequest; reply: Page<RunView, RunListKey> };
   [Patterns.TaskList]: { request: TaskListRequest; reply: TaskPage };
-  [Patterns.RunsOfPrompt]: { request: RunsOfPromptRequest; reply: RunsOfPromptReply };
-  [Patterns.SecretReferences]: { request: SecretReferencesRequest; reply: SecretReferencesReply };
   [Patterns.TaskOutput]: { request: TaskOutputRequest; reply: TaskOutputReply };
   [Patterns.MediaRegister]: { request: MediaRegisterRequest; reply: MediaRegisteredView };
   [Patterns.MediaList]: { request: MediaListRequest; reply: Page<MediaView, MediaListKey> };

@@ -16,6 +16,7 @@ export * from './prompts/prompt.messages';
 export * from './prompts/release.inputs';
 export * from './prompts/release.views';
 export * from './prompts/release.messages';
+export * from './prompts/evaluation.messages';
 export * from './traces/trace.types';
 export * from './traces/trace.views';
 export * from './traces/trace.messages';

@@ -33,8 +33,6 @@ export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
   Patterns.BenchmarkGet,
   Patterns.RunList,
   Patterns.TaskList,
-  Patterns.RunsOfPrompt,
-  Patterns.SecretReferences,
   Patterns.ProjectPing,
   Patterns.PromptPing,
   Patterns.TracePing,
@@ -70,6 +68,7 @@ export const ServicePatterns = {
     Patterns.SecretIntakeKey,
     Patterns.SecretUsesCheck,
     Patterns.SecretResolve,
+    Patterns.SecretReferencesRecord,
   ],
   [ServiceNames.PromptService]: [
     Patterns.PromptPing,
@@ -85,6 +84,7 @@ export const ServicePatterns = {
     Patterns.PromptReleaseRemove,
     Patterns.PromptDiff,
     Patterns.PromptRender,
+    Patterns.EvaluationsRecord,
   ],
   [ServiceNames.TraceIngest]: [Patterns.TracePing, Patterns.TraceList, Patterns.TraceGet, Patterns.SpanParents, Patterns.IngestReceipts],
   [ServiceNames.BenchmarkService]: [
@@ -102,8 +102,6 @@ export const ServicePatterns = {
     Patterns.RunStart,
     Patterns.RunList,
     Patterns.TaskList,
-    Patterns.RunsOfPrompt,
-    Patterns.SecretReferences,
     Patterns.TaskOutput,
   ],
   [ServiceNames.MediaService]: [

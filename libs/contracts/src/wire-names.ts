@@ -41,6 +41,8 @@ export const Patterns = {
   SecretUsesCheck: 'project.secrets.uses.check',
   /** The process making an outbound call asks for one value, sealed to its own key. */
   SecretResolve: 'project.secrets.resolve',
+  /** benchmark-service pushes the secret names its benchmarks reference (a secret still named cannot be deleted). */
+  SecretReferencesRecord: 'project.secrets.references.record',
   PromptCreate: 'prompt.prompts.create',
   PromptList: 'prompt.prompts.list',
   PromptGet: 'prompt.prompts.get',
@@ -53,6 +55,8 @@ export const Patterns = {
   PromptReleaseRemove: 'prompt.releases.remove',
   PromptDiff: 'prompt.prompts.diff',
   PromptRender: 'prompt.prompts.render',
+  /** benchmark-service pushes its benchmarks and completed runs of prompts (what a release's gate judges by). */
+  EvaluationsRecord: 'prompt.evaluations.record',
   TraceList: 'trace.traces.list',
   TraceGet: 'trace.traces.get',
   SpanParents: 'trace.spans.parents',
@@ -70,12 +74,8 @@ export const Patterns = {
   RunStart: 'benchmark.runs.start',
   RunList: 'benchmark.runs.list',
   TaskList: 'benchmark.tasks.list',
-  /** prompt-service asks for the completed runs that rendered a prompt at a version (a release's gate). */
-  RunsOfPrompt: 'benchmark.runs.of-prompt',
   /** benchmark-worker asks for an item's output in another run of the project (video_similarity against a run). */
   TaskOutput: 'benchmark.tasks.output',
-  /** project-service asks which live benchmarks name a secret, before deleting it. */
-  SecretReferences: 'benchmark.secrets.references',
   MediaRegister: 'media.media.register',
   MediaList: 'media.media.list',
   MediaGet: 'media.media.get',

@@ -9,3 +9,4 @@ export * from './migration-step';
 export * from './store-check';
 export * from './prepared-statements';
 export * from './entity-rows';
+export * from './outbox-relay';

@@ -40,6 +40,21 @@ export const releasePath = (id: string, name: string): string => `${PROMPTS}/${i
 /** PUT …/releases/{name}. */
 export const moveRelease = (api: Api, id: string, name: string, body: unknown): Promise<ApiResponse> => api.request('PUT', releasePath(id, name), { json: body });
 
+/**
+ * A gated move once prompt-service knows of run `runId`: benchmark-service tells it of a run a
+ * moment after the run completes, so the move is tried again while it is refused without naming
+ * the run (a refused move changes nothing), for at most 10 s.
+ */
+export async function moveOnceRunIsTold(api: Api, id: string, name: string, body: unknown, runId: string): Promise<ApiResponse> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await moveRelease(api, id, name, body);
+    const detail = String((answer.body as { detail?: unknown } | undefined)?.detail ?? '');
+    if (answer.status !== 409 || detail.includes(runId) || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A client with a new key of the organization holding only `scopes`, for the project `projectKey`. */
 export async function keyWithScopes(admin: Api, projectKey: string, scopes: string[]): Promise<Api> {
   const created = await admin.post<Schema<'CreatedApiKeyView'>>('/api/v1/api-keys', { name: unique('Key'), scopes });

@@ -1,5 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import { BenchmarkListRequest, BenchmarkRequest, Patterns, ProjectContext, SecretReferencesRequest } from '@cinetrace/contracts';
+import { BenchmarkListRequest, BenchmarkRequest, Patterns, ProjectContext } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { BenchmarksService } from './benchmarks.service';
 
@@ -22,11 +22,6 @@ export class BenchmarksBusController {
   @Handles(Patterns.BenchmarkGet)
   get(@Payload() request: BenchmarkRequest) {
     return this.benchmarks.get(request.ctx, request.id);
-  }
-
-  @Handles(Patterns.SecretReferences)
-  secretReferences(@Payload() request: SecretReferencesRequest) {
-    return this.benchmarks.secretReferences(request);
   }
 
   @Handles(Patterns.BenchmarkDelete)

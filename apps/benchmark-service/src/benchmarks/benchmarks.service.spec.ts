@@ -1,8 +1,19 @@
 import { compileInThisThread } from '@cinetrace/scorers';
 import { expect } from '@jest/globals';
-import { DomainError, ErrorCode, Patterns, type FieldError, type PromptGetRequest, type ProjectContext, type PageRequest, type SecretUsesCheckRequest } from '@cinetrace/contracts';
+import {
+  DomainError,
+  ErrorCode,
+  Patterns,
+  type FieldError,
+  type PromptGetRequest,
+  type ProjectContext,
+  type PageRequest,
+  type SecretReferencesRecordRequest,
+  type SecretUsesCheckRequest,
+} from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, RecordingTaskQueue } from '../benchmark-service.fixtures';
+import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, anIdleFactRelay, RecordingTaskQueue, sendAllFacts } from '../benchmark-service.fixtures';
+import type { FactRelay } from '../facts/fact-relay';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { DatasetsService } from '../datasets/datasets.service';
@@ -32,15 +43,23 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
   let busRequests: Array<{ pattern: string; request: unknown }>;
 
   const benchmarksWith = (env: Partial<BenchmarkServiceEnv> = {}) => {
-    const fake = aFakeBus({ [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }), [Patterns.PromptGet]: aPromptService });
+    const fake = aFakeBus({
+      [Patterns.SecretUsesCheck]: () => ({ errors: secretErrors }),
+      [Patterns.PromptGet]: aPromptService,
+      [Patterns.EvaluationsRecord]: () => ({ taken: 0 }),
+      [Patterns.SecretReferencesRecord]: () => ({ taken: 0 }),
+    });
     busRequests = fake.requests;
-    return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus, compileInThisThread);
+    facts = anIdleFactRelay(store.dataSource, fake.bus);
+    return new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(env), new RecordingTaskQueue(), fake.bus, compileInThisThread, facts);
   };
   let benchmarks: BenchmarksService;
+  /** Its relay of facts, never started: a test sends them itself. */
+  let facts: FactRelay;
 
   beforeAll(async () => {
     store = await openTestStore(kind, benchmarkServiceStore);
-    datasets = new DatasetsService(store.dataSource);
+    datasets = new DatasetsService(store.dataSource, anIdleFactRelay(store.dataSource));
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(async () => {
@@ -75,19 +94,33 @@ describe.each(TEST_STORES)('BenchmarksService on %s', (kind) => {
     expect(await benchmarksWith({ OUTBOUND_ALLOW_PRIVATE: true }).create(ctx, local)).toMatchObject({ target: { url: 'http://127.0.0.1:8080/generate' } });
   });
 
+  /** What project-service was told of the benchmark's secrets, in order. */
+  const referencesToldOf = (benchmarkId: string) =>
+    busRequests
+      .filter(({ pattern }) => pattern === Patterns.SecretReferencesRecord)
+      .flatMap(({ request }) => (request as SecretReferencesRecordRequest).benchmarks.filter((b) => b.benchmarkId === benchmarkId));
+
   describe('secrets', () => {
     const withSecret = () => aBenchmarkInput(datasetId, { target: { type: 'http', url: 'https://models.example.com/v1/generate', apiKey: { secret: 'MODEL_KEY' } } });
 
-    it("asks project-service about each secret named, and records the benchmark as the secret's user", async () => {
+    it('asks project-service about each secret named, then tells it the benchmark names the secret, and that it no longer does once deleted', async () => {
       const created = await benchmarks.create(ctx, withSecret());
 
       const check: SecretUsesCheckRequest = { ctx, uses: [{ path: 'target.apiKey', name: 'MODEL_KEY', origin: 'https://models.example.com:443' }] };
       expect(busRequests).toEqual([{ pattern: Patterns.SecretUsesCheck, request: check }]);
-      expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [created.id] });
-      expect(await benchmarks.secretReferences({ orgId: 'org_other', name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });
+      await sendAllFacts(facts);
+      expect(referencesToldOf(created.id)).toEqual([{ benchmarkId: created.id, orgId: ctx.orgId, names: ['MODEL_KEY'], deleted: false }]);
 
       await benchmarks.delete(ctx, created.id);
-      expect(await benchmarks.secretReferences({ orgId: ctx.orgId, name: 'MODEL_KEY' })).toEqual({ benchmarkIds: [] });
+      await sendAllFacts(facts);
+      expect(referencesToldOf(created.id).at(-1)).toEqual({ benchmarkId: created.id, orgId: ctx.orgId, names: ['MODEL_KEY'], deleted: true });
+    });
+
+    it('tells project-service nothing of a benchmark that names no secret', async () => {
+      const created = await benchmarks.create(ctx, aBenchmarkInput(datasetId));
+      await sendAllFacts(facts);
+      expect(referencesToldOf(created.id)).toEqual([]);
+      expect(busRequests.some(({ pattern }) => pattern === Patterns.EvaluationsRecord)).toBe(true);
     });
 
     it('refuses a secret project-service refuses, with its reasons, and records nothing', async () => {

@@ -13,8 +13,6 @@ import {
   ProjectContext,
   rowsForPage,
   RUNNER_DEFAULTS,
-  SecretReferencesReply,
-  SecretReferencesRequest,
   SecretUse,
   SecretUsesCheckRequest,
   toPage,
@@ -29,10 +27,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BenchmarkServiceEnv } from '../benchmark-service.env';
-import { insertBenchmarkSecrets, liveBenchmarksNamingSecret } from '../store/benchmark-secrets.queries';
+import { insertBenchmarkSecrets } from '../store/benchmark-secrets.queries';
 import { Benchmark } from '../store/benchmark.entity';
 import { findLiveBenchmark, insertBenchmark, listLiveBenchmarks, lockLiveBenchmark, softDeleteBenchmark } from '../store/benchmarks.queries';
 import { findDataset, lockDataset } from '../store/datasets.queries';
+import { queueFacts } from '../store/fact-outbox';
+import { FactRelay } from '../facts/fact-relay';
 import { Run } from '../store/run.entity';
 import { findRunsById } from '../store/runs.queries';
 import { credentialUses } from './credential-uses';
@@ -56,6 +56,7 @@ export class BenchmarksService {
     private readonly queue: TaskQueue,
     private readonly bus: BusClient,
     @Inject(SchemaThreads) private readonly schemas: SchemaCompiler,
+    private readonly facts: FactRelay,
   ) {}
 
   /** Every offending field in one answer: the body's shape, the scorers, the target (and its prompt) and the dataset. */
@@ -108,7 +109,11 @@ export class BenchmarksService {
           tx,
           names.map((secretName) => ({ benchmarkId: benchmark.id, secretName, orgId: ctx.orgId })),
         );
+      // prompt-service judges gates by it; project-service refuses to delete a secret it names.
+      await queueFacts(tx, 'gate-benchmark', [benchmark.id]);
+      if (names.length) await queueFacts(tx, 'secret-references', [benchmark.id]);
     });
+    await this.facts.flush();
     return toBenchmarkView(benchmark, null);
   }
 
@@ -134,8 +139,11 @@ export class BenchmarksService {
       if (!benchmark) throw notFound(id);
       const run = await cancelActiveRun(tx, benchmark.id, now);
       await softDeleteBenchmark(tx, benchmark.id, now);
+      await queueFacts(tx, 'gate-benchmark', [benchmark.id]);
+      await queueFacts(tx, 'secret-references', [benchmark.id]);
       return run;
     });
+    await this.facts.flush();
     if (cancelled) {
       countRunsEntered('cancelled');
       countTasksEntered('cancelled', cancelled.tasksCancelled);
@@ -145,11 +153,6 @@ export class BenchmarksService {
       });
     }
     return { id, deleted: true };
-  }
-
-  /** The live benchmarks of an organization that name a secret (a few: enough for project-service's 409). */
-  async secretReferences(request: SecretReferencesRequest): Promise<SecretReferencesReply> {
-    return { benchmarkIds: await liveBenchmarksNamingSecret(this.dataSource.manager, String(request?.orgId), String(request?.name), 5) };
   }
 
   /** project-service owns secrets: it says which references name no secret of the organization, or a host the secret refuses. */

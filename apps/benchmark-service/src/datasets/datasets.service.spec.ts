@@ -1,7 +1,7 @@
 import { compileInThisThread } from '@cinetrace/scorers';
 import { ErrorCode, type DatasetView, type PageRequest, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, allPages, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
+import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, anIdleFactRelay, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { BenchmarksService } from '../benchmarks/benchmarks.service';
 import { DatasetsService } from './datasets.service';
@@ -16,8 +16,8 @@ describe.each(TEST_STORES)('DatasetsService on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind, benchmarkServiceStore);
-    datasets = new DatasetsService(store.dataSource);
-    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), new RecordingTaskQueue(), aFakeBus().bus, compileInThisThread);
+    datasets = new DatasetsService(store.dataSource, anIdleFactRelay(store.dataSource));
+    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), new RecordingTaskQueue(), aFakeBus().bus, compileInThisThread, anIdleFactRelay(store.dataSource));
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {

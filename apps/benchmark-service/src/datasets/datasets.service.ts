@@ -27,6 +27,8 @@ import { DatasetItem } from '../store/dataset-item.entity';
 import { deleteDatasetItems, insertDatasetItems, listDatasetItems } from '../store/dataset-items.queries';
 import { Dataset } from '../store/dataset.entity';
 import { advanceDatasetVersion, deleteDataset, findDataset, insertDataset, listDatasets, lockDataset } from '../store/datasets.queries';
+import { queueBenchmarksOnDataset } from '../store/fact-outbox';
+import { FactRelay } from '../facts/fact-relay';
 import { toDatasetView, toItemView } from './dataset.views';
 
 /** Concurrent appends: the loser of the version compare-and-set re-reads and numbers its items after the winner's. */
@@ -37,7 +39,10 @@ class LostAppendRace extends Error {}
 /** Datasets and their items; every query is scoped by the caller's project. */
 @Injectable()
 export class DatasetsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly facts: FactRelay,
+  ) {}
 
   async create(ctx: ProjectContext, input: CreateDatasetInput): Promise<DatasetView> {
     const now = Date.now();
@@ -63,7 +68,9 @@ export class DatasetsService {
     if (!input.items.length) throw DomainError.validation([{ path: 'items', message: 'must hold at least one item' }]);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await inTransaction(this.dataSource, (tx) => this.appendOnce(tx, ctx, id, input.items));
+        const added = await inTransaction(this.dataSource, (tx) => this.appendOnce(tx, ctx, id, input.items));
+        await this.facts.flush();
+        return added;
       } catch (err) {
         if (!(err instanceof LostAppendRace) || attempt >= APPEND_ATTEMPTS) throw err;
       }
@@ -105,6 +112,8 @@ export class DatasetsService {
     const itemCount = dataset.itemCount + items.length;
     if (!(await advanceDatasetVersion(tx, id, dataset.version, { version, itemCount, updatedAt: now }))) throw new LostAppendRace();
     await insertItems(tx, id, dataset.itemCount, version, items, now);
+    // The version a new gate on its benchmarks counts (prompt-service keeps it).
+    await queueBenchmarksOnDataset(tx, id);
     return { added: items.length, itemCount, version };
   }
 }

@@ -6,6 +6,7 @@ import { CreateBenchmarkSecrets1764100000000 } from './1764100000000-CreateBench
 import { AddRunPrompt1764300000000 } from './1764300000000-AddRunPrompt';
 import { CreateRunMedia1764800000000 } from './1764800000000-CreateRunMedia';
 import { HandOverThrough1765000000000 } from './1765000000000-HandOverThrough';
+import { QueueFacts1766200000000 } from './1766200000000-QueueFacts';
 
 /** In order of their timestamps. */
 export const benchmarkServiceMigrations = [
@@ -17,4 +18,5 @@ export const benchmarkServiceMigrations = [
   AddRunPrompt1764300000000,
   CreateRunMedia1764800000000,
   HandOverThrough1765000000000,
+  QueueFacts1766200000000,
 ];

@@ -31,6 +31,16 @@ export function useMigrationStore(kind: 'postgres' | 'sqlite', name: string): ()
   return () => env;
 }
 
-/** The store with every migration but `migration` run: the schema its rows are written to before it. */
+/** The store with the migrations before `migration` run: the schema its rows are written to before it (later ones may need it). */
 export const openWithout = (env: BenchmarkServiceEnv, migration: string): Promise<DataSource> =>
-  openServiceDataSource({ ...benchmarkServiceStore(env), entities: [], migrations: benchmarkServiceMigrations.filter((m) => m.name !== migration) }, 1);
+  openServiceDataSource(
+    {
+      ...benchmarkServiceStore(env),
+      entities: [],
+      migrations: benchmarkServiceMigrations.slice(
+        0,
+        benchmarkServiceMigrations.findIndex((m) => m.name === migration),
+      ),
+    },
+    1,
+  );

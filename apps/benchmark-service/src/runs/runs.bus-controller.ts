@@ -1,5 +1,5 @@
 import { BusController, Handles } from '@cinetrace/bus';
-import { Patterns, ProjectContext, RunListRequest, RunsOfPromptRequest, TaskListRequest, TaskOutputRequest } from '@cinetrace/contracts';
+import { Patterns, ProjectContext, RunListRequest, TaskListRequest, TaskOutputRequest } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
 import { RunsService } from './runs.service';
 
@@ -17,11 +17,6 @@ export class RunsBusController {
   @Handles(Patterns.RunList)
   list(@Payload() request: RunListRequest) {
     return this.runs.listRuns(request.ctx, request.benchmarkId, request.page);
-  }
-
-  @Handles(Patterns.RunsOfPrompt)
-  ofPrompt(@Payload() request: RunsOfPromptRequest) {
-    return this.runs.runsOfPrompt(request.ctx, request);
   }
 
   @Handles(Patterns.TaskList)

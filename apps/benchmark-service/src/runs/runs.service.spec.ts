@@ -3,7 +3,7 @@ import { expect } from '@jest/globals';
 import type { StreamRecord } from '@cinetrace/bus';
 import { ANNOTATION_COUNT_MEDIA_MAX, DomainError, ErrorCode, Patterns, type ProjectContext, type PageRequest, type TaskEvent, type TaskView } from '@cinetrace/contracts';
 import { aProjectContext, allPages, domainErrorOf, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
-import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
+import { aBenchmarkInput, aBenchmarkServiceEnv, aDatasetInput, aFakeBus, anIdleFactRelay, captionItems, RecordingTaskQueue } from '../benchmark-service.fixtures';
 import type { BenchmarkServiceEnv } from '../benchmark-service.env';
 import { benchmarkServiceStore } from '../benchmark-service.module';
 import { BenchmarksService } from '../benchmarks/benchmarks.service';
@@ -77,7 +77,7 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind, benchmarkServiceStore);
-    datasets = new DatasetsService(store.dataSource);
+    datasets = new DatasetsService(store.dataSource, anIdleFactRelay(store.dataSource));
   }, 60_000);
   afterAll(() => store?.close());
   beforeEach(() => {
@@ -86,9 +86,9 @@ describe.each(TEST_STORES)('RunsService on %s', (kind) => {
     countLabels = () => ({ total: 0, labels: {}, labelsOmitted: 0 });
     // Every prompt exists when its benchmark is created: GONE_PROMPT_ID is deleted by the time a run starts.
     const promptsAtCreate = aFakeBus({ [Patterns.PromptGet]: (request) => ({ id: (request as { id: string }).id, version: 3, content: '' }) });
-    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, promptsAtCreate.bus, compileInThisThread);
+    benchmarks = new BenchmarksService(store.dataSource, aBenchmarkServiceEnv(), queue, promptsAtCreate.bus, compileInThisThread, anIdleFactRelay(store.dataSource));
     runs = runsWith();
-    taskEvents = new TaskEventsHandler(store.dataSource, new TaskDispatcher(store.dataSource, queue));
+    taskEvents = new TaskEventsHandler(store.dataSource, new TaskDispatcher(store.dataSource, queue), anIdleFactRelay(store.dataSource));
   });
 
   describe('start', () => {

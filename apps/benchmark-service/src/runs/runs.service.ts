@@ -7,9 +7,6 @@ import {
   ProjectContext,
   rowsForPage,
   RunListKey,
-  RUNS_OF_PROMPT_MAX,
-  RunsOfPromptReply,
-  RunsOfPromptRequest,
   RunStartedView,
   RunView,
   StartRunInput,
@@ -32,7 +29,6 @@ import { Benchmark } from '../store/benchmark.entity';
 import { findLiveBenchmark, lockLiveBenchmark, markBenchmarkQueued } from '../store/benchmarks.queries';
 import { withRunnerOverrides } from '../benchmarks/runner-settings';
 import { findDataset, lockDataset } from '../store/datasets.queries';
-import { datasetItemsAt, newestPartialRunOfPrompt, wholeRunsOfPrompt } from '../store/gate-runs.queries';
 import { TaskDispatcher } from '../execution/task-dispatcher';
 import { PromptSource } from './prompt-source';
 import { RunAnnotations } from './run-annotations';
@@ -94,31 +90,6 @@ export class RunsService {
     const rows = await listRunsOfBenchmark(this.dataSource.manager, ctx.projectId, benchmarkId, page.after, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row) => row.id);
     return { items: items.map(toRunView), nextKey };
-  }
-
-  /**
-   * A release's gate asks: the completed runs of the benchmark that rendered this prompt
-   * version over every item of its dataset at the version asked (default: now), newest
-   * first. A subset (`rowSubset`) or a run of another dataset version does not count: the
-   * newest such run is answered apart, so the refusal can say why.
-   */
-  async runsOfPrompt(ctx: ProjectContext, request: Omit<RunsOfPromptRequest, 'ctx'>): Promise<RunsOfPromptReply> {
-    const manager = this.dataSource.manager;
-    const benchmark = await this.findLiveBenchmark(ctx, request.benchmarkId);
-    const scorers = benchmark.scorers.map((s) => s.name);
-    const dataset = await findDataset(manager, ctx.projectId, benchmark.datasetId);
-    if (!dataset) return { scorers, dataset: null, runs: [], uncounted: null };
-    const version = request.datasetVersion ?? dataset.version;
-    const counted = { id: dataset.id, version, items: await datasetItemsAt(manager, dataset.id, version) };
-    const where = { benchmarkId: benchmark.id, projectId: ctx.projectId, promptId: request.promptId, promptVersion: request.promptVersion };
-    const [runs, partial] = await Promise.all([wholeRunsOfPrompt(manager, where, counted, RUNS_OF_PROMPT_MAX), newestPartialRunOfPrompt(manager, where, counted)]);
-    const coverage = (run: Run, datasetItems: number) => ({ id: run.id, datasetVersion: run.datasetVersion, items: run.total, datasetItems });
-    return {
-      scorers,
-      dataset: { id: dataset.id, version: dataset.version },
-      runs: runs.map((run) => ({ ...coverage(run, counted.items), finishedAt: run.finishedAt === null ? null : toIso(run.finishedAt), scores: toRunScores(run) })),
-      uncounted: partial && coverage(partial, await datasetItemsAt(manager, partial.datasetId, partial.datasetVersion)),
-    };
   }
 
   async listTasks(ctx: ProjectContext, benchmarkId: string, filters: TaskListFilters, page: PageRequest<TaskListKey>): Promise<TaskPage> {

@@ -6,6 +6,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TaskDispatcher } from '../execution/task-dispatcher';
+import { FactRelay } from '../facts/fact-relay';
+import { queueFacts } from '../store/fact-outbox';
 import { followLastRun } from '../store/benchmarks.queries';
 import { lockRun, updateRunProgress } from '../store/runs.queries';
 import { recordRunMedia } from '../store/run-media.queries';
@@ -27,6 +29,7 @@ export class TaskEventsHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dispatcher: TaskDispatcher,
+    private readonly facts: FactRelay,
   ) {
     startBenchmarkSeries();
   }
@@ -39,8 +42,10 @@ export class TaskEventsHandler {
     }
     // Counted once the transaction committed: a batch that is retried must not count twice.
     let transitions: Transitions = new Transitions();
+    let evaluated = false;
     const refill = await inTransaction(this.dataSource, async (tx) => {
       transitions = new Transitions();
+      evaluated = false;
       const moreToHandOver: Array<{ runId: string; concurrency: number }> = [];
       const now = Date.now();
       for (const [runId, events] of byRun) {
@@ -67,11 +72,17 @@ export class TaskEventsHandler {
         transitions.run(statusBefore, statusApplied, run.status);
         await updateRunProgress(tx, run);
         if (run.status !== statusBefore) await followLastRun(tx, run.benchmarkId, run.id, run.status, now);
+        // A completed run of a prompt is what a release's gate judges by (prompt-service keeps it).
+        if (settled && run.status === 'completed' && run.promptId !== null) {
+          await queueFacts(tx, 'gate-run', [run.id]);
+          evaluated = true;
+        }
         if (anEnd && !settled) moreToHandOver.push({ runId: run.id, concurrency: run.runner.concurrency });
       }
       return moreToHandOver;
     });
     transitions.count();
+    if (evaluated) this.facts.wake();
     // Not awaited: the next batch of events need not wait for the queue (the dispatcher takes the fills of a run in turn, and its sweep retries a failed one).
     for (const { runId, concurrency } of refill) {
       this.dispatcher.tasksEnded(runId, concurrency).catch((err) => this.logger.warn(`Run ${runId}: next tasks not handed over yet: ${(err as Error).message}`));

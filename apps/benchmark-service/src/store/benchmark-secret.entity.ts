@@ -2,7 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A secret a benchmark names (by name, as references do), with the benchmark's organization:
- * what project-service asks about before deleting a secret. Written with the benchmark.
+ * what project-service is told (fact_outbox), to refuse deleting a secret still named. Written with the benchmark.
  */
 @Entity('benchmark_secrets')
 @Index('benchmark_secrets_org_name', ['orgId', 'secretName'])

@@ -7,10 +7,12 @@ import {
   SecretActivityRequest,
   SecretListRequest,
   SecretRequest,
+  SecretReferencesRecordRequest,
   SecretResolveRequest,
   SecretUsesCheckRequest,
 } from '@cinetrace/contracts';
 import { Payload } from '@nestjs/microservices';
+import { SecretReferencesService } from './secret-references.service';
 import { SecretReleaseService } from './secret-release.service';
 import { SecretsService } from './secrets.service';
 
@@ -20,6 +22,7 @@ export class SecretsBusController {
   constructor(
     private readonly secrets: SecretsService,
     private readonly release: SecretReleaseService,
+    private readonly references: SecretReferencesService,
   ) {}
 
   @Handles(Patterns.SecretCreate)
@@ -61,5 +64,10 @@ export class SecretsBusController {
   @Handles(Patterns.SecretResolve)
   resolve(@Payload() request: SecretResolveRequest) {
     return this.release.resolve(request);
+  }
+
+  @Handles(Patterns.SecretReferencesRecord)
+  recordReferences(@Payload() request: SecretReferencesRecordRequest) {
+    return this.references.record(request);
   }
 }

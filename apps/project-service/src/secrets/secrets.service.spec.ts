@@ -17,9 +17,10 @@ import { SecretActivity } from '../store/secret-activity.entity';
 import { SecretIntake } from './secret-cipher';
 import { SecretReleaseService, UNUSABLE_REFERENCE } from './secret-release.service';
 import { Secret } from '../store/secret.entity';
+import { SecretReferencesService } from './secret-references.service';
 import { SecretsService } from './secrets.service';
 
-/** project-service's secrets on a real SQLite store, with benchmark-service faked on the bus. */
+/** project-service's secrets on a real SQLite store; which benchmarks name a secret is told as benchmark-service tells it. */
 describe('SecretsService and SecretReleaseService', () => {
   let dir: string;
   let store: DataSource;
@@ -27,15 +28,14 @@ describe('SecretsService and SecretReleaseService', () => {
   let release: SecretReleaseService;
   const key = randomBytes(32);
   const intake = new SecretIntake(key);
-  const referencedBy: string[] = [];
+  let references: SecretReferencesService;
   const ours: OrgContext = { orgId: 'org_ours', apiKeyId: 'key_ours', requestId: 'r1' };
   const theirs: OrgContext = { orgId: 'org_theirs', apiKeyId: 'key_theirs', requestId: 'r2' };
 
   const sealedForIntake = (orgId: string, value: string) => sealFor(intake.publicKey, value, secretIntakeContext(orgId));
   const services = (cipherKey: Buffer, env: EnvSecrets, allowPlainHttp = false) => {
-    const bus = { request: async () => ({ benchmarkIds: [...referencedBy] }) };
     return {
-      secrets: new SecretsService(store, new AtRestCipher(cipherKey), new SecretIntake(cipherKey), bus as never),
+      secrets: new SecretsService(store, new AtRestCipher(cipherKey), new SecretIntake(cipherKey)),
       release: new SecretReleaseService(store, new AtRestCipher(cipherKey), env, { OUTBOUND_ALLOW_PRIVATE: allowPlainHttp } as ProjectServiceEnv),
     };
   };
@@ -63,6 +63,7 @@ describe('SecretsService and SecretReleaseService', () => {
       await store.getRepository(Organization).insert({ id: orgId, slug: orgId, name: orgId, createdAt: 1 });
       await store.getRepository(Project).insert({ id: projectId, orgId, name: 'p', description: '', key: 'p', createdAt: 1, updatedAt: 1 });
     }
+    references = new SecretReferencesService(store);
     ({ secrets, release } = services(key, new EnvSecrets('OPERATOR_KEY@api.operator.example', { OPERATOR_KEY: 'sk-operator', PATH: '/usr/bin' })));
   });
   afterAll(async () => {
@@ -146,9 +147,9 @@ describe('SecretsService and SecretReleaseService', () => {
     await secrets.rotate(ours, secret.id, { sealedValue: sealedForIntake(ours.orgId, 'sk-rotated-value-42') });
     expect(await resolve(release, { projectId: 'prj_ours', name: 'MODEL', origin: 'https://api.example.com:443' })).toBe('sk-rotated-value-42');
     await expect(secrets.rotate(theirs, secret.id, { sealedValue: sealedForIntake(theirs.orgId, 'stolen') })).rejects.toMatchObject({ code: ErrorCode.NotFound });
-    referencedBy.push('bm_1');
+    await references.record({ benchmarks: [{ benchmarkId: 'bm_1', orgId: ours.orgId, names: ['MODEL'], deleted: false }] });
     await expect(secrets.delete(ours, secret.id)).rejects.toMatchObject({ code: ErrorCode.Conflict, detail: expect.stringContaining('bm_1') });
-    referencedBy.length = 0;
+    await references.record({ benchmarks: [{ benchmarkId: 'bm_1', orgId: ours.orgId, names: ['MODEL'], deleted: true }] });
     await expect(secrets.delete(theirs, secret.id)).rejects.toMatchObject({ code: ErrorCode.NotFound });
     await secrets.delete(ours, secret.id);
     const activity = (await secrets.activity(ours, secret.id, { limit: 10 })).items;

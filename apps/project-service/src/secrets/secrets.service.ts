@@ -1,18 +1,15 @@
-import { BusClient } from '@cinetrace/bus';
 import {
   DomainError,
   ErrorCode,
   OrgContext,
   Page,
   PageRequest,
-  Patterns,
   rowsForPage,
   SealedCreateSecretInput,
   SealedRotateSecretInput,
   SecretAction,
   SecretActivityView,
   SecretListKey,
-  SecretReferencesRequest,
   SecretView,
   toPage,
 } from '@cinetrace/contracts';
@@ -26,6 +23,7 @@ import { SecretActivity } from '../store/secret-activity.entity';
 import { insertSecretActivity, listSecretActivity } from '../store/secret-activity.queries';
 import { atRestContext, SecretIntake } from './secret-cipher';
 import { Secret } from '../store/secret.entity';
+import { benchmarksNamingSecret } from '../store/secret-references.queries';
 import { deleteSecret, findSecret, insertSecret, listSecrets, updateSecretValue } from '../store/secrets.queries';
 
 /** The organization's secrets: written encrypted, shown without their values, every change audited. */
@@ -35,7 +33,6 @@ export class SecretsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AtRestCipher) private readonly cipher: AtRestCipher,
     @Inject(SecretIntake) private readonly intake: SecretIntake,
-    private readonly bus: BusClient,
   ) {}
 
   /** The value arrives sealed to the intake key: it is opened here and encrypted at rest at once. */
@@ -88,11 +85,13 @@ export class SecretsService {
     });
   }
 
-  /** Refused while a live benchmark of the organization names it (benchmark-service knows which). */
+  /**
+   * Refused while a live benchmark of the organization names it, as benchmark-service told
+   * (secret_references): a benchmark created a moment ago may not be told yet.
+   */
   async delete(ctx: OrgContext, id: string): Promise<void> {
     const secret = await findOwn(this.dataSource.manager, ctx, id);
-    const request: SecretReferencesRequest = { orgId: ctx.orgId, name: secret.name };
-    const { benchmarkIds } = await this.bus.request(Patterns.SecretReferences, request);
+    const benchmarkIds = await benchmarksNamingSecret(this.dataSource.manager, ctx.orgId, secret.name, 5);
     if (benchmarkIds.length) {
       throw new DomainError(
         ErrorCode.Conflict,

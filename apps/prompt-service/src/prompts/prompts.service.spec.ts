@@ -1,7 +1,7 @@
 import { ErrorCode, type CreatePromptInput, type DomainError, type ProjectContext } from '@cinetrace/contracts';
 import { aProjectContext, openTestStore, TEST_STORES, type TestStore } from '@cinetrace/testing';
 import { promptServiceStore } from '../prompt-service.module';
-import type { BenchmarkRuns } from '../releases/benchmark-runs';
+import type { GateEvidenceReader } from '../releases/gate-evidence';
 import { ReleasesService } from '../releases/releases.service';
 import { PromptReadsService } from './prompt-reads.service';
 import { PromptsService } from './prompts.service';
@@ -28,7 +28,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
     const { dataSource } = store;
     prompts = new PromptsService(dataSource);
     reads = new PromptReadsService(dataSource);
-    // benchmark-service, faked: every version passed a whole run of the gate's benchmark.
+    // The evidence, faked: every version passed a whole run of the gate's benchmark.
     const passingRuns = {
       ofPrompt: async () => ({
         scorers: ['exact'],
@@ -36,7 +36,7 @@ describe.each(TEST_STORES)('PromptsService on %s', (kind) => {
         runs: [{ id: 'run_1', datasetVersion: 1, items: 4, datasetItems: 4, finishedAt: null, scores: { exact: { mean: 1, passRate: 1 } } }],
         uncounted: null,
       }),
-    } as unknown as BenchmarkRuns;
+    } as unknown as GateEvidenceReader;
     releases = new ReleasesService(dataSource, passingRuns);
   }, 60_000);
   afterAll(() => store?.close());

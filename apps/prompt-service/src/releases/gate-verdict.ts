@@ -1,6 +1,7 @@
-import { DomainError, ErrorCode, FieldError, ReleaseGateView, RunCoverage, RunsOfPromptReply } from '@cinetrace/contracts';
+import { DomainError, ErrorCode, FieldError, ReleaseGateView, RunCoverage } from '@cinetrace/contracts';
 
-type GateRun = RunsOfPromptReply['runs'][number];
+/** A run as a gate reads it: which items it covered and its scorers' means. */
+type GateRun = RunCoverage & { scores: Record<string, { mean: number | null }> };
 
 export interface Shortfall {
   scorer: string;
@@ -18,9 +19,9 @@ export type GateVerdict = { passed: true; runId: string } | { passed: false; run
 export const coversDataset = (run: RunCoverage, datasetVersion: number): boolean => run.datasetVersion === datasetVersion && run.items === run.datasetItems;
 
 /**
- * `runs` newest first, as benchmark-service answers them. Any passing run is enough: a later
+ * `runs` newest first. Any passing run is enough: a later
  * weaker run does not undo it. Only runs over the whole dataset at `datasetVersion` count
- * (benchmark-service answers only those; checked again here, so a subset never passes).
+ * (the evidence holds only those; checked again here, so a subset never passes).
  */
 export function judgeGate(thresholds: Record<string, number>, datasetVersion: number, runs: GateRun[], uncounted: RunCoverage | null = null): GateVerdict {
   const counted = runs.filter((run) => coversDataset(run, datasetVersion));

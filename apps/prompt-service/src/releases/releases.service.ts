@@ -23,7 +23,7 @@ import { promptVersionExists } from '../store/prompt-versions.queries';
 import { lockLivePrompt, promptExists } from '../store/prompts.queries';
 import { canonical } from '../prompts/prompt-changes';
 import { activity, findLive } from '../prompts/prompts.service';
-import { BenchmarkRuns } from './benchmark-runs';
+import { GateEvidenceReader } from './gate-evidence';
 import { gateFailed, judgeGate } from './gate-verdict';
 
 /** Concurrent moves of one release: the loser of the compare-and-set re-reads and moves from where the winner left it. */
@@ -36,7 +36,7 @@ class LostReleaseRace extends Error {}
 export class ReleasesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly benchmarkRuns: BenchmarkRuns,
+    private readonly evidence: GateEvidenceReader,
   ) {}
 
   async list(ctx: ProjectContext, id: string): Promise<PromptReleaseListView> {
@@ -87,8 +87,8 @@ export class ReleasesService {
     if (!moved && !gateChanged) return toReleaseView(current!);
 
     // A gated release only ever moves to a version that passed; a gate set where the release
-    // stands judges its next move, not the version it points at. Asked before the transaction:
-    // a bus round-trip must not hold the store; the compare-and-set below catches a move in between.
+    // stands judges its next move, not the version it points at. Read before the transaction;
+    // the compare-and-set below catches a move in between.
     if (gate) gate = await this.checkGate(ctx, id, name, input.version, gate, { isNew: gateChanged, judge: moved });
 
     return inTransaction(this.dataSource, async (tx) => {
@@ -128,7 +128,7 @@ export class ReleasesService {
     gate: StoredGate,
     { isNew: gateIsNew, judge }: { isNew: boolean; judge: boolean },
   ): Promise<StoredGate> {
-    const evidence = await this.benchmarkRuns.ofPrompt(ctx, gate.benchmarkId, id, version, gate.datasetVersion ?? undefined);
+    const evidence = await this.evidence.ofPrompt(ctx, gate.benchmarkId, id, version, gate.datasetVersion ?? undefined);
     if (!evidence) {
       const message = `is not a benchmark of this project`;
       if (gateIsNew) throw DomainError.validation([{ path: 'gate.benchmarkId', message }], 'The gate is not valid');

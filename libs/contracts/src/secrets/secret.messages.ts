@@ -75,15 +75,22 @@ export interface SecretResolveRequest {
 /** What the sealed value is bound to: the question, so a reply cannot answer another one. */
 export const sealedSecretContext = (request: Pick<SecretResolveRequest, 'projectId' | 'name' | 'origin'>): string => `${request.projectId}\0${request.name}\0${request.origin}`;
 
-/** project-service → benchmark-service before deleting a secret: which live benchmarks of the organization name it? */
-export interface SecretReferencesRequest {
-  orgId: string;
-  name: string;
+/**
+ * benchmark-service → project-service: which secrets each benchmark names, pushed when it is
+ * created and deleted (an outbox relays it). project-service keeps them and refuses to delete
+ * a secret a live benchmark names, without asking benchmark-service.
+ */
+export interface SecretReferencesRecordRequest {
+  benchmarks: BenchmarkSecretReferences[];
 }
 
-export interface SecretReferencesReply {
-  /** At most a few, enough to name them in the 409. */
-  benchmarkIds: string[];
+export interface BenchmarkSecretReferences {
+  benchmarkId: string;
+  orgId: string;
+  /** The secret names the benchmark's target and scorers reference. */
+  names: string[];
+  /** A deleted benchmark names nothing any more, and a later fact cannot bring it back. */
+  deleted: boolean;
 }
 
 /** The value sealed for the requester (libs/secret-crypto SealedValue): only ciphertext crosses the bus. */
