@@ -49,6 +49,6 @@ export class ProjectServiceEnv extends ServiceEnv {
    */
   @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
 
-  /** How long a request to benchmark-service (is a secret still referenced?) may take. */
+  /** How long a request of its bus client may take; project-service asks no other service now, so nothing waits on it. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 }

@@ -3,6 +3,6 @@ import { IsInt, Max, Min } from 'class-validator';
 
 /** Environment of prompt-service; validated at boot (see validateEnv): the bus, its store, logs and probes. */
 export class PromptServiceEnv extends ServiceEnv {
-  /** How long asking benchmark-service (the runs a release's gate is judged by) may take. */
+  /** How long a request of its bus client may take; prompt-service asks no other service now, so nothing waits on it. */
   @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 }
