@@ -17,7 +17,7 @@ export default defineConfig(
     ],
   },
   {
-    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts', 'test/e2e/**/*.ts', 'test/deploy-checks/**/*.ts', 'test/jest/*.ts'],
+    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts', 'test/e2e/**/*.ts', 'test/deploy-checks/**/*.ts', 'test/jest/*.ts', 'test/apps/*.ts'],
     extends: [tseslint.configs.base],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -46,7 +46,7 @@ export default defineConfig(
     // which `npm run test:typecheck` also checks. The rules above hold there as everywhere: a spec
     // that uses jest's asymmetric matchers imports `expect` from @jest/globals (the global one
     // types expect.any() and the like `any`).
-    files: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'apps/*/src/**/*.fixtures.ts', 'libs/*/src/**/*.fixtures.ts', 'test/jest/*.ts'],
+    files: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'apps/*/src/**/*.fixtures.ts', 'libs/*/src/**/*.fixtures.ts', 'test/jest/*.ts', 'test/apps/*.ts'],
     languageOptions: {
       parserOptions: { projectService: false, project: './tsconfig.specs.json', tsconfigRootDir: import.meta.dirname },
     },

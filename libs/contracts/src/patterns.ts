@@ -1,140 +1,70 @@
-import { Patterns, ServiceNames } from './wire-names';
+import { benchmarkServicePatterns } from './bus-patterns/benchmark-service.patterns';
+import type { ServiceName } from './bus-patterns/bus-pattern';
+import { declaredOnce } from './bus-patterns/declared-once';
+import { mediaServicePatterns } from './bus-patterns/media-service.patterns';
+import { projectServicePatterns } from './bus-patterns/project-service.patterns';
+import { promptServicePatterns } from './bus-patterns/prompt-service.patterns';
+import { traceIngestPatterns } from './bus-patterns/trace-ingest.patterns';
+import { ServiceNames } from './wire-names';
 
-export type Pattern = (typeof Patterns)[keyof typeof Patterns];
+export type { ServiceName } from './bus-patterns/bus-pattern';
 
 /**
- * Patterns whose handlers only read: answering one a second time changes nothing. A
- * service commits its request offset after each of the others before it takes the next
- * record (a write read again after a restart would run twice); these ride on the
- * once-a-second commit instead, which spares every read an OffsetCommit (a fifth of the
- * broker requests a read costs). AuthResolve is not one: it records when a key was last used.
+ * Every request-reply pattern, each declared once (bus-patterns/, one file per owning service:
+ * a service subscribes to exactly its file's patterns, which span several domains, so one file
+ * answers "what does this service answer"). Everything below is derived from these entries.
  */
-export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set<Pattern>([
-  Patterns.ProjectList,
-  Patterns.ProjectGet,
-  Patterns.ApiKeyList,
-  Patterns.SecretList,
-  Patterns.SecretActivity,
-  Patterns.PromptList,
-  Patterns.PromptGet,
-  Patterns.PromptVersions,
-  Patterns.PromptActivity,
-  Patterns.PromptReleases,
-  Patterns.PromptDiff,
-  Patterns.PromptRender,
-  Patterns.TraceList,
-  Patterns.TraceGet,
-  Patterns.SpanParents,
-  Patterns.IngestReceipts,
-  Patterns.DatasetList,
-  Patterns.DatasetGet,
-  Patterns.DatasetItems,
-  Patterns.BenchmarkList,
-  Patterns.BenchmarkGet,
-  Patterns.RunList,
-  Patterns.TaskList,
-  Patterns.ProjectPing,
-  Patterns.PromptPing,
-  Patterns.TracePing,
-  Patterns.BenchmarkPing,
-  Patterns.MediaList,
-  Patterns.MediaGet,
-  Patterns.MediaBlob,
-  // A frame rendered again, or a storyboard job handed over again, is the same cache entry.
-  Patterns.MediaFrame,
-  Patterns.MediaStoryboard,
-  Patterns.MediaAnnotationList,
-  Patterns.MediaAnnotationCounts,
-  Patterns.MediaPing,
-]);
+export const BUS_PATTERNS = declaredOnce(projectServicePatterns, promptServicePatterns, traceIngestPatterns, benchmarkServicePatterns, mediaServicePatterns);
+
+type Declared = typeof BUS_PATTERNS;
+type Entry = Declared[keyof Declared];
+
+/**
+ * Request-reply patterns' wire names by name. In the distributed mode each travels in a header
+ * of a record on its service's request topic (`<service>.requests`; replies come back on the
+ * caller's `<client>.reply`): never rename one, only add new ones.
+ */
+export const Patterns = Object.fromEntries(Object.entries(BUS_PATTERNS).map(([name, entry]) => [name, entry.wire])) as {
+  readonly [Name in keyof Declared]: Declared[Name]['wire'];
+};
+
+export type Pattern = Entry['wire'];
+
+/** The declaration of the pattern whose wire name is `P`. */
+export type PatternEntry<P extends Pattern> = Extract<Entry, { wire: P }>;
+
+const entries: readonly Entry[] = Object.values(BUS_PATTERNS);
+
+/**
+ * Patterns whose handlers only read: answering one a second time changes nothing. A service
+ * commits its request offset after each of the others before it takes the next record (a write
+ * read again after a restart would run twice); these ride on the once-a-second commit instead,
+ * which spares every read an OffsetCommit.
+ */
+export const READ_ONLY_PATTERNS: ReadonlySet<Pattern> = new Set(entries.filter((entry) => entry.readOnly).map((entry) => entry.wire));
 
 /** The patterns each service answers; a service subscribes to exactly these. */
-export const ServicePatterns = {
-  [ServiceNames.ProjectService]: [
-    Patterns.ProjectPing,
-    Patterns.AuthResolve,
-    Patterns.ProjectCreate,
-    Patterns.ProjectList,
-    Patterns.ProjectGet,
-    Patterns.ApiKeyCreate,
-    Patterns.ApiKeyList,
-    Patterns.ApiKeyRevoke,
-    Patterns.OrganizationCreate,
-    Patterns.SecretCreate,
-    Patterns.SecretList,
-    Patterns.SecretRotate,
-    Patterns.SecretDelete,
-    Patterns.SecretActivity,
-    Patterns.SecretIntakeKey,
-    Patterns.SecretUsesCheck,
-    Patterns.SecretResolve,
-    Patterns.SecretReferencesRecord,
-  ],
-  [ServiceNames.PromptService]: [
-    Patterns.PromptPing,
-    Patterns.PromptCreate,
-    Patterns.PromptList,
-    Patterns.PromptGet,
-    Patterns.PromptUpdate,
-    Patterns.PromptDelete,
-    Patterns.PromptVersions,
-    Patterns.PromptActivity,
-    Patterns.PromptReleases,
-    Patterns.PromptReleaseMove,
-    Patterns.PromptReleaseRemove,
-    Patterns.PromptDiff,
-    Patterns.PromptRender,
-    Patterns.EvaluationsRecord,
-  ],
-  [ServiceNames.TraceIngest]: [Patterns.TracePing, Patterns.TraceList, Patterns.TraceGet, Patterns.SpanParents, Patterns.IngestReceipts],
-  [ServiceNames.BenchmarkService]: [
-    Patterns.BenchmarkPing,
-    Patterns.DatasetCreate,
-    Patterns.DatasetList,
-    Patterns.DatasetGet,
-    Patterns.DatasetDelete,
-    Patterns.DatasetItemsAdd,
-    Patterns.DatasetItems,
-    Patterns.BenchmarkCreate,
-    Patterns.BenchmarkList,
-    Patterns.BenchmarkGet,
-    Patterns.BenchmarkDelete,
-    Patterns.RunStart,
-    Patterns.RunList,
-    Patterns.TaskList,
-    Patterns.TaskOutput,
-  ],
-  [ServiceNames.MediaService]: [
-    Patterns.MediaPing,
-    Patterns.MediaRegister,
-    Patterns.MediaList,
-    Patterns.MediaGet,
-    Patterns.MediaBlob,
-    Patterns.MediaFrame,
-    Patterns.MediaStoryboard,
-    Patterns.MediaAnnotationCreate,
-    Patterns.MediaAnnotationList,
-    Patterns.MediaAnnotationCounts,
-    Patterns.MediaCopiesRequest,
-  ],
-} as const satisfies Record<string, readonly Pattern[]>;
+export const ServicePatterns = perService((service) => entries.filter((entry) => entry.service === service).map((entry) => entry.wire)) as {
+  readonly [S in ServiceName]: ReadonlyArray<Extract<Entry, { service: S }>['wire']>;
+};
 
 /** The pattern each service answers to say it is up (the gateway's /readyz asks them all). */
-export const ServicePings = {
-  [ServiceNames.ProjectService]: Patterns.ProjectPing,
-  [ServiceNames.PromptService]: Patterns.PromptPing,
-  [ServiceNames.TraceIngest]: Patterns.TracePing,
-  [ServiceNames.BenchmarkService]: Patterns.BenchmarkPing,
-  [ServiceNames.MediaService]: Patterns.MediaPing,
-} as const satisfies Record<keyof typeof ServicePatterns, Pattern>;
+export const ServicePings = perService((service) => entries.find((entry) => entry.service === service && entry.ping)?.wire) as {
+  readonly [S in ServiceName]: Extract<Entry, { service: S; ping: true }>['wire'];
+};
 
-export type ServiceName = keyof typeof ServicePatterns;
+/** Every service has its ping: a service declared without one fails to compile here. */
+export const EVERY_SERVICE_HAS_A_PING: [Exclude<ServiceName, Extract<Entry, { ping: true }>['service']>] extends [never] ? true : never = true;
 
-const serviceByPattern = new Map<string, ServiceName>(
-  (Object.entries(ServicePatterns) as Array<[ServiceName, readonly Pattern[]]>).flatMap(([service, patterns]) => patterns.map((p) => [p, service] as const)),
-);
+const serviceByPattern = new Map<string, ServiceName>(entries.map((entry) => [entry.wire, entry.service]));
 
 /** The service that answers `pattern`, or undefined for a pattern no service answers. */
 export function serviceAnswering(pattern: string): ServiceName | undefined {
   return serviceByPattern.get(pattern);
+}
+
+function perService<T>(value: (service: ServiceName) => T): Record<ServiceName, T> {
+  const all = {} as Record<ServiceName, T>;
+  for (const service of Object.values(ServiceNames)) all[service] = value(service);
+  return all;
 }
