@@ -5,11 +5,10 @@ type AnyFunction = (...args: unknown[]) => unknown;
 /**
  * Node 20's `AsyncResource#bind` without the deprecated `asyncResource` getter and setter
  * (DEP0172) it defines on every bound function: each is a fresh `util.deprecate` wrapper,
- * which made a bind cost 12-20 µs here against ~1 µs without, and Fastify's body parser and
- * each Nest interceptor bind once per request (~50 µs of a POST's CPU in the profiles). The
- * bound function runs `fn` in the resource's async scope exactly as Node's does (`this`
- * passed through, or `thisArg`; the same `length`); only that deprecated property is gone,
- * and nothing this service loads reads it.
+ * which makes a bind many times dearer, and Fastify's body parser and each Nest interceptor
+ * bind once per request. The bound function runs `fn` in the resource's async scope exactly as
+ * Node's does (`this` passed through, or `thisArg`; the same `length`); only that deprecated
+ * property is gone, and nothing this service loads reads it.
  */
 export function useLeanAsyncResourceBind(): void {
   (AsyncResource.prototype as { bind: unknown }).bind = leanBind;

@@ -6,7 +6,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
  * The id each request got, for an answer written to its socket rather than through Fastify.
  * A property of the request itself, not a WeakMap entry: every weak entry keyed by a young
- * object is work for the next scavenge (bench/README.md, "Round nineteen").
+ * object is work for the next scavenge.
  */
 const ASSIGNED_ID = Symbol('cinetrace.requestId');
 

@@ -8,16 +8,14 @@ import type { OtlpBody } from './otlp-body';
 import { decodeOtlpExport, type OtlpDecoded, type OtlpExport } from './otlp-decoding';
 
 /**
- * Exports up to this size (decompressed) are decoded on the event loop: about 5 ms at most
- * (0.15 ms per 8 KB measured). Handing a small export to a thread cost more than decoding
- * it: the all-in-one service took 1,120-1,160 10-span exports a second decoding them on the
- * loop, 890-980 through a thread (p99 60-90 ms against 160-270 ms), on two cores.
+ * Exports up to this size (decompressed) are decoded on the event loop, a few milliseconds
+ * at most: handing a small export to a thread costs more than decoding it there.
  */
 export const ON_LOOP_MAX_BYTES = 256 * 1024;
 /**
  * Large exports running or waiting for a thread, per thread, before one more is answered 503
- * (the exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and at
- * ~100 ms per 5 MiB export, 16 is more than a second of work queued.
+ * (the exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and 16
+ * of the largest are already about a second of decoding queued.
  */
 const QUEUED_PER_THREAD = 16;
 /**

@@ -11,9 +11,9 @@ import { OTLP_TRACE_ROUTES } from './otlp-routes';
 /**
  * OTLP/HTTP trace export, served on Fastify itself as OTLP/gRPC is served on grpc-js: outside
  * Nest's REST pipeline (its request-logging middleware, guards, pipes and route wrapper),
- * none of which shapes an OTLP answer, and which took ~11% of the gateway's busy time per export
- * (bench/README.md, "Round eight"). What that pipeline did for these routes happens here or
- * in Fastify's hooks as before: the API key, the project key and the `ingest` scope
+ * none of which shapes an OTLP answer, and which cost a large share of the gateway's time per
+ * export. What that pipeline did for these routes happens here or in Fastify's hooks:
+ * the API key, the project key and the `ingest` scope
  * (ingestCaller), no query parameters (UnknownQueryGuard's rule), the body parsers (protobuf,
  * OTLP/JSON, gzip), the request id, HTTP metrics, and every error answered as a
  * google.rpc.Status by GatewayExceptionFilter (Nest's error handler is Fastify's).

@@ -11,11 +11,10 @@ const INGEST_ROUTE = '/api/v1/traces';
 /**
  * POST /api/v1/traces, the hottest route, answered in a Fastify preHandler of the route Nest
  * registers, before Nest's route wrapper runs: its guards, interceptors, pipes and param
- * decorators through rxjs cost ~8% of the all-in-one process's CPU per 10-span trace
- * (bench/README.md, "Round eleven"). What they did for this route happens here, in their
- * order: the keys and the `ingest` scope (ingestCaller), no query parameter
- * (UnknownQueryGuard's rule), then ingestOneTrace, as the controller runs it. Errors reach
- * GatewayExceptionFilter as any route's do (Nest's error handler is Fastify's).
+ * decorators through rxjs are a visible share of the CPU each trace costs. What they did for
+ * this route happens here, in their order: the keys and the `ingest` scope (ingestCaller), no
+ * query parameter (UnknownQueryGuard's rule), then ingestOneTrace, as the controller runs it.
+ * Errors reach GatewayExceptionFilter as any route's do (Nest's error handler is Fastify's).
  *
  * A request with an `Idempotency-Key` passes on to the controller: IdempotencyInterceptor
  * stores and replays its answer. The controller keeps describing the route in the OpenAPI
