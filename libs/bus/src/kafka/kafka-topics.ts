@@ -28,10 +28,8 @@ export const REQUEST_TOPIC_PARTITIONS = 12;
 
 /**
  * The one request topic of a service, for every pattern it answers (the pattern rides in
- * the PATTERN_HEADER). A topic per pattern put 5 to 17 topics of 12 partitions behind each
- * service's consumer, and every fetch and every fetch answer names each of those partitions:
- * a request-reply cost 3× the CPU (kafkajs ping-pong over 144 partitions: 5.7 ms p50 and 155
- * a second on this machine, against 1.8 ms and 450 over 12).
+ * the PATTERN_HEADER): every fetch and every fetch answer names each partition behind a
+ * consumer, so a topic per pattern would make each request-reply several times dearer.
  */
 export const serviceRequestTopic = (service: string): string => `${service}.requests`;
 /** The header of a request record that names its pattern. */

@@ -38,15 +38,15 @@ export const KAFKA_GROUP_TIMING = { sessionTimeout: 10000, rebalanceTimeout: 100
 /**
  * How a service's request consumer runs: offsets are committed once a second at a batch's end
  * (as a caller's replies are, below), and TopicCreatingServerKafka commits every request that
- * may write once it has taken it, before it takes the next one. A write whose offset is not committed is read
- * again after a restart or a rebalance and run a second time (an e2e restart test saw a project
- * created twice when every request waited for the periodic commit); a read run again changes nothing.
+ * may write once it has taken it, before it takes the next one. A write whose offset is not
+ * committed is read again after a restart or a rebalance and run a second time (a project
+ * would be created twice); a read run again changes nothing.
  */
 export const KAFKA_REQUEST_CONSUMER_RUN = { partitionsConsumedConcurrently: 4, autoCommitInterval: 1000 };
 
 /**
  * How a caller's reply consumer runs. It commits once a second (as Kafka's own clients do
- * every 5 s), not after every batch: an OffsetCommit takes ~7 ms on Apache Kafka 4 (its group
+ * every 5 s), not after every batch: an OffsetCommit is slow on Apache Kafka 4 (its group
  * coordinator lingers on appends) and kafkajs waited for it before its next fetch, so every
  * reply waited for the previous one's commit (patches/kafkajs+2.2.4.patch makes kafkajs
  * honour the interval at a batch's end). A reply read again after a restart finds nobody

@@ -23,7 +23,7 @@ export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 128;
  * A request is started and the consumer moves on to the partition's next record without
  * waiting for its answer: requests have no order to keep, and a partition held by one
  * project's slow requests (frames waiting their turn in media-service's fair share) would
- * keep every request behind it in Kafka, where no fair share reaches (issue 59). At most
+ * keep every request behind it in Kafka, where no fair share reaches. At most
  * `maxRequestsInFlight` run at once; at the bound the consumer pauses the topic, so the
  * rest wait in Kafka, and resumes when one ends.
  */

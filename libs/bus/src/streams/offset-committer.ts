@@ -8,10 +8,10 @@ export interface PartitionOffset {
 /**
  * Commits a consumer's offsets at most once every `everyMs`: the offsets of what was stored
  * meanwhile gather, each partition's latest kept, and go in one commit. Each commit is a
- * request to the group coordinator and a write to the broker's offsets log; a consumer
- * storing a hundred small batches a second committed a hundred times. Delaying a commit
- * loses nothing: after a crash or a rebalance, the records stored since the last commit are
- * read again, as they always could be (handlers are idempotent).
+ * request to the group coordinator and a write to the broker's offsets log, too dear to pay
+ * for every small batch stored. Delaying a commit loses nothing: after a crash or a rebalance,
+ * the records stored since the last commit are read again, as they always could be (handlers
+ * are idempotent).
  */
 export class OffsetCommitter {
   private readonly pending = new Map<string, PartitionOffset>();
