@@ -46,8 +46,8 @@ export const traceIngestStore = (env: TraceIngestEnv): ServiceDataSourceSpec => 
  * No bitmap scans: a list page must walk its index newest first and stop at the page's end,
  * whatever the statistics say. When they undercount a project's traces (a burst not yet
  * analyzed, a new tenant in a large table), PostgreSQL chose a bitmap scan of every one of the
- * project's traces and a sort: 17 ms for a page of 30,000 traces, growing with the project,
- * against 0.14 ms by the index (list-plan.spec.ts). Every other statement of the service reads
- * by key, where an index scan does as well.
+ * project's traces and a sort, a cost growing with the project, where the index reads only the
+ * page (list-plan.spec.ts). Every other statement of the service reads by key, where an index
+ * scan does as well.
  */
 const TRACE_STORE_SETTINGS = { enable_bitmapscan: 'off' };

@@ -2,9 +2,8 @@
  * Whether a JSON value serialises to at most `maxBytes` bytes of UTF-8. A bound read from
  * the value's own lengths settles nearly every field without building its text: a string
  * of n UTF-16 units is at most 6n + 2 bytes (a `\u001f` escape), a number at most 25.
- * Only a value whose bound passes the limit is serialised and measured. Validation asked
- * JSON.stringify of every span's attributes, input and output: a tenth of a 10-span
- * trace's time in the gateway (bench/README.md, "OTLP beside the JSON route").
+ * Only a value whose bound passes the limit is serialised and measured: a JSON.stringify of
+ * every span's attributes, input and output is a large share of ingest's time.
  */
 export function fitsJsonBytes(value: unknown, maxBytes: number): boolean {
   if (jsonBytesBound(value, maxBytes) <= maxBytes) return true;

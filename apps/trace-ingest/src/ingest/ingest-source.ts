@@ -9,7 +9,7 @@ export type IngestSource = StreamSource;
 
 /**
  * Two transactions store at once: while one waits on PostgreSQL the other merges and
- * builds its statements (one alone kept the database idle half the time). A trace's
+ * builds its statements (one alone leaves the database idle while it merges). A trace's
  * records share a partition (the topic is keyed by trace), so one lane stores them in order.
  */
 const WRITE_LANES = 2;

@@ -13,8 +13,8 @@ const COMMA = 0x2c;
 /**
  * A span's stored events (epoch-ms times) as the answer writes them (ISO times), the keys
  * in their stored order. Events that are only a name and a time (a pipeline's markers:
- * `queued`, `started`) are rewritten in the text itself, ~half of what parsing and
- * serializing them cost; anything else (attributes, a time that is not a whole number) is
+ * `queued`, `started`) are rewritten in the text itself, cheaper than parsing and
+ * serializing them; anything else (attributes, a time that is not a whole number) is
  * parsed and serialized as before.
  */
 export function eventsJson(text: string | null): string {

@@ -27,10 +27,10 @@ const MAX_CACHED_DAYS = 4096;
 
 /**
  * A stored time as the ISO 8601 text answers carry (`toISOString` of readableTime). The
- * date part is computed once per day and the time of day by arithmetic: a 100-span GET
- * writes ~300 times, and `new Date(ms).toISOString()` (~0.4 µs each) was an eighth of its CPU.
+ * date part is computed once per day and the time of day by arithmetic: a trace's GET writes
+ * several times per span, and `new Date(ms).toISOString()` for each is a large share of its CPU.
  * Days are kept by number, not only the last one: a list item's start and creation times on
- * different days made every other call miss, ~650 ns a time against ~80.
+ * different days would make every other call miss.
  */
 export function isoTime(ms: number): string {
   const time = readableTime(ms);

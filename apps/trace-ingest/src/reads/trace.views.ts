@@ -56,9 +56,8 @@ const columnText = (value: unknown, absent: string) => (value === null || value 
 /**
  * A trace's GET answer (TraceView) as JSON text, written from what is stored: the JSON
  * columns (input, output, usage, attributes) are spliced in as the text they are stored as
- * (written by JSON.stringify), not parsed and serialized again. On a 100-span trace parsing
- * and serializing them took a fifth of trace-ingest's CPU per GET; the gateway sends the
- * text on as it is (JsonText).
+ * (written by JSON.stringify), not parsed and serialized again: on a large trace that is a
+ * large share of a GET's CPU. The gateway sends the text on as it is (JsonText).
  */
 export function traceViewJson(t: StoredTrace, payload: { input: string | null; output: string | null }, spans: TimelineSpan<StoredSpanText>[]): string {
   const summary = JSON.stringify(toSummaryView(t));

@@ -4,7 +4,7 @@ import { COPY_PLACEHOLDER, type CopiedColumn, copiedColumn, copiedValue, type Pa
  * A span's attributes that repeat its input or output (see libs/traces attribute-copies) are
  * stored once: the attribute as a placeholder and `attribute_copies` naming the column it
  * repeats ({ "input.value": "input" }); reading puts the value back, so answers are unchanged.
- * The OTLP benchmark's 10-span trace stores 8.2 KB of input, output and attributes this way, 11.8 KB before.
+ * OTLP spans often repeat their input and output as attributes, so this saves much of their storage.
  */
 export type AttributeCopies = Record<string, CopiedColumn>;
 

@@ -19,8 +19,8 @@ export const pgTextListSql = (placeholder: string) => `string_to_array(${placeho
  * '' as no element): the column then travels as an array literal.
  *
  * Long texts (the spans' JSON) come as UTF-8 bytes, which pg binds as they are (a text
- * parameter's binary form is its bytes): joining them into one string cost ~1 ns a
- * character (V8 copies char by char), and pg then encoded that string again.
+ * parameter's binary form is its bytes): joining them into one string would copy every
+ * character (V8 copies char by char), and pg would then encode that string again.
  */
 export function pgTextList(values: readonly unknown[]): string | Buffer | null {
   const texts = new Array<string>(values.length);

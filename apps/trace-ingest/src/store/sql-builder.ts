@@ -59,7 +59,7 @@ function unnestInsert(table: UpsertTable, rows: readonly unknown[][], conflict: 
   };
 }
 
-/** The rows' cells in one array: `rows.flat()` took ~1.7 µs a row of 23 cells, this ~0.1. */
+/** The rows' cells in one array, by a loop: `rows.flat()` is many times slower on this hot path. */
 function cells(rows: readonly unknown[][]): unknown[] {
   const all: unknown[] = [];
   for (const row of rows) for (let i = 0; i < row.length; i++) all.push(row[i]);

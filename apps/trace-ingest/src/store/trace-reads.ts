@@ -3,7 +3,7 @@ import { dialectOf, selectArrays, SqlBuilder } from '@cinetrace/persistence';
 import type { EntityManager } from 'typeorm';
 import { metadataClauses } from './metadata-filter';
 
-// The reads of traces, as hand-built SQL (a measured hot path, as the writes are): every
+// The reads of traces, as hand-built SQL (a hot path, as the writes are): every
 // statement is scoped by the caller's project and binds every value.
 
 /** A stored row, by column name. */
@@ -12,8 +12,7 @@ export type Row = Record<string, unknown>;
 /**
  * What a list item shows (summaryViewJson), read as arrays (selectArrays) in this order: not
  * the (possibly large) input and output, nor the project (the caller's), nor the columns only
- * a merge reads. Each column costs SQLite ~7 µs a page of 51 rows; four fewer took the
- * statement from ~143 to ~112 µs.
+ * a merge reads: each column read costs SQLite time on every row of the page.
  */
 const SUMMARY_COLUMNS =
   't.id, t.name, t.status, t.start_time, t.end_time, t.metadata, t.tags, ' +

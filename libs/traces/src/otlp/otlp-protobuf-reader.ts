@@ -6,11 +6,9 @@ import { Json, MAX_VALUE_DEPTH, NO_KEY, OtlpValueError, ReadAttributes, TOO_DEEP
  * An ExportTraceServiceRequest read straight from its protobuf bytes into the OTLP/JSON shape
  * the mapping reads (otlp-to-traces.ts): ids in hex, fixed64 times as UnixNanos, only
  * the fields present on the wire, unknown fields skipped, and each attribute list already the
- * object keyValuesToObject makes of one (ReadAttributes). protobufjs' reflection decode,
- * its `toObject` and that conversion built the same through a message object per KeyValue
- * and AnyValue, at about three times the cost
- * (bench/README.md, "OTLP beside the JSON route"); the wire format itself is still read by
- * protobufjs' Reader. Field numbers: opentelemetry-proto v1.11.0 (otlp-descriptor.ts), held
+ * object keyValuesToObject makes of one (ReadAttributes): protobufjs' reflection decode and
+ * `toObject` build a message object per KeyValue and AnyValue, several times the cost. The
+ * wire format itself is still read by protobufjs' Reader. Field numbers: opentelemetry-proto v1.11.0 (otlp-descriptor.ts), held
  * to the official encoder by otlp-codec.spec.ts.
  */
 export function readExportTraceRequest(body: Uint8Array): Record<string, unknown> {

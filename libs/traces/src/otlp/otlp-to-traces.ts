@@ -174,7 +174,7 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /**
  * Below this many characters of payload attributes, attributes are not measured (a
- * JSON.stringify per span was a tenth of an export's mapping): replacing so little could
+ * JSON.stringify per span is dear on the mapping's hot path): replacing so little could
  * only rescue a span within 8 KiB of the limit, which validation then refuses as it would any.
  */
 const PAYLOAD_CHARS_WORTH_MEASURING = 8 * 1024;
