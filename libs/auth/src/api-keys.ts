@@ -8,7 +8,7 @@ export function generateApiKey(): string {
 /**
  * Keys are stored as their SHA-256 only. Keys are long random strings, so a fast hash
  * is enough (as for GitHub and Stripe tokens); the plain key is shown once, at creation.
- * Every request hashes its key: the one-shot `hash` takes ~0.3 µs where a Hash object took ~1.8.
+ * Every request hashes its key, so by the one-shot `hash`, several times cheaper than a Hash object.
  */
 export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');

@@ -3,8 +3,8 @@ import { monotonicFactory } from 'ulid';
 
 /**
  * Crypto-strength randomness in [0, 1), drawn from a pool refilled 1,024 values at a time:
- * ulid's default source asks the OS for one byte per character (16 native calls per id,
- * 6% of the gateway's CPU while it ingests).
+ * ulid's default source asks the OS for one byte per character (16 native calls per id, on
+ * every ingested trace and span).
  */
 const pool = new Uint32Array(1024);
 let drawn = pool.length;

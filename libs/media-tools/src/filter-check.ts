@@ -8,7 +8,7 @@ export interface FilterNeed {
   anyOf: readonly string[];
 }
 
-/** What the video scorers, frames and storyboards run on (issue 25; docs/api-reference.md, Media). */
+/** What the video scorers, frames and storyboards run on (docs/api-reference.md, Media). */
 export const FILTER_NEEDS: readonly FilterNeed[] = [
   { use: 'video_qa "black"', anyOf: ['blackdetect'] },
   { use: 'video_qa "freeze"', anyOf: ['freezedetect'] },

@@ -28,8 +28,8 @@ export interface StatementOptions {
 /**
  * A SELECT's rows (or an INSERT's RETURNING rows) as arrays of column values, in the select
  * list's order. Both drivers build an object per row otherwise, setting each column by name
- * from native code: better-sqlite3 took ~0.8 ms for the 100 span rows of one trace, against
- * ~0.4 ms as arrays (a literal built from an array afterwards costs next to nothing).
+ * from native code, about twice the cost of arrays on better-sqlite3 (a literal built from an
+ * array afterwards costs next to nothing).
  */
 export async function selectArrays(manager: EntityManager, sql: string, params: unknown[], options: StatementOptions = {}): Promise<unknown[][]> {
   try {
@@ -44,9 +44,8 @@ export async function selectArrays(manager: EntityManager, sql: string, params: 
 }
 
 /**
- * Runs a statement that answers no rows (an upsert). On SQLite, `manager.query` cost a
- * 100-trace batch's writes ~0.4 ms of its own (each parameter mapped, then spread as an
- * argument: ~80 ns apiece over ~5,000), against none here.
+ * Runs a statement that answers no rows (an upsert). On SQLite, not through `manager.query`,
+ * which maps each parameter and spreads them as arguments: dear over a batch's thousands.
  */
 export async function runStatement(manager: EntityManager, sql: string, params: unknown[], options: StatementOptions = {}): Promise<void> {
   try {

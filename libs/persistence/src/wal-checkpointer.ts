@@ -92,7 +92,7 @@ let thread: CheckpointThread | undefined;
 /**
  * Copies a SQLite database's write-ahead log back into the database file on a thread of
  * its own. SQLite otherwise checkpoints inside the COMMIT that crosses its threshold, on
- * the event loop, with the file writes and fsync that takes: a third of a write-heavy
+ * the event loop, with the file writes and fsync that takes, a large share of a write-heavy
  * batch's time. A PASSIVE checkpoint never blocks the writer or the readers.
  */
 export class WalCheckpointer {

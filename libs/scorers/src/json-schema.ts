@@ -4,9 +4,8 @@ import { jsonDepth } from './json-depth';
 
 /**
  * A benchmark's schema is compiled to code when the benchmark is created, on a scoring
- * thread under a time limit (never on the event loop: an 8 KiB schema of 150 patterned
- * properties took 160 ms cold, 32 KiB 830 ms, on this project's 2-core machine); its size
- * bounds that work too.
+ * thread under a time limit (never on the event loop: compiling a schema of many patterned
+ * properties takes hundreds of milliseconds, growing with its size); its size bounds that work too.
  */
 export const SCHEMA_MAX_BYTES = 8 * 1024;
 export const SCHEMA_MAX_DEPTH = 32;

@@ -12,8 +12,8 @@ const batched = new WeakSet<IORedis>();
  * BullMQ's scripts; only the system calls merge.
  *
  * Why: a worker ending many tasks in one turn (a produce answer settles a batch of them)
- * issues four commands for each, and on a loaded machine each loopback write costs tens of
- * µs of kernel time in the writer and a read in Redis (bench/README.md, round thirteen).
+ * issues four commands for each, and each loopback write costs a system call in the writer
+ * and a read in Redis, which a loaded machine feels.
  * Not for a connection that blocks (BRPOP and the like): nothing is gained there.
  */
 export function oneWritePerTurn(redis: IORedis): IORedis {
