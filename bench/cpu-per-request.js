@@ -4,7 +4,7 @@
 // process), path by path, at a fixed rate (so batching is alike for each), read from /proc/<pid>/stat; with --profile, a V8 CPU profile of each
 // measured window too (bench/lib/profile-preload.js), and the functions that took the most
 // self time per request. Not a benchmark with targets: a tool for finding where time goes
-// (bench/README.md, "Where an all-in-one request's time goes").
+// (bench/HISTORY.md, "Where an all-in-one request's time goes").
 // --subject baseline measures the bare baseline of the mode instead, under the same loads
 // (all-in-one: bench/baseline-sqlite.js, with the BASELINE_* variables of this environment,
 // BASELINE_SERVICE_INDEXES=1 for the one keeping the list filters' indexes and tags).

@@ -278,7 +278,7 @@ async function probeJobsSoFar(service) {
 /**
  * GET /api/v1/media/{id} with `Prefer: wait` (the service answers once the probe settled, or
  * after 10 s still pending: then it asks again); throws unless it is ready. Polling instead
- * measured the poll: a GET every 10 ms took CPU from ffprobe on two cores (bench/README.md,
+ * measured the poll: a GET every 10 ms took CPU from ffprobe on two cores (bench/HISTORY.md,
  * Media, round four).
  */
 async function untilProbed(service, headers, id, clip) {

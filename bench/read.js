@@ -18,7 +18,7 @@
 // out): the baseline keeping what the service keeps for the list's filters (its indexes by
 // name, user and session, a row per tag; bench/baseline-sqlite.js BASELINE_SERVICE_INDEXES=1).
 // The batch target (>= 0.6, issue 26) is judged against it: the bare baseline skips that
-// work, which API.md's filters need (bench/README.md, "Round eighteen").
+// work, which the list filters need (bench/HISTORY.md, "Round eighteen").
 // --versus '<JSON object of settings>' adds one more subject, the service with those settings
 // (say '{"HEAP_PRETENURING":"true"}'), seeded and read in turn with the others, and prints
 // the service against it: an A/B of a setting in one run.
@@ -41,7 +41,7 @@ const opts = c.parseArgs(process.argv.slice(2), {
   // seeding in as many parts): a machine that drifts between minutes then moves both alike.
   rounds: 3,
   // Not counted: a fresh broker's JVM spends its first ~10-30 s of request-reply compiling
-  // (bench/README.md, "Reads, round four"); the figure is the warm service's.
+  // (bench/HISTORY.md, "Reads, round four"); the figure is the warm service's.
   'read-warmup': 10,
   'read-connections': 2,
   'page-size': 50,

@@ -7,12 +7,12 @@
 //      --concurrency (64, the most a run allows);
 //   2. a warm-up run of --warmup items on a dataset of its own (not measured; the floor gets one
 //      too): a fresh broker's JVM compiles for its first ~10-20 s, and the service's first
-//      run of 10,000 measured 1,057 tasks/s where its third measured 1,653 (bench/README.md);
+//      run of 10,000 measured 1,057 tasks/s where its third measured 1,653 (bench/HISTORY.md);
 //   3. the measured run: from POST /start (202) until GET /runs shows it ended, polled
 //      every --poll-ms (1000, as the console's run page) and every --end-poll-ms (100) once
 //      the end is due within three polls, so that the end is seen within ~100 ms while the
 //      polls cost the service what a person watching costs it (ten a second had cost it
-//      ~0.1 ms of CPU a task: bench/README.md, round twenty-three); tasks/s = tasks / that
+//      ~0.1 ms of CPU a task: bench/HISTORY.md, round twenty-three); tasks/s = tasks / that
 //      time. Then the counts: every task must be completed with its score passed (the
 //      run's counts and scores, the tasks route's summary, and the tasks listed with
 //      status=completed);
@@ -61,7 +61,7 @@ if (!opts['worker-concurrency']) opts['worker-concurrency'] = workerDefaultConcu
 const MEASURES_SERVICE = opts.only === '' || opts.only === 'service';
 // Distributed, issue 21 restated issue 5's ratio against the floor: bare BullMQ does none of a
 // task's Kafka and PostgreSQL work, and the floor itself measures 0.3-0.5 of it on 2 cores, so the
-// ratio to bare BullMQ is printed there, not judged (bench/README.md, "The floor: what the design
+// ratio to bare BullMQ is printed there, not judged (bench/HISTORY.md, "The floor: what the design
 // itself costs a task").
 const TARGETS = { 'all-in-one': { tasksPerSec: null, ratio: 0.5 }, distributed: { tasksPerSec: 1500, ratio: null, floorRatio: 0.7 } };
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -70,7 +70,7 @@ describe('Edge cases of JSON and HTTP', () => {
       const response = await api.get(TRACES, { args: args(200) });
       expectProblem(response, 400, 'validation_failed', [`args.metadata.a${zeros(MAX_DEPTH - 2)}`]);
       // Past the body limit, but within it the trace list's own rule holds: a metadata
-      // filter's values nest at most 32 levels (docs/api-reference.md, Trace robustness).
+      // filter's values nest at most 32 levels (docs/decisions/2026-11-25-trace-robustness.md).
       expect((await api.get(TRACES, { args: args(30) })).status).toBe(200);
       expectProblem(await api.get(TRACES, { args: args(MAX_DEPTH - 2) }), 400, 'validation_failed', ['args.metadata']);
     });
