@@ -11,3 +11,4 @@ export * from './trace-limits';
 export * from './otlp';
 export * from './media-references';
 export * from './media-attachments';
+export * from './usage-tree';

@@ -3,6 +3,7 @@ import { measureSpan } from './span-json';
 import type { StoredSpan, StoredTrace } from './stored-trace';
 import { addDropped, DEFAULT_TRACE_LIMITS, DroppedParts, droppedAnything, noneDropped, TraceLimits } from './trace-limits';
 import { setOwn } from './set-own';
+import { countSpanChange, emptyUsageTree, type UsageTree, type UsageTreeChanges } from './usage-tree';
 
 /**
  * What a merge needs of the stored trace: its row, and the stored versions of the spans
@@ -11,13 +12,20 @@ import { setOwn } from './set-own';
  */
 export interface TraceState {
   trace: StoredTrace;
+  /** The spans the input names, and every stored ancestor of those whose usage or cost moves (usage-tree.ts). */
   spans: Map<string, StoredSpan>;
+  /** What the sums know of the tree, for those spans and their missing parents; absent: nothing yet. */
+  tree?: UsageTree;
 }
 
 export interface MergeResult {
   trace: StoredTrace;
-  /** Spans this input created or changed: the rows to upsert. */
+  /** Spans this input created or changed, and ancestors whose counts of what their descendants carry changed: the rows to upsert. */
   changedSpans: StoredSpan[];
+  /** The tree after the merge (the state's, changed in place, or a new one). */
+  tree: UsageTree;
+  /** Missing parents whose `tree.awaiting` entry changed: upserted, or deleted when gone. */
+  changedAwaiting: string[];
   /** Whether anything at all changed (an identical resend changes nothing). */
   changed: boolean;
   /** What of this input was left out to keep the trace within its limits; null if nothing. */
@@ -40,6 +48,8 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
   const old = state?.trace;
   const trace: StoredTrace = old ? { ...old, metadata: { ...old.metadata }, tags: [...old.tags], usage: { ...old.usage } } : newTrace(projectId, input.id, receivedAt);
   const stored = state?.spans ?? new Map<string, StoredSpan>();
+  const tree = state?.tree ?? emptyUsageTree();
+  const treeChanges: UsageTreeChanges = { below: new Set(), awaiting: new Set() };
   const dropped = noneDropped();
 
   const changedSpans: StoredSpan[] = [];
@@ -58,8 +68,7 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
       dropped.spanIds.push(incoming.id);
       continue;
     }
-    if (before) subtractSpan(trace, before);
-    addSpan(trace, after);
+    countSpanChange(trace, stored, tree, treeChanges, before, after);
     trace.spanBytes = Math.max(0, trace.spanBytes - bytesBefore) + bytesAfter;
     stored.set(after.id, after);
     changedSpans.push(after);
@@ -94,9 +103,12 @@ export function mergeTrace(projectId: string, state: TraceState | undefined, inp
     else if (earliest < trace.startTime) trace.startTime = earliest;
   }
 
+  const merged = new Set(changedSpans.map((s) => s.id));
+  for (const id of treeChanges.below) if (!merged.has(id) && stored.has(id)) changedSpans.push(stored.get(id)!);
+
   const changed = !old || changedSpans.length > 0 || !sameJson({ ...old, updatedAt: 0 }, { ...trace, updatedAt: 0 });
   if (changed && old) trace.updatedAt = Math.max(receivedAt, old.updatedAt);
-  return { trace, changedSpans, changed, dropped: droppedAnything(dropped) ? dropped : null };
+  return { trace, changedSpans, changed, dropped: droppedAnything(dropped) ? dropped : null, tree, changedAwaiting: [...treeChanges.awaiting] };
 }
 
 /**
@@ -184,28 +196,6 @@ function mergeSpan(before: StoredSpan | undefined, input: SpanInput): StoredSpan
     if (value !== undefined) (next as Record<string, unknown>)[field] = value;
   }
   return next;
-}
-
-// Sums are rounded to 1e-9 so that adding and removing a span's cost leaves no float dust.
-const round = (value: number) => Math.round(value * 1e9) / 1e9;
-
-function addSpan(trace: StoredTrace, span: StoredSpan, sign: 1 | -1 = 1): void {
-  trace.spanCount += sign;
-  if (span.status === 'error') trace.errorCount += sign;
-  if (span.costUsd !== null) {
-    trace.costUsd = round((trace.costUsd ?? 0) + sign * span.costUsd);
-    trace.costSpans += sign;
-    if (trace.costSpans === 0) trace.costUsd = null;
-  }
-  for (const [key, value] of Object.entries(span.usage ?? {})) {
-    // Own keys only: `toString` would read Object.prototype's function, `__proto__` set the prototype.
-    const before = Object.hasOwn(trace.usage, key) ? trace.usage[key] : 0;
-    setOwn(trace.usage, key, round(before + sign * value));
-  }
-}
-
-function subtractSpan(trace: StoredTrace, span: StoredSpan): void {
-  addSpan(trace, span, -1);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
