@@ -47,7 +47,7 @@ export function createFastifyAdapter(limits: HttpLimits, intakes: readonly BodyI
   fastify.removeContentTypeParser(['text/plain']);
   const bodyLimits = { maxBodyBytes: limits.MAX_BODY_BYTES };
   const ownJson = intakes.flatMap(({ readJson }): OwnJsonReader[] => (readJson ? [(request, body) => readJson(request, body, bodyLimits)] : []));
-  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH }, ownJson);
+  registerJsonBodyParser(fastify, { maxDepth: limits.MAX_JSON_DEPTH, maxBodyBytes: limits.MAX_BODY_BYTES }, ownJson);
   for (const intake of intakes) intake.register(fastify, bodyLimits);
   sendJsonTextAsIs(fastify);
   drainRejectedBodies(fastify);

@@ -1,8 +1,9 @@
 import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import { excessiveNestingError } from '@cinetrace/validation';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { OwnJsonReader } from './body-intake';
+import { bodyLimitOf, readRawBody } from './raw-body';
 import { prototypeKeyPath } from './prototype-key-path';
 
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 throws instead of turning into U+FFFD. A leading BOM is dropped. */
@@ -20,9 +21,19 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * A route whose domain reads its JSON itself (`ownJson`: OTLP/JSON may come gzipped) gets
  * what the domain read.
  */
-export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth }: { maxDepth: number }, ownJson: readonly OwnJsonReader[] = []): void {
+export function registerJsonBodyParser(
+  fastify: FastifyInstance,
+  { maxDepth, maxBodyBytes }: { maxDepth: number; maxBodyBytes: number },
+  ownJson: readonly OwnJsonReader[] = [],
+): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    readRawBody(request, payload, bodyLimitOf(request, maxBodyBytes)).then(
+      (body) => parseBody(request, body, done),
+      (err: Error) => done(err, undefined),
+    );
+  });
+  const parseBody = (request: FastifyRequest, body: Buffer, done: (err: Error | null, value: unknown) => void): void => {
     for (const read of ownJson) {
       const reading = read(request, body as Buffer);
       if (reading === undefined) continue;
@@ -53,7 +64,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, { maxDepth }: {
     } catch (err) {
       done(err as Error, undefined);
     }
-  });
+  };
 }
 
 /**

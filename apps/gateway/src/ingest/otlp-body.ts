@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { BodyIntake } from '../http/body-intake';
+import { bodyLimitOf, readRawBody } from '../http/raw-body';
 import { isOtlpRoute } from './otlp-routes';
 
 const gunzipAsync = promisify(gunzip);
@@ -31,19 +32,17 @@ export const OTLP_BODY_INTAKE: BodyIntake = {
  * refuses every type but JSON).
  */
 export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyBytes: number): void {
-  fastify.addContentTypeParser(PROTOBUF_CONTENT_TYPES, { parseAs: 'buffer' }, (request, body, done) => {
+  fastify.addContentTypeParser(PROTOBUF_CONTENT_TYPES, (request, payload, done) => {
     if (!isOtlpRoute(request)) {
       done(new DomainError(ErrorCode.UnsupportedMediaType, 'Send the body as application/json'), undefined);
       return;
     }
-    if (isIdentity(request)) {
-      done(null, { encoding: 'protobuf', bytes: body as Buffer });
-      return;
-    }
-    readOtlpBody(request, body as Buffer, 'protobuf', maxBodyBytes).then(
-      (read) => done(null, read),
-      (err: Error) => done(err, undefined),
-    );
+    readRawBody(request, payload, bodyLimitOf(request, maxBodyBytes))
+      .then((bytes) => (isIdentity(request) ? { encoding: 'protobuf' as const, bytes } : readOtlpBody(request, bytes, 'protobuf', maxBodyBytes)))
+      .then(
+        (read) => done(null, read),
+        (err: Error) => done(err, undefined),
+      );
   });
 }
 

@@ -3,8 +3,8 @@ import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-/** Loads the decoding thread's real entry (through swc, as jest runs this spec) in a thread, and answers that thread's nice value. */
-function decodingThreadNiceness(): Promise<number> {
+/** Loads the decoding thread's real entry (through swc, as jest runs this spec) in a thread, runs `snippet` there (`entry` is the module), and answers what it posts. */
+function inDecodingThread<T>(snippet: string): Promise<T> {
   const code = `const { readFileSync } = require('node:fs');
 const { parentPort } = require('node:worker_threads');
 const { transformSync } = require(${JSON.stringify(require.resolve('@swc/core'))});
@@ -12,11 +12,11 @@ require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(readFileSync(filename, 'utf8'), { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true } }, module: { type: 'commonjs' } });
   module._compile(code, filename);
 };
-require(${JSON.stringify(join(__dirname, 'otlp-decode.worker.ts'))});
-parentPort.postMessage(require('node:os').getPriority());`;
+const entry = require(${JSON.stringify(join(__dirname, 'otlp-decode.worker.ts'))});
+${snippet}`;
   const thread = new Worker(code, { eval: true });
   return new Promise((resolve, reject) => {
-    thread.once('message', (niceness: number) => void thread.terminate().then(() => resolve(niceness)));
+    thread.once('message', (answer: T) => void thread.terminate().then(() => resolve(answer)));
     thread.once('error', reject);
   });
 }
@@ -24,7 +24,18 @@ parentPort.postMessage(require('node:os').getPriority());`;
 describe('the OTLP decoding thread', () => {
   it('decodes at a lower CPU priority than the event loop, which keeps its own', async () => {
     const loop = getPriority();
-    expect(await decodingThreadNiceness()).toBe(Math.min(19, loop + 10));
+    expect(await inDecodingThread<number>(`parentPort.postMessage(require('node:os').getPriority());`)).toBe(Math.min(19, loop + 10));
     expect(getPriority()).toBe(loop);
+  }, 60_000);
+
+  it("hands the export's bytes back with its answer, moved rather than copied (the gateway may publish them)", async () => {
+    const answer = await inDecodingThread<{ movable: boolean; transfers: number; ok: boolean; bytes: number[] }>(`
+const { Piscina } = require('piscina');
+const bytes = new Uint8Array([0x0a, 0x00]); // an export with one empty ResourceSpans
+entry.default({ encoding: 'protobuf', bytes, maxJsonDepth: 64 }).then((result) => {
+  const value = result[Piscina.valueSymbol];
+  parentPort.postMessage({ movable: Piscina.transferableSymbol in result, transfers: result[Piscina.transferableSymbol].length, ok: value.decoded.ok, bytes: [...value.bytes] });
+});`);
+    expect(answer).toEqual({ movable: true, transfers: 1, ok: true, bytes: [0x0a, 0x00] });
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 // The decoding thread's entry (piscina runs its default export for each task).
 import { getPriority, setPriority } from 'node:os';
-import { decodeOtlpExport } from './otlp-decoding';
+import { Piscina } from 'piscina';
+import { decodeOtlpExport, type OtlpExport } from './otlp-decoding';
 
 /**
  * This thread decodes large exports in the background: at a lower CPU priority than the event
@@ -15,4 +16,13 @@ try {
   // A system that refuses leaves the thread at the usual priority: slower for others, still correct.
 }
 
-export default decodeOtlpExport;
+/**
+ * Decodes one export, and moves its bytes back with the answer (they came moved, not copied):
+ * the gateway publishes an export that is one whole trace as these bytes.
+ */
+export default async function decodeOnThread(task: OtlpExport) {
+  const decoded = await decodeOtlpExport(task);
+  const { bytes } = task;
+  const moved = { [Piscina.transferableSymbol]: [bytes.buffer], [Piscina.valueSymbol]: { decoded, bytes } };
+  return Piscina.move(moved as unknown as Parameters<typeof Piscina.move>[0]) as unknown as { decoded: typeof decoded; bytes: Uint8Array };
+}
