@@ -15,7 +15,8 @@
 //           A floods frame requests of its 20 s 1280×720 clip (a keyframe every 20 s: each seek
 //           decodes up to 20 s of frames), --flood at a time.
 // A floods from a process of its own (lib/fairness-flood.js), as it would from its own machine:
-// sending its bodies does not delay the loop that times B's requests.
+// sending its bodies does not delay the loop that times B's requests, and that process runs at
+// the lowest CPU priority, so its own work does not take the service's cores either.
 // A is a flooding client as a real one behaves: an answer 429 or 503 with Retry-After holds that
 // loop of A's back for the seconds it says (as OTLP exporters and the API's clients do);
 // `--a-retry-after ignore` makes A an attacker that retries at once, to measure what refusing costs.
@@ -142,6 +143,14 @@ function startFlood(concurrency, spec, dir) {
   }
   const child = fork(path.join(__dirname, 'lib/fairness-flood.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   c.onCleanup(() => child.kill());
+  // A's client stands in for another machine: on this one its CPU (sending 3 MiB bodies, the
+  // kernel's loopback copies made in its name) would take cores from the service under test.
+  // At the lowest priority it takes only what the service and B leave idle.
+  try {
+    require('node:os').setPriority(child.pid, 19);
+  } catch {
+    log("NOTE could not lower the flooding process's priority: its CPU is counted against the service");
+  }
   const answered = new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`A's flood ended (${code}) before it was stopped`)));
