@@ -1,6 +1,7 @@
-import { spanFieldTexts, type StoredSpan, type StoredTrace } from '@cinetrace/traces';
+import { spanFieldTexts, type StoredSpan, type StoredTrace, type UsageCounts } from '@cinetrace/traces';
 import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
+import { belowCells } from './usage-tree-rows';
 
 /** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
 // Columns packed by hand, as the table has them:
@@ -17,6 +18,7 @@ export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
 // prettier-ignore
 export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
   ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
+  ['usage_below', 'text'], ['cost_below', 'int4'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
   ['input', 'text'], ['output', 'text'], ['usage', 'text'], ['cost_usd', 'float8'], ['attributes', 'text'], ['events', 'text'],
   ['attribute_copies', 'text'],
@@ -97,17 +99,20 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
   };
 }
 
-export function spanToRow(projectId: string, traceId: string, s: StoredSpan): unknown[] {
+/** A span's row; `below`: the counts of what its descendants carry (usage-tree-rows.ts). */
+export function spanToRow(projectId: string, traceId: string, s: StoredSpan, below?: UsageCounts): unknown[] {
   // The texts the merge wrote when it measured the span (measureSpan), else written here.
   const texts = spanFieldTexts(s);
   const input = texts ? column(texts.input) : toJson(s.input);
   const output = texts ? column(texts.output) : toJson(s.output);
   // The merge found the copies too when it wrote the texts; a span without texts looks here.
   const { attributesText, copies } = texts ? { attributesText: column(texts.storedAttributes), copies: texts.attributeCopies } : storedAttributes(s, input, output);
+  const [usageBelow, costBelow] = belowCells(below);
   // Columns packed by hand, as the table has them:
   // prettier-ignore
   return [
-    projectId, traceId, s.id, s.parentId, s.name, s.kind, s.status, s.statusMessage, s.startTime, s.endTime, s.model,
+    projectId, traceId, s.id, s.parentId, s.name, s.kind, usageBelow, costBelow,
+    s.status, s.statusMessage, s.startTime, s.endTime, s.model,
     input, output, texts ? column(texts.usage) : toJson(s.usage), s.costUsd, attributesText, texts ? column(texts.events) : toJson(s.events), toJson(copies),
   ];
 }

@@ -1,6 +1,6 @@
 import type { TraceIngestMessage } from '@cinetrace/contracts';
 import { Dialect, inTransaction, runStatement, selectArrays, SqlBuilder } from '@cinetrace/persistence';
-import { DroppedParts, mediaAttachmentInput, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState, uncopiedMediaIn } from '@cinetrace/traces';
+import { DroppedParts, emptyUsageTree, mediaAttachmentInput, mergeTrace, StoredSpan, StoredTrace, TraceLimits, TraceState, uncopiedMediaIn, UsageTree } from '@cinetrace/traces';
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -8,7 +8,9 @@ import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sq
 import { TraceIngestEnv } from '../trace-ingest.env';
 import { traceLimits } from './trace-limits';
 import { queueMediaReferences, type QueuedMedia } from './trace-media-outbox';
-import { RECEIPT_TABLE, SPAN_TABLE, spanFromRow, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
+import { RECEIPT_TABLE, SPAN_TABLE, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
+import { keepStoredSpan, loadUsageTrees } from './usage-tree-loads';
+import { AWAITING_TABLE, awaitingRow } from './usage-tree-rows';
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
 const keyOf = (projectId: string, traceId: string) => `${projectId}/${traceId}`;
@@ -20,6 +22,8 @@ interface BatchMerge {
   states: Map<string, TraceState>;
   changedTraces: Set<string>;
   changedSpans: Map<string, Map<string, StoredSpan>>;
+  /** Per trace: the missing parents whose awaiting entries changed (usage-tree.ts). */
+  changedAwaiting: Map<string, Set<string>>;
   /** Per ingest id: what of its trace the limits left out. */
   dropped: Map<string, DroppedParts>;
 }
@@ -28,6 +32,7 @@ interface BatchMerge {
 function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>, limits: TraceLimits): BatchMerge {
   const changedSpans = new Map<string, Map<string, StoredSpan>>();
   const changedTraces = new Set<string>();
+  const changedAwaiting = new Map<string, Set<string>>();
   const dropped = new Map<string, DroppedParts>();
   for (const message of messages) {
     const key = keyOf(message.projectId, message.trace.id);
@@ -39,15 +44,34 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
     if (merged.dropped) dropped.set(message.ingestId, merged.dropped);
     const spans = state?.spans ?? new Map<string, StoredSpan>();
     for (const span of merged.changedSpans) spans.set(span.id, span);
-    states.set(key, { trace: merged.trace, spans });
+    states.set(key, { trace: merged.trace, spans, tree: merged.tree });
+    for (const parentId of merged.changedAwaiting) changedAwaiting.set(key, (changedAwaiting.get(key) ?? new Set<string>()).add(parentId));
     if (!merged.changed) continue;
     changedTraces.add(key);
     const spansOfTrace = changedSpans.get(key) ?? new Map<string, StoredSpan>();
     for (const span of merged.changedSpans) spansOfTrace.set(span.id, span);
     changedSpans.set(key, spansOfTrace);
   }
-  return { states, changedTraces, changedSpans, dropped };
+  return { states, changedTraces, changedSpans, changedAwaiting, dropped };
 }
+
+/** A trace the batch writes: its row, its changed spans, and its tree with the awaiting entries that changed. */
+interface WrittenTrace {
+  trace: StoredTrace;
+  spans: Map<string, StoredSpan>;
+  tree: UsageTree;
+  awaiting: ReadonlySet<string>;
+}
+
+const writtenTrace = (batch: BatchMerge, key: string): WrittenTrace => {
+  const state = batch.states.get(key)!;
+  return {
+    trace: state.trace,
+    spans: batch.changedSpans.get(key) ?? new Map<string, StoredSpan>(),
+    tree: state.tree ?? emptyUsageTree(),
+    awaiting: batch.changedAwaiting.get(key) ?? new Set(),
+  };
+};
 
 /**
  * The media references without `mediaId` in the outputs written: to be copied. Every output
@@ -108,8 +132,8 @@ export class TraceWriter {
         TRACE_TABLE,
         [...merged.changedTraces].map((key) => traceToRow(merged.states.get(key)!.trace)),
       );
-      const written = [...inserted].map((key) => ({ trace: asNew.states.get(key)!.trace, spans: asNew.changedSpans.get(key)! }));
-      for (const key of merged.changedTraces) written.push({ trace: merged.states.get(key)!.trace, spans: merged.changedSpans.get(key)! });
+      const written = [...inserted].map((key) => writtenTrace(asNew, key));
+      for (const key of merged.changedTraces) written.push(writtenTrace(merged, key));
       // What each message lost to the limits, from the pass that stored its trace.
       const knownIds = new Set(known.map((m) => m.ingestId));
       const dropped = new Map<string, DroppedParts>();
@@ -164,9 +188,10 @@ export class TraceWriter {
       );
       for (const row of spanRows) {
         const state = states.get(keyOf(projectId, row.trace_id as string));
-        if (state && traces.get(state.trace.id)!.has(row.id as string)) state.spans.set(row.id as string, spanFromRow(row));
+        if (state && traces.get(state.trace.id)!.has(row.id as string)) keepStoredSpan(state, row);
       }
     }
+    await loadUsageTrees(manager, dialect, states, messages);
     return states;
   }
 
@@ -189,26 +214,42 @@ export class TraceWriter {
     return manager.query(`SELECT * FROM traces WHERE project_id = ${sql.bind(projectId)} AND id IN (${sql.bindAll(ids)})`, sql.params);
   }
 
+  /** Awaiting entries gone: their parent arrived, or what hung from it moved or stopped carrying anything. */
+  private async deleteAwaiting(manager: EntityManager, trace: StoredTrace, parentIds: string[]): Promise<void> {
+    if (!parentIds.length) return;
+    const sql = new SqlBuilder(this.dialect);
+    await manager.query(
+      `DELETE FROM span_usage_awaiting WHERE project_id = ${sql.bind(trace.projectId)} AND trace_id = ${sql.bind(trace.id)} AND parent_id IN (${sql.bindAll(parentIds)})`,
+      sql.params,
+    );
+  }
+
   private async upsert(manager: EntityManager, table: UpsertTable, rows: unknown[][]): Promise<void> {
     for (const { sql, params } of upsertStatements(this.dialect, table, rows)) await runStatement(manager, sql, params, KEPT);
   }
 
-  /** The tags and changed spans of the traces written, and the receipts of the batch's messages that want one. */
-  private async writeRest(
-    manager: EntityManager,
-    messages: TraceIngestMessage[],
-    written: { trace: StoredTrace; spans: Map<string, StoredSpan> }[],
-    dropped: Map<string, DroppedParts>,
-  ): Promise<void> {
+  /** The tags, changed spans and awaiting entries of the traces written, and the receipts of the batch's messages that want one. */
+  private async writeRest(manager: EntityManager, messages: TraceIngestMessage[], written: WrittenTrace[], dropped: Map<string, DroppedParts>): Promise<void> {
     // Loops, not flatMap: far faster over a large batch.
     const tagRows: unknown[][] = [];
     const spanRows: unknown[][] = [];
-    for (const { trace, spans } of written) {
+    const awaitingRows: unknown[][] = [];
+    for (const { trace, spans, tree, awaiting } of written) {
       for (const tag of trace.tags) tagRows.push([trace.projectId, tag, trace.id]);
-      for (const span of spans.values()) spanRows.push(spanToRow(trace.projectId, trace.id, span));
+      for (const span of spans.values()) spanRows.push(spanToRow(trace.projectId, trace.id, span, tree.below.get(span.id)));
+      for (const parentId of awaiting) {
+        const counts = tree.awaiting.get(parentId);
+        if (counts) awaitingRows.push(awaitingRow(trace.projectId, trace.id, parentId, counts));
+      }
+      await this.deleteAwaiting(
+        manager,
+        trace,
+        [...awaiting].filter((parentId) => !tree.awaiting.has(parentId)),
+      );
     }
     await this.upsert(manager, TAG_TABLE, tagRows);
     await this.upsert(manager, SPAN_TABLE, spanRows);
+    await this.upsert(manager, AWAITING_TABLE, awaitingRows);
     const storedAt = Date.now();
     await this.upsert(
       manager,
