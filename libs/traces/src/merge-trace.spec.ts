@@ -180,7 +180,6 @@ describe('toTimeline', () => {
     output: null,
     usage: null,
     costUsd: null,
-    costSource: null,
     attributes: null,
     events: null,
   });

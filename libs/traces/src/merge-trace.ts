@@ -186,7 +186,6 @@ function mergeSpan(before: StoredSpan | undefined, input: SpanInput): StoredSpan
     output: null,
     usage: null,
     costUsd: null,
-    costSource: null,
     attributes: null,
     events: null,
   };

@@ -61,7 +61,6 @@ describe('measureSpan', () => {
       output,
       usage: null,
       costUsd: null,
-      costSource: null,
       attributes,
       events: null,
     };
@@ -88,7 +87,6 @@ describe('measureSpan', () => {
       output: [1, 2],
       usage: null,
       costUsd: null,
-      costSource: null,
       attributes: null,
       events: null,
     };
@@ -111,7 +109,6 @@ describe('measureSpan', () => {
       output: null,
       usage: null,
       costUsd: null,
-      costSource: null,
       attributes,
       events: null,
     });

@@ -1,13 +1,14 @@
-import { toEpochMs } from './times';
+import { splitMicros, toEpochMs, withMicros } from './times';
 
-/** toEpochMs as it was: the regex and calendar check, then Date.parse for every time. */
+/** toEpochMs as it was: the regex and calendar check, then Date.parse for every time; and the fraction's microseconds. */
 function byDateParse(value: string): number | undefined {
   const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.exec(value);
   if (!parts) return undefined;
   const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
   const ms = Date.parse(value);
-  return Number.isFinite(ms) && ms >= 0 && ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999) ? ms : undefined;
+  const micros = (parts[7] ?? '').length > 4 ? Number(parts[7].slice(4, 7).padEnd(3, '0')) / 1000 : 0;
+  return Number.isFinite(ms) && ms >= 0 && ms <= Date.UTC(9999, 11, 31, 23, 59, 59, 999) ? ms + micros : undefined;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -97,9 +98,31 @@ describe('toEpochMs', () => {
     expect(toEpochMs('9999-12-31T23:59:59.999Z')).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
   });
 
-  it('takes integer milliseconds within 1970..9999 and nothing else', () => {
+  it('takes milliseconds within 1970..9999, a fraction rounded to the microsecond, and nothing else', () => {
     expect(toEpochMs(0)).toBe(0);
     expect(toEpochMs(1767225600123)).toBe(1767225600123);
-    for (const value of [-1, 1.5, Date.UTC(10000, 0, 1), Number.NaN, '1767225600123', null, undefined, {}]) expect(toEpochMs(value)).toBeUndefined();
+    expect(toEpochMs(1.5)).toBe(1.5);
+    expect(splitMicros(toEpochMs(1767225600123.4567)!)).toEqual({ ms: 1767225600123, micros: 457 });
+    expect(toEpochMs(Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 0.5)).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 0.5);
+    for (const value of [-1, -0.5, Date.UTC(10000, 0, 1), Number.NaN, Infinity, '1767225600123', null, undefined, {}]) expect(toEpochMs(value)).toBeUndefined();
+  });
+
+  it('keeps the microseconds an ISO time writes, and drops the digits past them', () => {
+    const ms = Date.UTC(2026, 11, 7, 10, 0, 0, 123);
+    expect(splitMicros(toEpochMs('2026-12-07T10:00:00.123456Z')!)).toEqual({ ms, micros: 456 });
+    expect(splitMicros(toEpochMs('2026-12-07T10:00:00.1234569Z')!)).toEqual({ ms, micros: 456 });
+    expect(splitMicros(toEpochMs('2026-12-07T11:00:00.1234+01:00')!)).toEqual({ ms, micros: 400 });
+    expect(toEpochMs('2026-12-07T10:00:00.123000Z')).toBe(ms);
+  });
+
+  it('splits a time into whole milliseconds and microseconds, and joins them back exactly', () => {
+    for (const ms of [0, 1_765_101_600_123, Date.UTC(2109, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999)]) {
+      expect(splitMicros(ms)).toEqual({ ms, micros: 0 });
+    }
+    for (let micros = 0; micros < 1000; micros++) {
+      const time = withMicros(1_765_101_600_123, micros);
+      expect(splitMicros(time)).toEqual({ ms: 1_765_101_600_123, micros });
+      expect(splitMicros(withMicros(Date.UTC(2108, 11, 31), micros))).toEqual({ ms: Date.UTC(2108, 11, 31), micros });
+    }
   });
 });

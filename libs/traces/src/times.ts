@@ -9,22 +9,58 @@ export const EARLIEST_TIME_MS = 0;
 export const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** What a refused time is told: the one message for every time field and filter. */
-export const TIME_INPUT_MESSAGE = 'must be an ISO-8601 time with a zone, or integer epoch milliseconds, within the years 1970..9999';
+export const TIME_INPUT_MESSAGE = 'must be an ISO-8601 time with a zone, or epoch milliseconds, within the years 1970..9999';
 
 /**
- * Epoch milliseconds from an ISO-8601 string or an integer of milliseconds, within
- * 1970..9999; undefined for anything else, a calendar date that does not exist
- * (`2026-02-30`, which Date.parse would roll over to March) included.
+ * Epoch milliseconds from an ISO-8601 string or a number of milliseconds, within
+ * 1970..9999, with their microseconds as a fraction (`…56.123456Z` reads …123.456; digits
+ * past the microsecond are dropped; a number's fraction is rounded to the microsecond);
+ * undefined for anything else, a calendar date that does not exist (`2026-02-30`, which
+ * Date.parse would roll over to March) included.
  */
 export function toEpochMs(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && inTimeRange(value) ? value : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) && inTimeRange(Math.floor(value)) ? toMicroseconds(value) : undefined;
   if (typeof value !== 'string') return undefined;
   const utc = canonicalUtcMs(value);
   if (utc !== undefined) return utc;
   const parts = ISO_TIME.exec(value);
   if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return undefined;
   const ms = fromParts(parts) ?? Date.parse(value);
-  return Number.isFinite(ms) && inTimeRange(ms) ? ms : undefined;
+  return Number.isFinite(ms) && inTimeRange(ms) ? withMicros(ms, microsOf(parts[7])) : undefined;
+}
+
+/** The microseconds past the millisecond a fraction of a second (`.1234567`) writes: its 4th to 6th digits. */
+function microsOf(fraction: string | undefined): number {
+  return fraction === undefined || fraction.length <= 4 ? 0 : Number(fraction.slice(4, 7).padEnd(3, '0'));
+}
+
+/**
+ * Times are epoch milliseconds with the microseconds as a fraction (a double holds them
+ * exactly to the microsecond until 2109; later times keep a coarser fraction). These split
+ * and join a time as the stores keep it: whole milliseconds, and the microseconds past them (0..999).
+ */
+export function withMicros(ms: number, micros: number): number {
+  return micros === 0 ? ms : ms + micros / 1000;
+}
+
+export function splitMicros(time: number): { ms: number; micros: number } {
+  const ms = Math.floor(time);
+  if (ms === time) return { ms, micros: 0 };
+  const micros = Math.round((time - ms) * 1000);
+  return micros === 1000 ? { ms: ms + 1, micros: 0 } : { ms, micros };
+}
+
+/** A time as ISO 8601 with its microseconds when it has any (`…00.123456Z`), else as toISOString writes it. */
+export function isoWithMicros(time: number): string {
+  const { ms, micros } = splitMicros(time);
+  const iso = new Date(ms).toISOString();
+  return micros === 0 ? iso : `${iso.slice(0, -1)}${String(micros).padStart(3, '0')}Z`;
+}
+
+/** A number of milliseconds rounded to the microsecond. */
+function toMicroseconds(time: number): number {
+  const { ms, micros } = splitMicros(time);
+  return withMicros(ms, micros);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError, FieldError, PAGE_LIMIT } from '@cinetrace/contracts';
-import { TIME_INPUT_MESSAGE, toEpochMs } from '@cinetrace/traces';
+import { isoWithMicros, TIME_INPUT_MESSAGE, toEpochMs } from '@cinetrace/traces';
 import { DEFAULT_MAX_JSON_DEPTH, excessiveNestingError } from '@cinetrace/validation';
 
 /** The type of one list filter, as it may arrive in the query string and in `args`. */
@@ -141,13 +141,13 @@ function fromJson(value: unknown, type: FilterType, path: string, errors: FieldE
 }
 
 /**
- * Times as inputs are everywhere (ISO-8601 with a zone, or integer epoch milliseconds,
- * within 1970..9999); normalised to ISO. Out of range is the client's mistake (400),
- * never a RangeError from toISOString (500).
+ * Times as inputs are everywhere (ISO-8601 with a zone, or epoch milliseconds, within
+ * 1970..9999); normalised to ISO, microseconds kept (trace start times have them). Out of
+ * range is the client's mistake (400), never a RangeError from toISOString (500).
  */
 function parseTime(value: unknown, path: string, errors: FieldError[]): string | undefined {
   const ms = toEpochMs(value);
-  if (ms !== undefined) return new Date(ms).toISOString();
+  if (ms !== undefined) return isoWithMicros(ms);
   errors.push({ path, message: TIME_INPUT_MESSAGE });
   return undefined;
 }

@@ -58,7 +58,6 @@ const stored = {
       output: null,
       usage: null,
       costUsd: null,
-      costSource: null,
       attributes: null,
       events: null,
     },

@@ -1,5 +1,5 @@
 import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '@cinetrace/traces';
-import { isoTime } from './readable-time';
+import { durationMs, isoTime } from './readable-time';
 
 describe('isoTime', () => {
   it('writes what toISOString writes, across days, at the ends of the range and of a day', () => {
@@ -16,5 +16,19 @@ describe('isoTime', () => {
     expect(isoTime(8.7e15)).toBe(new Date(LATEST_TIME_MS).toISOString());
     expect(isoTime(-5)).toBe('1970-01-01T00:00:00.000Z');
     expect(isoTime(Number.NaN)).toBe('1970-01-01T00:00:00.000Z');
+  });
+});
+
+describe('durationMs', () => {
+  it('keeps the microseconds of the times, without the dust of their difference', () => {
+    const start = Date.UTC(2030, 0, 1) + 0.1;
+    expect(durationMs(start, start + 0.25)).toBe(0.25);
+    expect(durationMs(Date.UTC(2030, 0, 1) + 0.123, Date.UTC(2030, 0, 1) + 1000.456)).toBe(1000.333);
+    expect(durationMs(Date.UTC(2030, 0, 1), Date.UTC(2030, 0, 1) + 5)).toBe(5);
+    expect(durationMs(start, null)).toBeNull();
+  });
+
+  it('writes a time with microseconds to its millisecond, truncated', () => {
+    expect(isoTime(Date.UTC(2030, 0, 1, 10) + 123.999)).toBe('2030-01-01T10:00:00.123Z');
   });
 });

@@ -12,9 +12,14 @@ export function readableTime(ms: number): number {
   return Math.min(Math.max(ms, EARLIEST_TIME_MS), LATEST_TIME_MS);
 }
 
-/** endTime - startTime, of the times as written back; null while there is no end. */
+/**
+ * endTime - startTime, of the times as written back, to the microsecond (three decimals at
+ * most: the difference of two doubles carries dust past them); null while there is no end.
+ */
 export function durationMs(startTime: number, endTime: number | null): number | null {
-  return endTime === null ? null : readableTime(endTime) - readableTime(startTime);
+  if (endTime === null) return null;
+  const difference = readableTime(endTime) - readableTime(startTime);
+  return Number.isInteger(difference) ? difference : Math.round(difference * 1000) / 1000;
 }
 
 const DAY_MS = 86_400_000;
@@ -26,14 +31,16 @@ const dayPrefixes = new Map<number, string>();
 const MAX_CACHED_DAYS = 4096;
 
 /**
- * A stored time as the ISO 8601 text answers carry (`toISOString` of readableTime). The
+ * A stored time as the ISO 8601 text answers carry (`toISOString` of readableTime): to the
+ * millisecond, as every time of the API is written; microseconds are truncated (a
+ * start never reads later than it was), and durationMs keeps them. The
  * date part is computed once per day and the time of day by arithmetic: a trace's GET writes
  * several times per span, and `new Date(ms).toISOString()` for each is a large share of its CPU.
  * Days are kept by number, not only the last one: a list item's start and creation times on
  * different days would make every other call miss.
  */
 export function isoTime(ms: number): string {
-  const time = readableTime(ms);
+  const time = Math.floor(readableTime(ms));
   const day = Math.floor(time / DAY_MS);
   let prefix = dayPrefixes.get(day);
   if (prefix === undefined) {

@@ -1,5 +1,5 @@
 import type { TraceSummaryView } from '@cinetrace/contracts';
-import type { StoredTrace, TimelineSpan } from '@cinetrace/traces';
+import { withMicros, type StoredTrace, type TimelineSpan } from '@cinetrace/traces';
 import type { Row } from '../store/trace-reads';
 import type { StoredSpanText } from '../store/trace-rows';
 import { eventsJson } from './events-json';
@@ -37,8 +37,8 @@ export function toSummaryView(t: StoredTrace): TraceSummaryView {
  * parsed here and serialized again by the gateway. A spec holds it to toSummaryView's JSON.
  */
 export function summaryViewJson(row: Row): string {
-  const startTime = Number(row.start_time);
-  const endTime = row.end_time === null || row.end_time === undefined ? null : Number(row.end_time);
+  const startTime = withMicros(Number(row.start_time), Number(row.start_time_us ?? 0));
+  const endTime = row.end_time === null || row.end_time === undefined ? null : withMicros(Number(row.end_time), Number(row.end_time_us ?? 0));
   const costUsd = row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd);
   return (
     `{"id":${JSON.stringify(row.id)},"projectId":${JSON.stringify(row.project_id)},"name":${JSON.stringify(row.name ?? null)},` +
@@ -73,7 +73,6 @@ function spanViewJson({ span: s, depth }: TimelineSpan<StoredSpanText>): string 
     `"startTime":${JSON.stringify(iso(s.startTime))},"endTime":${JSON.stringify(isoOrNull(s.endTime))},` +
     `"durationMs":${JSON.stringify(durationMs(s.startTime, s.endTime))},"depth":${depth},"model":${JSON.stringify(s.model)},` +
     `"input":${json(s.input)},"output":${json(s.output)},"usage":${json(s.usage)},"costUsd":${JSON.stringify(s.costUsd)},` +
-    `"costSource":${JSON.stringify(s.costSource)},` +
     `"attributes":${json(s.attributes)},"events":${eventsJson(s.events)}}`
   );
 }

@@ -1,5 +1,6 @@
 import type { TraceListFilters, TraceListKey } from '@cinetrace/contracts';
 import { dialectOf, selectArrays, SqlBuilder } from '@cinetrace/persistence';
+import { splitMicros, toEpochMs } from '@cinetrace/traces';
 import type { EntityManager } from 'typeorm';
 import { metadataClauses } from './metadata-filter';
 
@@ -16,21 +17,26 @@ export type Row = Record<string, unknown>;
  */
 const SUMMARY_COLUMNS =
   't.id, t.name, t.status, t.start_time, t.end_time, t.metadata, t.tags, ' +
-  't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.created_at, t.updated_at, t.dropped';
+  't.user_id, t.session_id, t.span_count, t.error_count, t.usage, t.cost_usd, t.created_at, t.updated_at, t.dropped, ' +
+  't.start_time_us, t.end_time_us';
 
 // prettier-ignore
 const summaryRow = (projectId: string, c: unknown[]): Row => ({
   project_id: projectId, id: c[0], name: c[1], status: c[2], start_time: c[3], end_time: c[4], metadata: c[5], tags: c[6],
   user_id: c[7], session_id: c[8], span_count: c[9], error_count: c[10], usage: c[11], cost_usd: c[12], created_at: c[13], updated_at: c[14], dropped: c[15],
+  start_time_us: c[16], end_time_us: c[17],
 });
 
 /** What a trace's GET reads of each span (spanTextFromRow), as arrays in this order. */
-const SPAN_COLUMNS = 'id, parent_id, name, kind, status, status_message, start_time, end_time, model, input, output, usage, cost_usd, attributes, events, attribute_copies, cost_source';
+const SPAN_COLUMNS =
+  'id, parent_id, name, kind, status, status_message, start_time, end_time, model, input, output, usage, cost_usd, attributes, events, attribute_copies, ' +
+  'start_time_us, end_time_us';
 
 // prettier-ignore
 const spanRow = (c: unknown[]): Row => ({
   id: c[0], parent_id: c[1], name: c[2], kind: c[3], status: c[4], status_message: c[5], start_time: c[6], end_time: c[7], model: c[8],
-  input: c[9], output: c[10], usage: c[11], cost_usd: c[12], attributes: c[13], events: c[14], attribute_copies: c[15], cost_source: c[16],
+  input: c[9], output: c[10], usage: c[11], cost_usd: c[12], attributes: c[13], events: c[14], attribute_copies: c[15],
+  start_time_us: c[16], end_time_us: c[17],
 });
 
 /** The trace's row, input and output included. */
@@ -72,6 +78,20 @@ export async function selectTraceSummaries(manager: EntityManager, projectId: st
   return found.map((columns) => summaryRow(projectId, columns));
 }
 
+/**
+ * `start >= from` or `start < to`, to the microsecond. The bound on the millisecond column
+ * comes first, alone, so both stores still range over the start-time index; the
+ * microseconds only decide within the bound's own millisecond.
+ */
+function startClause(op: '>=' | '<', time: string, sql: SqlBuilder): string {
+  // The gateway sends a checked ISO time; Date.parse only keeps a time from elsewhere readable.
+  const { ms, micros } = splitMicros(toEpochMs(time) ?? Date.parse(time));
+  if (micros === 0) return `t.start_time ${op} ${sql.bind(ms)}`;
+  return op === '>='
+    ? `t.start_time >= ${sql.bind(ms)} AND (t.start_time > ${sql.bind(ms)} OR t.start_time_us >= ${sql.bind(micros)})`
+    : `t.start_time <= ${sql.bind(ms)} AND (t.start_time < ${sql.bind(ms)} OR t.start_time_us < ${sql.bind(micros)})`;
+}
+
 function filterClauses(filters: TraceFilter, sql: SqlBuilder): string[] {
   const clauses: string[] = [];
   const equal = { status: 't.status', name: 't.name', userId: 't.user_id', sessionId: 't.session_id' } as const;
@@ -79,8 +99,8 @@ function filterClauses(filters: TraceFilter, sql: SqlBuilder): string[] {
     const value = filters[filter as keyof typeof equal];
     if (value !== undefined) clauses.push(`${column} = ${sql.bind(value)}`);
   }
-  if (filters.from !== undefined) clauses.push(`t.start_time >= ${sql.bind(Date.parse(filters.from))}`);
-  if (filters.to !== undefined) clauses.push(`t.start_time < ${sql.bind(Date.parse(filters.to))}`);
+  if (filters.from !== undefined) clauses.push(startClause('>=', filters.from, sql));
+  if (filters.to !== undefined) clauses.push(startClause('<', filters.to, sql));
   for (const tag of new Set(filters.tags ?? [])) {
     clauses.push(`EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`);
   }

@@ -1,9 +1,12 @@
-import { spanFieldTexts, type StoredSpan, type StoredTrace, type UsageCounts } from '@cinetrace/traces';
+import { spanFieldTexts, splitMicros, withMicros, type StoredSpan, type StoredTrace, type UsageCounts } from '@cinetrace/traces';
 import { AttributeCopies, withCopies, withoutCopies } from './attribute-copies';
 import type { UpsertTable } from './sql-builder';
 import { belowCells } from './usage-tree-rows';
 
-/** The tables trace-ingest writes (JSON as text, times as epoch ms), and the row codecs of traces and spans. */
+/**
+ * The tables trace-ingest writes (JSON as text, times as epoch ms and the microseconds past
+ * them), and the row codecs of traces and spans.
+ */
 // Columns packed by hand, as the table has them:
 // prettier-ignore
 export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
@@ -12,16 +15,17 @@ export const TRACE_TABLE = upsertTable('traces', ['project_id', 'id'], [
   ['user_id', 'text'], ['session_id', 'text'], ['span_count', 'int4'], ['error_count', 'int4'], ['usage', 'text'],
   ['cost_usd', 'float8'], ['cost_spans', 'int4'], ['created_at', 'int8'], ['updated_at', 'int8'], ['span_bytes', 'int8'],
   ['dropped', 'text'],
+  ['start_time_us', 'int2'], ['end_time_us', 'int2'],
 ], ['created_at']);
 
 // Columns packed by hand, as the table has them:
 // prettier-ignore
 export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'], [
   ['project_id', 'text'], ['trace_id', 'text'], ['id', 'text'], ['parent_id', 'text'], ['name', 'text'], ['kind', 'text'],
-  ['usage_below', 'text'], ['cost_below', 'int4'],
+  ['start_time_us', 'int2'], ['end_time_us', 'int2'], ['usage_below', 'text'], ['cost_below', 'int4'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
   ['input', 'text'], ['output', 'text'], ['usage', 'text'], ['cost_usd', 'float8'], ['attributes', 'text'], ['events', 'text'],
-  ['attribute_copies', 'text'], ['cost_source', 'text'],
+  ['attribute_copies', 'text'],
 ]);
 
 /** A tag's row is its key: written once, never updated. */
@@ -60,14 +64,28 @@ const fromJson = <T = unknown>(text: unknown): T | null => (text === null || tex
 /** PostgreSQL hands bigint back as a string. */
 const toNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
+/** A time's two columns: whole milliseconds, and the microseconds past them (0 for a time not set). */
+const timeCells = (time: number | null): [ms: number | null, micros: number] => {
+  if (time === null) return [null, 0];
+  const { ms, micros } = splitMicros(time);
+  return [ms, micros];
+};
+
+/** A time from its two columns (a row stored before microseconds has none: 0). */
+const timeOf = (ms: unknown, micros: unknown): number => withMicros(Number(ms), Number(micros ?? 0));
+const timeOrNull = (ms: unknown, micros: unknown): number | null => (ms === null || ms === undefined ? null : timeOf(ms, micros));
+
 export function traceToRow(t: StoredTrace): unknown[] {
+  const [startMs, startMicros] = timeCells(t.startTime);
+  const [endMs, endMicros] = timeCells(t.endTime);
   // Columns packed by hand, as the table has them:
   // prettier-ignore
   return [
-    t.projectId, t.id, t.name, t.status, t.statusExplicit ? 1 : 0, t.startTime, t.startExplicit ? 1 : 0, t.endTime,
+    t.projectId, t.id, t.name, t.status, t.statusExplicit ? 1 : 0, startMs, t.startExplicit ? 1 : 0, endMs,
     toJson(t.input), toJson(t.output), JSON.stringify(t.metadata), JSON.stringify(t.tags), t.userId, t.sessionId,
     t.spanCount, t.errorCount, JSON.stringify(t.usage), t.costUsd, t.costSpans, t.createdAt, t.updatedAt, t.spanBytes,
     toJson(t.dropped),
+    startMicros, endMicros,
   ];
 }
 
@@ -78,9 +96,9 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
     name: (row.name as string | null) ?? null,
     status: row.status as StoredTrace['status'],
     statusExplicit: Number(row.status_explicit) === 1,
-    startTime: Number(row.start_time),
+    startTime: timeOf(row.start_time, row.start_time_us),
     startExplicit: Number(row.start_explicit) === 1,
-    endTime: toNumber(row.end_time),
+    endTime: timeOrNull(row.end_time, row.end_time_us),
     input: withPayload ? fromJson(row.input) : null,
     output: withPayload ? fromJson(row.output) : null,
     metadata: fromJson<StoredTrace['metadata']>(row.metadata) ?? {},
@@ -107,14 +125,15 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan, bel
   const output = texts ? column(texts.output) : toJson(s.output);
   // The merge found the copies too when it wrote the texts; a span without texts looks here.
   const { attributesText, copies } = texts ? { attributesText: column(texts.storedAttributes), copies: texts.attributeCopies } : storedAttributes(s, input, output);
+  const [startMs, startMicros] = timeCells(s.startTime);
+  const [endMs, endMicros] = timeCells(s.endTime);
   const [usageBelow, costBelow] = belowCells(below);
   // Columns packed by hand, as the table has them:
   // prettier-ignore
   return [
-    projectId, traceId, s.id, s.parentId, s.name, s.kind, usageBelow, costBelow,
-    s.status, s.statusMessage, s.startTime, s.endTime, s.model,
+    projectId, traceId, s.id, s.parentId, s.name, s.kind, startMicros, endMicros, usageBelow, costBelow,
+    s.status, s.statusMessage, startMs, endMs, s.model,
     input, output, texts ? column(texts.usage) : toJson(s.usage), s.costUsd, attributesText, texts ? column(texts.events) : toJson(s.events), toJson(copies),
-    s.costSource,
   ];
 }
 
@@ -149,10 +168,6 @@ const payloadText = (row: Row) => ({ input: jsonText(row.input), output: jsonTex
 
 const jsonText = (text: unknown) => (text === null || text === undefined ? null : String(text));
 
-/** A span stored before costs were priced has no source: its cost, if any, was sent. */
-const costSourceOf = (row: Row): StoredSpan['costSource'] =>
-  (row.cost_source as StoredSpan['costSource'] | undefined) ?? (row.cost_usd === null || row.cost_usd === undefined ? null : 'sent');
-
 /** A span from its row, its JSON columns through `json` (one object literal: this runs for every span a GET reads). */
 function decodeSpan<J>(row: Row, json: (text: unknown) => J): Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, J> {
   return {
@@ -162,14 +177,13 @@ function decodeSpan<J>(row: Row, json: (text: unknown) => J): Omit<StoredSpan, S
     kind: row.kind as StoredSpan['kind'],
     status: row.status as StoredSpan['status'],
     statusMessage: (row.status_message as string | null) ?? null,
-    startTime: Number(row.start_time),
-    endTime: toNumber(row.end_time),
+    startTime: timeOf(row.start_time, row.start_time_us),
+    endTime: timeOrNull(row.end_time, row.end_time_us),
     model: (row.model as string | null) ?? null,
     input: json(row.input),
     output: json(row.output),
     usage: json(row.usage),
     costUsd: toNumber(row.cost_usd),
-    costSource: costSourceOf(row),
     attributes: json(row.attributes),
     events: json(row.events),
   };

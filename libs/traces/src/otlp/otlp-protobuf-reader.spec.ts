@@ -93,8 +93,8 @@ describe('readExportTraceRequest', () => {
     const span = (read as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }> }).resourceSpans[0].scopeSpans[0].spans[1];
     expect(span).toMatchObject({ traceId: TRACE.toString('hex'), spanId: CHILD.toString('hex'), parentSpanId: ROOT.toString('hex'), name: 'render ✓ ünïcode' });
     const [payload] = otlpToTraces(read).payloads;
-    // Whole milliseconds, exact: 1764000001999999999 ns as a double would have rounded up to …2000 ms.
-    expect(payload.trace).toMatchObject({ startTime: 1764000000123, endTime: 1764000001999 });
+    // Milliseconds to the microsecond, truncated, exact: 1764000001999999999 ns as a double would have rounded up to …2000 ms.
+    expect(payload.trace).toMatchObject({ startTime: 1764000000123.456, endTime: 1764000001999.999 });
     expect(payload.trace.spans[1]).not.toHaveProperty('endTime'); // 0: unset
     expect(payload.trace.spans[1].events).toEqual([{ name: 'frames', time: 1764000000600, attributes: { n: 24 } }]);
     expect(payload.trace.spans[1].attributes).toMatchObject({

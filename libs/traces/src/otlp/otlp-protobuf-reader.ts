@@ -1,4 +1,5 @@
 import { Reader, util } from 'protobufjs';
+import { withMicros } from '../times';
 import { utf8Text } from './utf8-interning';
 import { Json, MAX_VALUE_DEPTH, NO_KEY, OtlpValueError, ReadAttributes, TOO_DEEP, UnixNanos, doubleValue } from './otlp-values';
 
@@ -386,12 +387,12 @@ function bytesOf(reader: Reader): Buffer {
 const TWO_32_MILLIONS = 4294;
 const TWO_32_REST = 967_296;
 
-/** A fixed64 of unix nanoseconds as whole milliseconds, exact, without BigInt, Long or a decimal string. */
+/** A fixed64 of unix nanoseconds as milliseconds to the microsecond, exact, without BigInt, Long or a decimal string. */
 function unixNanos(reader: Reader, tag: number): UnixNanos {
   expectWireType(tag, FIXED64);
   const low = reader.fixed32();
   const high = reader.fixed32();
   // nanoseconds = high × 2^32 + low = high × 4294 × 10^6 + (high × 967296 + low), the last below 2^53.
   const rest = high * TWO_32_REST + low;
-  return new UnixNanos(high * TWO_32_MILLIONS + Math.floor(rest / 1e6), high === 0 && low === 0);
+  return new UnixNanos(withMicros(high * TWO_32_MILLIONS + Math.floor(rest / 1e6), Math.floor((rest % 1e6) / 1000)), high === 0 && low === 0);
 }

@@ -48,8 +48,9 @@ describe('otlpToTraces', () => {
       id: CHILD,
       parentId: ROOT,
       name: 'generate',
-      startTime: T0 + 10,
-      endTime: T0 + 4010,
+      // The nanoseconds to the microsecond (…123456 ns past the millisecond: 0.123 ms).
+      startTime: T0 + 10.123,
+      endTime: T0 + 4010.123,
       status: 'error',
       statusMessage: 'model timed out',
       attributes: {
@@ -60,14 +61,14 @@ describe('otlpToTraces', () => {
         'otel.trace_state': 'vendor=1',
         'otel.links': [{ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), attributes: { why: 'batch' } }],
       },
-      events: [{ name: 'retry', time: T0 + 20, attributes: { attempt: 2 } }],
+      events: [{ name: 'retry', time: T0 + 20.123, attributes: { attempt: 2 } }],
     });
   });
 
   it('names, times and ends the trace from its root span', () => {
     const root = span({ spanId: ROOT, parentSpanId: '', name: 'pipeline', status: { code: 1 }, kind: 1 });
     const { payloads } = otlpToTraces(request([span(), root]));
-    expect(payloads[0].trace).toMatchObject({ id: TRACE, name: 'pipeline', startTime: T0 + 10, endTime: T0 + 4010, status: 'ok' });
+    expect(payloads[0].trace).toMatchObject({ id: TRACE, name: 'pipeline', startTime: T0 + 10.123, endTime: T0 + 4010.123, status: 'ok' });
     expect(payloads[0].trace.spans[1]).toMatchObject({ id: ROOT, parentId: null, status: 'ok' });
   });
 

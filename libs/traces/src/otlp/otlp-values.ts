@@ -4,6 +4,7 @@
  * otlp-decode.ts), from an untrusted client: every read checks its type, and nesting is
  * bounded so a deep kvlist cannot hold the event loop or the stack.
  */
+import { withMicros } from '../times';
 
 /** Deepest AnyValue nesting taken (arrays and kvlists); the JSON API's own body depth default. */
 export const MAX_VALUE_DEPTH = 64;
@@ -87,8 +88,8 @@ export function doubleValue(value: unknown): number | null {
 }
 
 /**
- * A fixed64 time the protobuf reader read (otlp-protobuf-reader.ts), already in whole
- * milliseconds: it never goes through a decimal string. `isZero`: the field was 0 (unset in OTLP).
+ * A fixed64 time the protobuf reader read (otlp-protobuf-reader.ts), already in milliseconds
+ * to the microsecond: it never goes through a decimal string. `isZero`: the field was 0 (unset in OTLP).
  */
 export class UnixNanos {
   constructor(
@@ -97,15 +98,17 @@ export class UnixNanos {
   ) {}
 }
 
-/** Unix nanoseconds (fixed64: a decimal string or a number) as epoch milliseconds, truncated; undefined for 0 or absent. */
+/** Unix nanoseconds (fixed64: a decimal string or a number) as epoch milliseconds to the microsecond, truncated; undefined for 0 or absent. */
 export function unixNanosToMs(value: unknown, field: string): number | undefined {
   if (value instanceof UnixNanos) return value.isZero ? undefined : value.ms;
   if (value === undefined || value === null || value === '0' || value === 0) return undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return Math.floor(value / 1e6);
   // A number past 2^53 arrives already rounded; nanoseconds → milliseconds keeps it exact enough.
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value / 1e6);
-  // Dropping the last six digits is the division by 10^6, exact (the milliseconds stay below 2^53) and without BigInt.
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return value.length > 6 ? Number(value.slice(0, -6)) : 0;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return withMicros(Math.floor(value / 1e6), Math.floor((value % 1e6) / 1000));
+  // The last six digits are the nanoseconds past the millisecond: exact (the milliseconds stay below 2^53) and without BigInt.
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
+    const digits = value.padStart(7, '0');
+    return withMicros(Number(digits.slice(0, -6)), Number(digits.slice(-6, -3)));
+  }
   throw new OtlpValueError(`${field} must be unix nanoseconds (a decimal string or a number)`);
 }
 
