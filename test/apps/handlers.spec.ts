@@ -11,8 +11,8 @@ import type { DynamicModule, Type } from '@nestjs/common';
 // would be a request nobody answers (a 503 after the bus timeout), one handled twice a race.
 // Building a module opens nothing, so what it is wired to is left out.
 const modules: Record<ServiceName, () => DynamicModule> = {
-  [ServiceNames.ProjectService]: () => ProjectServiceModule.register(new ProjectServiceEnv(), { mode: 'in-process' } as never),
-  [ServiceNames.PromptService]: () => PromptServiceModule.register(new PromptServiceEnv(), {} as never),
+  [ServiceNames.ProjectService]: () => ProjectServiceModule.register(new ProjectServiceEnv()),
+  [ServiceNames.PromptService]: () => PromptServiceModule.register(new PromptServiceEnv()),
   [ServiceNames.TraceIngest]: () => TraceIngestModule.register(new TraceIngestEnv(), {} as never, {} as never),
   [ServiceNames.BenchmarkService]: () => BenchmarkServiceModule.register(new BenchmarkServiceEnv(), {} as never),
   [ServiceNames.MediaService]: () => MediaServiceModule.register(new MediaServiceEnv(), {} as never),

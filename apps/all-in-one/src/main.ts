@@ -66,8 +66,8 @@ async function main(): Promise<void> {
   reportTaskQueueFrom({ jobs: async () => taskQueue.jobCounts(), workers: async () => 1 });
 
   const services = [
-    await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: projectEnv.BUS_TIMEOUT_MS }),
-    await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }, { transport: 'in-process', broker, timeoutMs: promptEnv.BUS_TIMEOUT_MS }),
+    await startProjectService(projectEnv, { strategy: new InProcessServer(broker) }),
+    await startPromptService(promptEnv, { strategy: new InProcessServer(broker) }),
     await startTraceIngest(
       traceEnv,
       { strategy: new InProcessServer(broker) },

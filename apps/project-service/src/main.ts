@@ -9,14 +9,7 @@ runServiceProcess({
   env: ProjectServiceEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL', 'SECRETS_KEY'],
   start: async (env, kafka) => {
-    const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka), {
-      transport: 'kafka',
-      clientId: `${PROJECT_SERVICE}-client`,
-      kafka,
-      timeoutMs: env.BUS_TIMEOUT_MS,
-      // project-service asks no other service (docs/architecture.md, "Service dependencies").
-      patterns: [],
-    });
+    const app = await startProjectService(env, kafkaServerOptions(PROJECT_SERVICE, kafka));
     return busServiceProcess(PROJECT_SERVICE, app, kafka);
   },
 });

@@ -48,7 +48,4 @@ export class ProjectServiceEnv extends ServiceEnv {
    * says `http://` (the same switch that lets targets call private addresses).
    */
   @ToBool() @IsBoolean() OUTBOUND_ALLOW_PRIVATE = false;
-
-  /** How long a request of its bus client may take; project-service asks no other service now, so nothing waits on it. */
-  @ToInt() @IsInt() @Min(100) @Max(60_000) BUS_TIMEOUT_MS = 5000;
 }

@@ -1,4 +1,4 @@
-import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
+import { pingController } from '@cinetrace/bus';
 import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { AtRestCipher } from '@cinetrace/secret-crypto';
@@ -32,15 +32,10 @@ const entities = [Organization, ApiKey, Project, Secret, SecretActivity];
 /** Organizations, API keys, projects and secrets; answers on the bus in either run mode. */
 @Module({})
 export class ProjectServiceModule {
-  static register(env: ProjectServiceEnv, bus: BusClientConfig, processEnv: NodeJS.ProcessEnv = process.env): DynamicModule {
+  static register(env: ProjectServiceEnv, processEnv: NodeJS.ProcessEnv = process.env): DynamicModule {
     return {
       module: ProjectServiceModule,
-      imports: [
-        LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL),
-        PersistenceModule.forService(projectServiceStore(env)),
-        // Asks benchmark-service whether a secret is still referenced before deleting it.
-        BusModule.forClient(bus),
-      ],
+      imports: [LoggingModule.forApp(PROJECT_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(projectServiceStore(env))],
       controllers: [pingController(Patterns.ProjectPing), ProjectsBusController, AuthBusController, OrganizationsBusController, SecretsBusController],
       providers: [
         { provide: ProjectServiceEnv, useValue: env },

@@ -9,14 +9,7 @@ runServiceProcess({
   env: PromptServiceEnv,
   requires: ['KAFKA_BROKERS', 'DATABASE_URL'],
   start: async (env, kafka) => {
-    const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka), {
-      transport: 'kafka',
-      clientId: `${PROMPT_SERVICE}-client`,
-      kafka,
-      timeoutMs: env.BUS_TIMEOUT_MS,
-      // prompt-service asks no other service (docs/architecture.md, "Service dependencies").
-      patterns: [],
-    });
+    const app = await startPromptService(env, kafkaServerOptions(PROMPT_SERVICE, kafka));
     return busServiceProcess(PROMPT_SERVICE, app, kafka);
   },
 });

@@ -1,4 +1,4 @@
-import { BusClientConfig, BusModule, pingController } from '@cinetrace/bus';
+import { pingController } from '@cinetrace/bus';
 import { Patterns, ServiceNames } from '@cinetrace/contracts';
 import { LoggingModule } from '@cinetrace/logging';
 import { PersistenceModule, serviceStore, type ServiceDataSourceSpec } from '@cinetrace/persistence';
@@ -26,10 +26,10 @@ const entities = [Prompt, PromptVersion, PromptLabel, PromptActivity, PromptRele
 /** Prompts, their versions, releases and activity; answers on the bus in either run mode. */
 @Module({})
 export class PromptServiceModule {
-  static register(env: PromptServiceEnv, bus: BusClientConfig): DynamicModule {
+  static register(env: PromptServiceEnv): DynamicModule {
     return {
       module: PromptServiceModule,
-      imports: [LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(promptServiceStore(env)), BusModule.forClient(bus)],
+      imports: [LoggingModule.forApp(PROMPT_SERVICE, env.LOG_LEVEL), PersistenceModule.forService(promptServiceStore(env))],
       controllers: [pingController(Patterns.PromptPing), PromptsBusController, ReleasesBusController, EvaluationsBusController],
       providers: [{ provide: PromptServiceEnv, useValue: env }, PromptsService, PromptReadsService, PromptRendersService, ReleasesService, GateEvidenceReader, EvaluationsService],
     };
