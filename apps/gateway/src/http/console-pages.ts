@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { answerUriTooLong, hasOverlongSegment } from './client-errors';
+import { PAGE_HEADERS, pageSecurityPolicy } from './page-security';
 
 /**
  * Paths the console never answers: the API, OTLP, operations and the API's docs keep
@@ -11,24 +12,12 @@ import { answerUriTooLong, hasOverlongSegment } from './client-errors';
 const NOT_CONSOLE = ['/api', '/v1', '/healthz', '/readyz', '/metrics', '/docs', '/assets'];
 
 /**
- * The console's pages are the app's own files only. Scripts, styles, fonts and API calls
- * come from this origin ('self', never inline: a trace's data cannot inject a script);
+ * The console's pages under the common page rules (page-security.ts), loosened for media:
  * images and media may also come from any https: URL (the videos and images a provider
  * returns live on its CDN), and from data:/blob: (small previews, media fetched with the
- * API key and played from memory). Nothing may frame the console (clickjacking).
+ * API key and played from memory).
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: data: blob:",
-  "media-src 'self' https: data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = pageSecurityPolicy({ 'img-src': "'self' https: data: blob:", 'media-src': "'self' https: data: blob:" });
 
 /** Where the built console is: apps/console/dist, found through its workspace package. */
 export function consoleDistDir(): string | null {
@@ -82,8 +71,7 @@ export function serveConsole(fastify: FastifyInstance, dir: string): void {
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
       .header('Content-Security-Policy', CONSOLE_CSP)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Referrer-Policy', 'no-referrer')
+      .headers(PAGE_HEADERS)
       .header('Vary', 'Accept')
       .send(index);
   };
