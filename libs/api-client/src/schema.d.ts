@@ -1265,6 +1265,7 @@ export interface components {
             startTime: string;
             /** Format: date-time */
             endTime: string | null;
+            /** @description endTime - startTime in milliseconds, to the microsecond (up to three decimals); null while there is no endTime */
             durationMs: number | null;
             spanCount: number;
             errorCount: number;
@@ -1274,11 +1275,11 @@ export interface components {
             };
             userId: string | null;
             sessionId: string | null;
-            /** @description Summed over spans */
+            /** @description Each key summed over the spans that carry it, but a span one of whose descendants carries the key too (a parent repeating its children's figures) is not counted for it */
             usage: {
                 [key: string]: number;
             };
-            /** @description Summed over spans */
+            /** @description Summed over the spans with a cost, as usage is: a span with a descendant that has a cost is not counted; null when no span has one */
             costUsd: number | null;
             /** @description What merges left out to keep the trace within its limits; null when nothing */
             dropped: components["schemas"]["DroppedPartsView"] | null;
@@ -1308,6 +1309,7 @@ export interface components {
             startTime: string;
             /** Format: date-time */
             endTime: string | null;
+            /** @description endTime - startTime in milliseconds, to the microsecond (up to three decimals); null while there is no endTime */
             durationMs: number | null;
             /** @description 0 for a root span, parent depth + 1 below it */
             depth: number;
@@ -1333,6 +1335,7 @@ export interface components {
             startTime: string;
             /** Format: date-time */
             endTime: string | null;
+            /** @description endTime - startTime in milliseconds, to the microsecond (up to three decimals); null while there is no endTime */
             durationMs: number | null;
             spanCount: number;
             errorCount: number;
@@ -1342,11 +1345,11 @@ export interface components {
             };
             userId: string | null;
             sessionId: string | null;
-            /** @description Summed over spans */
+            /** @description Each key summed over the spans that carry it, but a span one of whose descendants carries the key too (a parent repeating its children's figures) is not counted for it */
             usage: {
                 [key: string]: number;
             };
-            /** @description Summed over spans */
+            /** @description Summed over the spans with a cost, as usage is: a span with a descendant that has a cost is not counted; null when no span has one */
             costUsd: number | null;
             /** @description What merges left out to keep the trace within its limits; null when nothing */
             dropped: components["schemas"]["DroppedPartsView"] | null;

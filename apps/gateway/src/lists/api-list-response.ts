@@ -17,7 +17,7 @@ const IN_ARGS: Record<FilterType, SchemaObject> = {
   boolean: { type: 'boolean' },
   'string-list': { type: 'array', items: { type: 'string' } },
   object: { type: 'object', additionalProperties: {}, description: 'Exact match on each key' },
-  time: { type: ['string', 'integer'] as unknown as SchemaObject['type'] },
+  time: { type: ['string', 'number'] as unknown as SchemaObject['type'], description: 'An ISO-8601 time with a zone, or epoch milliseconds (a fraction keeps microseconds)' },
 };
 
 /**

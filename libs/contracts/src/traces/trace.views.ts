@@ -38,6 +38,9 @@ export class TraceBatchView {
   @ApiProperty({ type: [BatchItemResult] }) items: BatchItemResult[];
 }
 
+/** Durations keep the microseconds the times were sent with; the ISO times are written to the millisecond. */
+const DURATION = 'endTime - startTime in milliseconds, to the microsecond (up to three decimals); null while there is no endTime';
+
 export class TraceSummaryView {
   @ApiProperty() id: string;
   @ApiProperty() projectId: string;
@@ -45,16 +48,26 @@ export class TraceSummaryView {
   @ApiProperty({ enum: TRACE_STATUSES }) status: TraceStatus;
   @ApiProperty({ format: 'date-time' }) startTime: string;
   @ApiProperty({ format: 'date-time', type: String, nullable: true }) endTime: string | null;
-  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: DURATION }) durationMs: number | null;
   @ApiProperty() spanCount: number;
   @ApiProperty() errorCount: number;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) userId: string | null;
   @ApiProperty({ type: String, nullable: true }) sessionId: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'Summed over spans' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description:
+      "Each key summed over the spans that carry it, but a span one of whose descendants carries the key too (a parent repeating its children's figures) is not counted for it",
+  })
   usage: Record<string, number>;
-  @ApiProperty({ type: Number, nullable: true, description: 'Summed over spans' }) costUsd: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Summed over the spans with a cost, as usage is: a span with a descendant that has a cost is not counted; null when no span has one',
+  })
+  costUsd: number | null;
   @ApiProperty({ type: DroppedPartsView, nullable: true, description: 'What merges left out to keep the trace within its limits; null when nothing' })
   dropped: DroppedPartsView | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -76,7 +89,7 @@ export class SpanView {
   @ApiProperty({ type: String, nullable: true }) statusMessage: string | null;
   @ApiProperty({ format: 'date-time' }) startTime: string;
   @ApiProperty({ format: 'date-time', type: String, nullable: true }) endTime: string | null;
-  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: DURATION }) durationMs: number | null;
   @ApiProperty({ description: '0 for a root span, parent depth + 1 below it' }) depth: number;
   @ApiProperty({ type: String, nullable: true }) model: string | null;
   @ApiAnyJson() input: unknown;
