@@ -83,12 +83,18 @@ describe('OtlpIngest', () => {
     const sent = kafka.published[0].value;
     expect(sent.trace.spans[0].input).toBeUndefined();
     expect(sent.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
-    expect(sent.payloadCopies).toEqual([['1'.repeat(16), 'input', 'input.value', 'text']]);
+    // The span is the root: the trace's input is its own, and travels once with it.
+    expect(sent.trace.input).toBeUndefined();
+    expect(sent.payloadCopies).toEqual([
+      ['1'.repeat(16), 'input', 'input.value', 'text'],
+      ['1'.repeat(16), 'input', 'input.value', 'text', 'trace'],
+    ]);
 
     const inProcess = setup(undefined, {}, false);
     await inProcess.otlp.export(ctx, body(withInput));
     const handed = inProcess.published[0].value;
     expect(handed.trace.spans[0].input).toBe(prompt);
+    expect(handed.trace.input).toBe(prompt);
     expect(handed.trace.spans[0].attributes).toEqual({ 'input.value': prompt });
     expect(handed.payloadCopies).toBeUndefined();
   });

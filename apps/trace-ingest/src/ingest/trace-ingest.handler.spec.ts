@@ -58,6 +58,26 @@ describe('TraceIngestHandler', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ ingestId: 'ing_1', projectId: 'prj_1', receipt: false, trace: { id: TRACE, name: 'generate' } });
     expect(stored[0].trace.spans).toMatchObject([{ id: '1'.repeat(16), input: JSON.parse(prompt) as unknown, attributes: { 'input.value': prompt } }]);
+    // Mapped again here as the gateway did: the root span's input is the trace's.
+    expect(stored[0].trace.input).toEqual(JSON.parse(prompt));
+  });
+
+  it('puts back the span and trace fields a record left out, and refuses a copy of another kind', async () => {
+    const { handler, stored } = setup();
+    const trace = { id: TRACE, spans: [{ id: '1'.repeat(16), parentId: null, name: 'generate', startTime: 1, attributes: { 'input.value': prompt } }] };
+    const record = (copies: unknown[]): StreamRecord<TraceIngestMessage> => ({
+      key: `prj_1/${TRACE}`,
+      value: { ingestId: 'ing_2', projectId: 'prj_1', receivedAt: Date.now(), trace: structuredClone(trace), payloadCopies: copies as TraceIngestMessage['payloadCopies'] },
+    });
+    await handler.handle([
+      record([
+        ['1'.repeat(16), 'input', 'input.value', 'json'],
+        ['1'.repeat(16), 'input', 'input.value', 'json', 'trace'],
+      ]),
+    ]);
+    expect(stored[0].trace.spans[0].input).toEqual(JSON.parse(prompt));
+    expect(stored[0].trace.input).toEqual(JSON.parse(prompt));
+    await expect(handler.handle([record([['1'.repeat(16), 'input', 'input.value', 'json', 'span']])])).rejects.toThrow(/is not a trace ingest message/);
   });
 
   it('refuses an export record without its bytes, or whose bytes hold another trace (set aside, nothing stored)', async () => {

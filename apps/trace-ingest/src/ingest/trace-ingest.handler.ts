@@ -78,5 +78,10 @@ function isMediaAttachment(value: unknown): boolean {
 
 const isColumn = (column: unknown) => column === 'input' || column === 'output';
 const isPayloadCopy = (copy: unknown) =>
-  Array.isArray(copy) && typeof copy[0] === 'string' && isColumn(copy[1]) && typeof copy[2] === 'string' && (copy[3] === 'text' || copy[3] === 'json');
+  Array.isArray(copy) &&
+  typeof copy[0] === 'string' &&
+  isColumn(copy[1]) &&
+  typeof copy[2] === 'string' &&
+  (copy[3] === 'text' || copy[3] === 'json') &&
+  (copy[4] === undefined || copy[4] === 'trace');
 const isCopy = (copy: unknown) => Array.isArray(copy) && typeof copy[0] === 'string' && typeof copy[1] === 'string' && isColumn(copy[2]);

@@ -70,9 +70,10 @@ export interface TraceIngestMessage {
    * Span inputs and outputs the gateway left out because an attribute of the span holds them
    * (an OTLP span's input is its `input.value`): [span id, the field, the attribute's key,
    * `text` (the field is the attribute's string) or `json` (the field is that string parsed as
-   * JSON)]. trace-ingest puts each field back before it merges.
+   * JSON)]. trace-ingest puts each field back before it merges. With a fifth item `trace`, the
+   * field left out is the trace's own, which is that span's (an OTLP trace's input is its root span's).
    */
-  payloadCopies?: Array<[spanId: string, column: 'input' | 'output', key: string, form: 'text' | 'json']>;
+  payloadCopies?: Array<[spanId: string, column: 'input' | 'output', key: string, form: 'text' | 'json', of?: 'trace']>;
   /**
    * `protobuf`: the trace crosses the stream as the OTLP export request it came in (the
    * record's bytes, one trace and nothing refused in it), and `trace` is `{ id, spans: [] }`

@@ -46,12 +46,18 @@ describe('OTLP payloads on the trace stream', () => {
     const before = JSON.stringify(trace);
     const { copies, text, restored } = throughTheStream(trace);
 
+    // The span is the trace's root: the trace's input and output are its own, and travel once too.
     expect(copies).toEqual([
       [trace.spans[0].id, 'input', 'input.value', 'json'],
       [trace.spans[0].id, 'output', 'output.value', 'text'],
+      [trace.spans[0].id, 'input', 'input.value', 'json', 'trace'],
+      [trace.spans[0].id, 'output', 'output.value', 'text', 'trace'],
     ]);
     expect(restored).toEqual(trace);
     expect(restored.spans[0].input).toEqual(prompt);
+    expect(restored.input).toEqual(prompt);
+    expect(restored.input).toBe(restored.spans[0].input);
+    expect(restored.output).toBe(caption);
     expect(restored.spans[0].attributes?.['input.value']).toBe(JSON.stringify(prompt, null, 2));
     // Each payload travels once, and the caller's trace is as it was.
     expect(text.split(caption)).toHaveLength(2);
@@ -64,7 +70,10 @@ describe('OTLP payloads on the trace stream', () => {
     const messages = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: caption }] }]);
     const trace = validated(span([str('input.value', JSON.stringify(prompt)), str('gen_ai.input.messages', messages)]));
     const { copies, restored } = throughTheStream(trace);
-    expect(copies).toEqual([[trace.spans[0].id, 'input', 'gen_ai.input.messages', 'json']]);
+    expect(copies).toEqual([
+      [trace.spans[0].id, 'input', 'gen_ai.input.messages', 'json'],
+      [trace.spans[0].id, 'input', 'gen_ai.input.messages', 'json', 'trace'],
+    ]);
     expect(restored).toEqual(trace);
     expect(restored.spans[0].input).toEqual(JSON.parse(messages));
   });
@@ -85,10 +94,33 @@ describe('OTLP payloads on the trace stream', () => {
     expect(video.spans[0].output).toMatchObject({ url: 'https://cdn.example.com/v.mp4', textOutput: caption });
   });
 
+  it("sends the trace's input and output (its root span's) once, and only when the root's are left out", () => {
+    const child = { ...span([str('input.value', caption)]), parentSpanId: '00000000000000ff' };
+    const root = { ...span([str('input.value', JSON.stringify(prompt)), str('output.value', 'ok')]), spanId: '00000000000000ff' };
+    const trace = validated(child, root);
+    expect(trace.input).toEqual(prompt);
+    expect(trace.output).toBe('ok');
+    const { copies, text, restored } = throughTheStream(trace);
+    // The root's output is too short to leave out: the trace's travels with it, as a value.
+    expect(copies).toEqual([
+      [child.spanId, 'input', 'input.value', 'text'],
+      ['00000000000000ff', 'input', 'input.value', 'json'],
+      ['00000000000000ff', 'input', 'input.value', 'json', 'trace'],
+    ]);
+    expect(text).not.toMatch(/"input":/);
+    expect(text).toContain('"output":"ok"');
+    expect(restored).toEqual(trace);
+    // A record of the trace's field alone (its span's not left out) makes it from the attribute.
+    const alone: TraceInput = { id: 't', spans: [{ id: 's', name: 'n', startTime: 1, attributes: { 'input.value': '{"a":1}' } }] };
+    restoreOtlpPayloads(alone, [['s', 'input', 'input.value', 'json', 'trace']]);
+    expect(alone).toEqual({ id: 't', input: { a: 1 }, spans: [{ id: 's', name: 'n', startTime: 1, attributes: { 'input.value': '{"a":1}' } }] });
+  });
+
   it('refuses a record that names an attribute its span does not hold', () => {
     const trace: TraceInput = { id: 't', spans: [{ id: 's', name: 'n', startTime: 1, attributes: { 'input.value': 0 } }] };
     expect(() => restoreOtlpPayloads(trace, [['s', 'input', 'input.value', 'json']])).toThrow(/does not hold/);
     expect(() => restoreOtlpPayloads(trace, [['s', 'output', 'output.value', 'text']])).toThrow(/does not hold/);
     expect(() => restoreOtlpPayloads(trace, [['other', 'input', 'input.value', 'text']])).toThrow(/does not hold/);
+    expect(() => restoreOtlpPayloads(trace, [['s', 'input', 'input.value', 'json', 'trace']])).toThrow(/does not hold/);
   });
 });

@@ -1,6 +1,6 @@
 import type { SpanInput, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
 import { MIN_COPY_LENGTH } from '../attribute-copies';
-import { hasVideoOutput, movedNote, payloadSource } from './otlp-to-traces';
+import { hasVideoOutput, movedNote, payloadSource } from './otlp-span-semantics';
 
 /**
  * An OTLP span's input and output are made from its attributes (`input.value`, the GenAI
@@ -18,12 +18,14 @@ type PayloadColumn = PayloadCopy[1];
 /**
  * A trace otlpToTraces mapped (and validation kept) as it goes on the stream: the spans whose
  * input or output an attribute holds without them (new span objects: the caller's are not
- * changed), and which fields were left out. Only for such traces: for a trace a client wrote,
- * an attribute named `input.value` says nothing of its input.
+ * changed), and which fields were left out. The trace's own input and output are its root
+ * span's (withRootFields): left out too when that span's are. Only for such traces: for a
+ * trace a client wrote, an attribute named `input.value` says nothing of its input.
  */
 export function leaveOutOtlpPayloads(trace: TraceInput): { trace: TraceInput; copies?: StreamPayloadCopies } {
   let copies: StreamPayloadCopies | undefined;
   let spans: SpanInput[] | undefined;
+  let traceCopies: StreamPayloadCopies | undefined;
   for (let i = 0; i < trace.spans.length; i++) {
     const span = trace.spans[i];
     const input = copyOf(span, 'input');
@@ -37,8 +39,18 @@ export function leaveOutOtlpPayloads(trace: TraceInput): { trace: TraceInput; co
     spans[i] = sent;
     if (input) (copies ??= []).push([span.id, 'input', ...input]);
     if (output) (copies ??= []).push([span.id, 'output', ...output]);
+    // The very value, not an equal one: the trace's field was taken from this span.
+    if (input && trace.input !== undefined && span.input === trace.input) (traceCopies ??= []).push([span.id, 'input', ...input, 'trace']);
+    if (output && trace.output !== undefined && span.output === trace.output) (traceCopies ??= []).push([span.id, 'output', ...output, 'trace']);
   }
-  return spans ? { trace: { ...trace, spans }, copies } : { trace };
+  if (!spans) return { trace };
+  const sentTrace: TraceInput = { ...trace, spans };
+  for (const copy of traceCopies ?? []) {
+    if (sentTrace[copy[1]] === undefined) continue; // two spans held the same value: one copy is enough
+    sentTrace[copy[1]] = undefined;
+    copies!.push(copy);
+  }
+  return { trace: sentTrace, copies };
 }
 
 /**
@@ -66,10 +78,17 @@ function copyOf(span: SpanInput, column: PayloadColumn): [key: string, form: 'te
  */
 export function restoreOtlpPayloads(trace: TraceInput, copies: StreamPayloadCopies): void {
   const spans = new Map(trace.spans.map((span) => [span.id, span]));
-  for (const [spanId, column, key, form] of copies) {
+  for (const [spanId, column, key, form, of] of copies) {
     const span = spans.get(spanId);
+    // The trace's field is the span's, put back by the copy before this one: the same value, not made again.
+    if (of === 'trace' && span && span[column] !== undefined) {
+      trace[column] = span[column];
+      continue;
+    }
     const text = span?.attributes && Object.hasOwn(span.attributes, key) ? span.attributes[key] : undefined;
     if (!span || typeof text !== 'string') throw new Error(`the record names attribute ${JSON.stringify(key)} of span ${spanId} as its ${column}, which it does not hold`);
-    span[column] = form === 'json' ? JSON.parse(text) : text;
+    const value: unknown = form === 'json' ? JSON.parse(text) : text;
+    if (of === 'trace') trace[column] = value;
+    else span[column] = value;
   }
 }

@@ -1,7 +1,8 @@
-import { SpanKind } from '@cinetrace/contracts';
 import { MAX_SPANS_PER_TRACE } from '../trace.schema';
 import { METADATA_MAX_BYTES } from '../validate-trace';
-import { CINETRACE_VIDEO_PREFIX, CinetraceVideo, GenAi, OpenInference, OtelExtras } from './otlp-conventions';
+import { OtelExtras } from './otlp-conventions';
+import { PAYLOAD_ATTRIBUTES, movedNote, payloadSource, semanticFields } from './otlp-span-semantics';
+import { SPAN_TRACE_FIELDS, traceFieldsOfSpans } from './otlp-trace-fields';
 import { OtlpValueError, keyValuesToObject, spanIdHex, traceIdHex, unixNanosToMs } from './otlp-values';
 
 /**
@@ -23,49 +24,6 @@ export interface OtlpMapping {
 /** OpenTelemetry's SpanKind enum (trace.proto), as the names kept in `attributes`. */
 const OTEL_SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 const OTEL_STATUS = { 1: 'ok', 2: 'error' } as const;
-
-const OPENINFERENCE_KINDS: Record<string, SpanKind> = {
-  LLM: 'llm',
-  EMBEDDING: 'embedding',
-  RETRIEVER: 'retrieval',
-  RERANKER: 'retrieval',
-  TOOL: 'tool',
-  AGENT: 'agent',
-  EVALUATOR: 'scorer',
-  CHAIN: 'span',
-  GUARDRAIL: 'span',
-};
-
-const GEN_AI_OPERATION_KINDS: Record<string, SpanKind> = {
-  embeddings: 'embedding',
-  execute_tool: 'tool',
-  invoke_agent: 'agent',
-  create_agent: 'agent',
-};
-
-/**
- * Attributes whose value becomes the span's input or output. They stay in `attributes` too
- * (API.md: every original attribute is kept), unless that would take `attributes` past its
- * 64 KiB: then each keeps a note of where its value went (input and output hold 1 MiB each).
- */
-export const PAYLOAD_SOURCES = {
-  input: [GenAi.InputMessages, GenAi.Prompt, OpenInference.InputValue],
-  output: [GenAi.OutputMessages, GenAi.Completion, OpenInference.OutputValue],
-} as const satisfies Record<'input' | 'output', readonly string[]>;
-const OUTPUT_ATTRIBUTES = new Set<string>(PAYLOAD_SOURCES.output);
-const PAYLOAD_ATTRIBUTES = new Set<string>([...PAYLOAD_SOURCES.input, ...OUTPUT_ATTRIBUTES]);
-
-/** The attribute a span's input (or output) is taken from: the first of its sources that holds a value. */
-export function payloadSource(attributes: Record<string, unknown>, column: keyof typeof PAYLOAD_SOURCES): string | undefined {
-  for (const key of PAYLOAD_SOURCES[column]) if (attributes[key] !== undefined && attributes[key] !== null) return key;
-  return undefined;
-}
-
-/** That attribute's value; when none holds one, the last source's (null or undefined), as `a ?? b ?? c` would give. */
-function payloadAttribute(attributes: Record<string, unknown>, column: keyof typeof PAYLOAD_SOURCES): unknown {
-  const sources = PAYLOAD_SOURCES[column];
-  return attributes[payloadSource(attributes, column) ?? sources[sources.length - 1]];
-}
 
 /**
  * Maps an ExportTraceServiceRequest (OTLP/JSON shape, ids as hex) to trace payloads, one
@@ -146,8 +104,10 @@ function toSpan(raw: unknown, resource: Record<string, unknown> | undefined, sco
   if (statusCode === 1 || statusCode === 2) span.status = OTEL_STATUS[statusCode];
   if (typeof status?.message === 'string' && status.message !== '') span.statusMessage = status.message;
 
-  const semantic = semanticFields(own);
-  Object.assign(span, semantic);
+  const events = s.events ?? [];
+  if (!Array.isArray(events)) throw new OtlpValueError('events must be an array');
+  const mappedEvents = events.length ? events.map(toEvent) : undefined;
+  Object.assign(span, semanticFields(own, mappedEvents));
 
   // The span's own attributes, then what OTLP says beside them (`own` is this span's own object, and has no __proto__ key).
   const attributes: Record<string, unknown> = own;
@@ -160,13 +120,14 @@ function toSpan(raw: unknown, resource: Record<string, unknown> | undefined, sco
   if (!Array.isArray(links)) throw new OtlpValueError('links must be an array');
   if (links.length) attributes[OtelExtras.Links] = links.map(toLink);
   if (payloadChars(own) >= PAYLOAD_CHARS_WORTH_MEASURING && jsonBytes(attributes) > METADATA_MAX_BYTES) {
-    for (const key of Object.keys(own)) if (PAYLOAD_ATTRIBUTES.has(key)) attributes[key] = movedNote(key);
+    // Only the attributes the input and output were taken from: the others hold what nothing else does.
+    for (const column of ['input', 'output'] as const) {
+      const key = payloadSource(own, column);
+      if (key !== undefined && span[column] !== undefined) attributes[key] = movedNote(key);
+    }
   }
   if (Object.keys(attributes).length) span.attributes = attributes;
-
-  const events = s.events ?? [];
-  if (!Array.isArray(events)) throw new OtlpValueError('events must be an array');
-  if (events.length) span.events = events.map(toEvent);
+  if (mappedEvents) span.events = mappedEvents;
   return { traceId, span };
 }
 
@@ -189,96 +150,27 @@ function payloadChars(own: Record<string, unknown>): number {
   return chars;
 }
 
-/** What a payload attribute says in `attributes` when its value only fits in the span's input or output. */
-export const movedNote = (key: string) => `(moved to the span's ${OUTPUT_ATTRIBUTES.has(key) ? 'output' : 'input'}: attributes hold 64 KiB)`;
-
-/** kind, model, usage, input and output from GenAI, OpenInference and cinetrace.video attributes. */
-function semanticFields(a: Record<string, unknown>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  const kind = kindOf(a);
-  if (kind) fields.kind = kind;
-  const model = firstString(a[GenAi.ResponseModel], a[GenAi.RequestModel], a[OpenInference.ModelName]);
-  if (model !== undefined) fields.model = model;
-
-  const usage: Record<string, unknown> = {};
-  setNumber(usage, 'inputTokens', a[GenAi.InputTokens] ?? a[OpenInference.PromptTokens]);
-  setNumber(usage, 'outputTokens', a[GenAi.OutputTokens] ?? a[OpenInference.CompletionTokens]);
-  setNumber(usage, 'totalTokens', a[OpenInference.TotalTokens]);
-  setNumber(usage, 'videoSeconds', a[CinetraceVideo.DurationSeconds]);
-  setNumber(usage, 'frames', a[CinetraceVideo.FrameCount]);
-  if (Object.keys(usage).length) fields.usage = usage;
-
-  const input = payloadAttribute(a, 'input');
-  if (input !== undefined) fields.input = payloadValue(input, a[OpenInference.InputMimeType]);
-  const output = payloadAttribute(a, 'output');
-  const video = videoAsset(a);
-  // A generated video is the span's output (the console plays it); a text output beside it stays readable in `textOutput`.
-  if (video) fields.output = output === undefined ? video : { ...video, textOutput: payloadValue(output, a[OpenInference.OutputMimeType]) };
-  else if (output !== undefined) fields.output = payloadValue(output, a[OpenInference.OutputMimeType]);
-  return fields;
-}
-
-function kindOf(a: Record<string, unknown>): SpanKind | undefined {
-  const openInference = a[OpenInference.SpanKind];
-  if (typeof openInference === 'string' && OPENINFERENCE_KINDS[openInference.toUpperCase()]) return OPENINFERENCE_KINDS[openInference.toUpperCase()];
-  const operation = a[GenAi.OperationName];
-  if (typeof operation === 'string') return GEN_AI_OPERATION_KINDS[operation] ?? 'generation';
-  if (a[GenAi.ProviderName] !== undefined || a[GenAi.System] !== undefined || a[GenAi.RequestModel] !== undefined) return 'generation';
-  if (Object.keys(a).some((key) => key.startsWith(CINETRACE_VIDEO_PREFIX))) return 'generation';
-  return undefined;
-}
-
-/** Whether a span's output is a generated video (videoAsset), made of several attributes rather than one. */
-export const hasVideoOutput = (a: Record<string, unknown>): boolean => typeof a[CinetraceVideo.OutputUrl] === 'string';
-
-/** The output asset of a video generation, in the media shape API.md names: `{ url, contentType, … }`. */
-function videoAsset(a: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!hasVideoOutput(a)) return undefined;
-  const asset: Record<string, unknown> = { url: a[CinetraceVideo.OutputUrl] };
-  const contentType = a[CinetraceVideo.OutputContentType];
-  if (typeof contentType === 'string') asset.contentType = contentType;
-  const described: Array<[string, unknown]> = [
-    ['width', a[CinetraceVideo.Width]],
-    ['height', a[CinetraceVideo.Height]],
-    ['fps', a[CinetraceVideo.Fps]],
-    ['durationSeconds', a[CinetraceVideo.DurationSeconds]],
-    ['frameCount', a[CinetraceVideo.FrameCount]],
-    ['seed', a[CinetraceVideo.Seed]],
-  ];
-  for (const [name, value] of described) if (typeof value === 'number') asset[name] = value;
-  return asset;
-}
-
-/** JSON-looking payloads (GenAI messages are JSON strings; OpenInference says so by mime type) are kept as JSON. */
-function payloadValue(value: unknown, mimeType: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const looksJson = mimeType === 'application/json' || /^\s*[[{]/.test(value);
-  if (!looksJson) return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Trace fields taken from a root span. */
-export const ROOT_TRACE_FIELDS = ['name', 'startTime', 'endTime', 'status'] as const;
+/** Trace fields the mapping takes from the spans: from the root span, and (SPAN_TRACE_FIELDS) from any span. */
+export const ROOT_TRACE_FIELDS = ['name', 'startTime', 'endTime', 'status', ...SPAN_TRACE_FIELDS] as const;
 const ROOT_FIELD_SET = new Set<string>(ROOT_TRACE_FIELDS);
 
 /**
- * The payload with its trace fields taken from its first root span (no parent), if it has
- * one: the root, once it arrives, names and times the trace and says how it ended.
- * Without one the trace keeps what it has. Call again after spans were taken out.
+ * The payload with its trace fields taken from its spans: its first root span (no parent),
+ * once it arrives, names and times the trace, says how it ended and gives the trace its
+ * input and output; the user, session, tags and metadata come from the root or any other
+ * span (traceFieldsOfSpans). A field no span gives is left out, so the stored trace keeps
+ * what it has. Call again after spans were taken out.
  */
 export function withRootFields(trace: OtlpTracePayload['trace']): OtlpTracePayload['trace'] {
-  // Copied without the root's fields rather than deleted from a copy: `delete` would leave validation a slow dictionary object.
+  // Copied without the derived fields rather than deleted from a copy: `delete` would leave validation a slow dictionary object.
   const payload: OtlpTracePayload['trace'] = { id: trace.id, spans: trace.spans };
   for (const key of Object.keys(trace)) if (!ROOT_FIELD_SET.has(key)) payload[key] = trace[key];
   const root = payload.spans.find((span) => span.parentId === null);
-  if (!root) return payload;
-  Object.assign(payload, { name: root.name, startTime: root.startTime });
-  if (root.endTime !== undefined) Object.assign(payload, { endTime: root.endTime, status: root.status === 'error' ? 'error' : 'ok' });
-  return payload;
+  if (root) {
+    Object.assign(payload, { name: root.name, startTime: root.startTime });
+    if (root.endTime !== undefined) Object.assign(payload, { endTime: root.endTime, status: root.status === 'error' ? 'error' : 'ok' });
+  }
+  return Object.assign(payload, traceFieldsOfSpans(payload.spans, root));
 }
 
 function toEvent(raw: unknown): Record<string, unknown> {
@@ -308,16 +200,6 @@ function scopeOf(raw: unknown): Record<string, unknown> | undefined {
   const attributes = keyValuesToObject(s.attributes);
   if (Object.keys(attributes).length) scope.attributes = attributes;
   return Object.keys(scope).length ? scope : undefined;
-}
-
-function setNumber(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (typeof value === 'number') target[name] = value;
-  else if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) target[name] = Number(value);
-  else if (value !== undefined) target[name] = value; // validation names it (usage values are numbers)
-}
-
-function firstString(...values: unknown[]): string | undefined {
-  return values.find((v): v is string => typeof v === 'string' && v !== '');
 }
 
 function rejectAll(scopeSpans: unknown, why: string, rejected: OtlpMapping['rejected']): void {
