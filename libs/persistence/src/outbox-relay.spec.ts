@@ -1,4 +1,4 @@
-import { OutboxRelay } from './outbox-relay';
+import { OutboxRelay, OutboxRelayProvider } from './outbox-relay';
 
 const timing = { sweepMs: 60_000, firstRetryMs: 20, maxRetryMs: 80 };
 const until = async (done: () => boolean, ms = 3_000) => {
@@ -63,5 +63,39 @@ describe('OutboxRelay', () => {
     relay.wake();
     await relay.idle();
     expect(runs).toBe(2);
+  });
+});
+
+describe('OutboxRelayProvider', () => {
+  /** A provider whose outbox holds `rows` batches. */
+  class CountingRelay extends OutboxRelayProvider {
+    handedOver = 0;
+    constructor(private rows: number) {
+      super('spec', timing);
+    }
+    queue(batches: number): void {
+      this.rows += batches;
+    }
+    protected async handOverBatch(): Promise<boolean> {
+      if (this.rows === 0) return false;
+      this.rows -= 1;
+      this.handedOver += 1;
+      return this.rows > 0;
+    }
+  }
+
+  it('empties its outbox once the app is up, and hands nothing over after the app closed', async () => {
+    const provider = new CountingRelay(3);
+    provider.wake();
+    await provider.idle();
+    expect(provider.handedOver).toBe(0);
+    provider.onApplicationBootstrap();
+    await provider.idle();
+    expect(provider.handedOver).toBe(3);
+    await provider.onApplicationShutdown();
+    provider.queue(2);
+    provider.wake();
+    await provider.idle();
+    expect(provider.handedOver).toBe(3);
   });
 });

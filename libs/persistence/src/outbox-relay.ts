@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 
 /** Hands over one batch of what an outbox holds and removes it; answers whether more may wait. */
 export type OutboxBatch = () => Promise<boolean>;
@@ -96,5 +96,44 @@ export class OutboxRelay {
       this.retry = setTimeout(() => this.wake(), delay);
       this.retry.unref();
     }
+  }
+}
+
+/**
+ * An outbox's relay as a Nest provider: started once the app is up, stopped (after the batch in
+ * hand) when it closes. A subclass says how one batch is handed over (`handOverBatch`) and calls
+ * `wake()` after a transaction that queued rows commits.
+ */
+export abstract class OutboxRelayProvider implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly relay: OutboxRelay;
+
+  protected constructor(name: string, timing: OutboxRelayTiming = OUTBOX_RELAY_TIMING) {
+    this.relay = new OutboxRelay(name, () => this.handOverBatch(), timing);
+  }
+
+  /** Hands over one batch, oldest first, and removes it; answers whether more may wait. */
+  protected abstract handOverBatch(): Promise<boolean>;
+
+  onApplicationBootstrap(): void {
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay.stop();
+  }
+
+  /** Hands over what waits now; a call while a hand-over runs makes one more run after it. */
+  wake(): void {
+    this.relay.wake();
+  }
+
+  /** Resolves once no batch is being handed over. */
+  idle(): Promise<void> {
+    return this.relay.idle();
+  }
+
+  /** Hands over what waits now and resolves once it is taken, or failed (a retry follows), or after `maxWaitMs`. */
+  protected flushWithin(maxWaitMs: number): Promise<void> {
+    return this.relay.flush(maxWaitMs);
   }
 }

@@ -1,7 +1,7 @@
 import { BusClient } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
-import { OutboxRelay } from '@cinetrace/persistence';
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { OutboxRelayProvider } from '@cinetrace/persistence';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { deleteFacts, type FactKind, oldestFacts } from '../store/fact-outbox';
@@ -19,25 +19,12 @@ const FLUSH_WAIT_MS = 2_000;
  * A fact is deleted once its receiver answered; receivers take one twice without harm.
  */
 @Injectable()
-export class FactRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly relay = new OutboxRelay(FactRelay.name, () => this.sendBatch());
-
+export class FactRelay extends OutboxRelayProvider {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: BusClient,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.relay.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay.stop();
-  }
-
-  /** Sends what waits now: called after a transaction that queued facts commits. */
-  wake(): void {
-    this.relay.wake();
+  ) {
+    super(FactRelay.name);
   }
 
   /**
@@ -46,16 +33,16 @@ export class FactRelay implements OnApplicationBootstrap, OnApplicationShutdown 
    * there (a secret's delete after a benchmark's) sees it.
    */
   flush(): Promise<void> {
-    return this.relay.flush(FLUSH_WAIT_MS);
+    return this.flushWithin(FLUSH_WAIT_MS);
   }
 
-  /** Resolves once no batch is being sent. */
-  idle(): Promise<void> {
-    return this.relay.idle();
+  /** Sends one batch now (specs drive the relay batch by batch). */
+  sendBatch(): Promise<boolean> {
+    return this.handOverBatch();
   }
 
   /** One batch, oldest first; answers whether more may wait. */
-  async sendBatch(): Promise<boolean> {
+  protected async handOverBatch(): Promise<boolean> {
     const manager = this.dataSource.manager;
     const batch = await oldestFacts(manager, BATCH);
     if (!batch.length) return false;

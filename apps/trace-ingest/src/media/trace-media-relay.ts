@@ -1,7 +1,7 @@
 import { BusClient } from '@cinetrace/bus';
 import { Patterns } from '@cinetrace/contracts';
-import { inTransaction, OUTBOX_RELAY_TIMING, OutboxRelay } from '@cinetrace/persistence';
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { inTransaction, OutboxRelayProvider } from '@cinetrace/persistence';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { deleteQueuedMedia, oldestQueuedMedia, type QueuedMedia } from '../store/trace-media-outbox';
@@ -16,29 +16,16 @@ const BATCH = 200;
  * passed. Replicas may hand the same reference over twice; media-service keeps one copy per url.
  */
 @Injectable()
-export class TraceMediaRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly relay = new OutboxRelay(TraceMediaRelay.name, () => this.handOverBatch(), OUTBOX_RELAY_TIMING);
-
+export class TraceMediaRelay extends OutboxRelayProvider {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: BusClient,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.relay.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay.stop();
-  }
-
-  /** Hands over what waits now; a call while a hand-over runs makes one more run after it. */
-  wake(): void {
-    this.relay.wake();
+  ) {
+    super(TraceMediaRelay.name);
   }
 
   /** One batch, oldest first; answers whether more may wait. */
-  private async handOverBatch(): Promise<boolean> {
+  protected async handOverBatch(): Promise<boolean> {
     const batch = await oldestQueuedMedia(this.dataSource.manager, BATCH);
     for (const [projectId, references] of byProject(batch)) {
       await this.bus.request(Patterns.MediaCopiesRequest, {
