@@ -42,6 +42,7 @@ import { SecretsController } from './secrets/secrets.controller';
 import { GatewaySetting } from './store/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
 import { TraceIngestor } from './traces/trace-ingestor';
+import { ModelPricesController } from './traces/model-prices.controller';
 import { TracesController } from './traces/traces.controller';
 
 export const GATEWAY = 'gateway';
@@ -62,6 +63,7 @@ export class GatewayModule {
         PromptsController,
         PromptReleasesController,
         TracesController,
+        ModelPricesController,
         DatasetsController,
         BenchmarksController,
         MediaController,

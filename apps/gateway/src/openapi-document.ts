@@ -24,6 +24,8 @@ import { ORGANIZATION_EXAMPLES } from './organizations/organizations.examples';
 import { PROJECT_EXAMPLES } from './projects/projects.examples';
 import { PROMPT_EXAMPLES } from './prompts/prompts.examples';
 import { SECRET_EXAMPLES } from './secrets/secrets.examples';
+import { MODEL_PRICE_EXAMPLES } from './traces/model-prices.examples';
+import { describeModelPrices } from './traces/model-prices.openapi';
 import { TRACE_EXAMPLES } from './traces/traces.examples';
 import { describeTraceBodies } from './traces/traces.openapi';
 
@@ -61,6 +63,7 @@ function refineDocument(doc: OpenAPIObject): OpenAPIObject {
   describeRequestHeaders(doc);
   describeProblems(doc, [...OTLP_PATHS]);
   describeTraceBodies(doc);
+  describeModelPrices(doc);
   describeBenchmarkParts(doc);
   describeOtlpOperations(doc);
   describeMediaOperations(doc);
@@ -73,6 +76,7 @@ function refineDocument(doc: OpenAPIObject): OpenAPIObject {
     ORGANIZATION_EXAMPLES,
     PROMPT_EXAMPLES,
     TRACE_EXAMPLES,
+    MODEL_PRICE_EXAMPLES,
     OTLP_EXAMPLES,
     DATASET_EXAMPLES,
     BENCHMARK_EXAMPLES,

@@ -7,6 +7,9 @@ import { IngestSource, ingestSubscription } from './ingest/ingest-source';
 import { TraceIngestHandler } from './ingest/trace-ingest.handler';
 import { traceIngestMigrations } from './migrations';
 import { TraceMediaRelay } from './media/trace-media-relay';
+import { ModelPriceTables } from './prices/model-price-tables';
+import { ModelPricesBusController } from './prices/model-prices.bus-controller';
+import { ModelPricesService } from './prices/model-prices.service';
 import { TraceReadsService } from './reads/trace-reads.service';
 import { TracesBusController } from './reads/traces.bus-controller';
 import { ReceiptPruner } from './store/receipt-pruner';
@@ -20,8 +23,9 @@ export const MEDIA_HANDOFF_TIMEOUT_MS = 10_000;
 
 /**
  * Traces: consumes the trace stream in batches and stores them (raw multi-row SQL, no
- * entities: the write path is the hot path), answers trace reads on the bus, and hands the
- * media references of stored outputs to media-service (`bus`) to be copied.
+ * entities: the write path is the hot path), pricing spans without a cost by the project's
+ * model prices, answers trace reads and the price tables on the bus, and hands the media
+ * references of stored outputs to media-service (`bus`) to be copied.
  */
 @Module({})
 export class TraceIngestModule {
@@ -29,8 +33,18 @@ export class TraceIngestModule {
     return {
       module: TraceIngestModule,
       imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env)), BusModule.forClient(bus)],
-      controllers: [pingController(Patterns.TracePing), TracesBusController],
-      providers: [{ provide: TraceIngestEnv, useValue: env }, TraceWriter, TraceIngestHandler, ingestSubscription(source), TraceReadsService, ReceiptPruner, TraceMediaRelay],
+      controllers: [pingController(Patterns.TracePing), TracesBusController, ModelPricesBusController],
+      providers: [
+        { provide: TraceIngestEnv, useValue: env },
+        TraceWriter,
+        TraceIngestHandler,
+        ingestSubscription(source),
+        TraceReadsService,
+        ReceiptPruner,
+        TraceMediaRelay,
+        ModelPriceTables,
+        ModelPricesService,
+      ],
     };
   }
 }

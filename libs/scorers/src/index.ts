@@ -10,5 +10,5 @@ export * from './aggregate-scores';
 export * from './render-prompt';
 export * from './scoring-threads';
 export * from './scorer-schemas';
-export { regexProblem, REGEX_PATTERN_MAX } from './linear-regex';
+export { compileLinearRegex, regexProblem, REGEX_PATTERN_MAX, type LinearRegex } from './linear-regex';
 export { jsonDepth } from './json-depth';

@@ -5,6 +5,9 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
+import { ModelPriceTables } from '../prices/model-price-tables';
+import { priceTrace } from '../prices/price-spans';
+import type { PriceTable } from '../prices/price-table';
 import { TraceIngestEnv } from '../trace-ingest.env';
 import { traceLimits } from './trace-limits';
 import { queueMediaReferences, type QueuedMedia } from './trace-media-outbox';
@@ -28,8 +31,11 @@ interface BatchMerge {
   dropped: Map<string, DroppedParts>;
 }
 
-/** Merges every message in order into `states` (the stored traces it touches; absent ones are new). */
-function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>, limits: TraceLimits): BatchMerge {
+/**
+ * Merges every message in order into `states` (the stored traces it touches; absent ones are
+ * new), each span's cost said first by its project's price table (priceTrace).
+ */
+function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string, TraceState>, limits: TraceLimits, prices: Map<string, PriceTable>): BatchMerge {
   const changedSpans = new Map<string, Map<string, StoredSpan>>();
   const changedTraces = new Set<string>();
   const changedAwaiting = new Map<string, Set<string>>();
@@ -39,7 +45,7 @@ function mergeBatch(messages: readonly TraceIngestMessage[], states: Map<string,
     const state = states.get(key);
     // media-service's attachments apply to the trace as stored; one for a trace not (yet) at hand here makes none.
     if (message.media && !state) continue;
-    const input = message.media ? mediaAttachmentInput(state!, message.media) : message.trace;
+    const input = priceTrace(message.media ? mediaAttachmentInput(state!, message.media) : message.trace, state, prices.get(message.projectId)!);
     const merged = mergeTrace(message.projectId, state, input, message.receivedAt, limits);
     if (merged.dropped) dropped.set(message.ingestId, merged.dropped);
     const spans = state?.spans ?? new Map<string, StoredSpan>();
@@ -111,6 +117,7 @@ export class TraceWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() env?: TraceIngestEnv,
+    @Optional() private readonly prices: ModelPriceTables = new ModelPriceTables(),
   ) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.limits = traceLimits(env);
@@ -120,13 +127,14 @@ export class TraceWriter {
   async store(messages: TraceIngestMessage[]): Promise<number> {
     if (!messages.length) return 0;
     return inTransaction(this.dataSource, async (manager) => {
-      const asNew = mergeBatch(messages, new Map(), this.limits);
+      const prices = await this.prices.tablesFor(manager, new Set(messages.map((m) => m.projectId)));
+      const asNew = mergeBatch(messages, new Map(), this.limits, prices);
       const inserted = await this.insertNewTraces(
         manager,
         [...asNew.changedTraces].map((key) => asNew.states.get(key)!.trace),
       );
       const known = messages.filter((m) => !inserted.has(keyOf(m.projectId, m.trace.id)));
-      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map<string, TraceState>(), this.limits);
+      const merged = mergeBatch(known, known.length ? await this.load(manager, known) : new Map<string, TraceState>(), this.limits, prices);
       await this.upsert(
         manager,
         TRACE_TABLE,
