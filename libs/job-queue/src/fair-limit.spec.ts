@@ -1,4 +1,4 @@
-import { FairLimit } from './fair-limit';
+import { FairLimit, type FairTurn } from './fair-limit';
 
 /** Tasks the test finishes by name; `started` is the order they got a slot in. */
 function heldTasks() {
@@ -56,5 +56,33 @@ describe('FairLimit', () => {
     await expect(limit.run('prj_a', () => Promise.reject(new Error('ffmpeg failed')))).rejects.toThrow('ffmpeg failed');
     await expect(limit.run('prj_a', () => Promise.resolve(7))).resolves.toBe(7);
     expect(limit.activeCount).toBe(0);
+  });
+
+  it('tells a task whether others of its group are in line or running as it starts, and never counts another group', async () => {
+    const limit = new FairLimit(2, 2);
+    const told: Record<string, boolean> = {};
+    const finish = new Map<string, () => void>();
+    const task = (name: string) => (turn: FairTurn) => {
+      told[name] = turn.othersOfGroup;
+      return new Promise<void>((resolve) => finish.set(name, resolve));
+    };
+    const runs = [limit.run('prj_b', task('b1')), limit.run('prj_a', task('a1')), limit.run('prj_a', task('a2')), limit.run('prj_a', task('a3'))];
+    await settle();
+    // b1 alone in its project; a1 started with a2 (and a3) asked behind it.
+    expect(told).toEqual({ b1: false, a1: true });
+    finish.get('b1')!();
+    await settle();
+    expect(told.a2).toBe(true); // a1 runs, a3 waits
+    finish.get('a1')!();
+    await settle();
+    expect(told.a3).toBe(true); // a2 still runs beside it
+    finish.get('a2')!();
+    finish.get('a3')!();
+    await Promise.all(runs);
+    const alone = limit.run('prj_a', task('a4'));
+    await settle();
+    expect(told.a4).toBe(false);
+    finish.get('a4')!();
+    await alone;
   });
 });

@@ -42,8 +42,6 @@ export class MediaFramesService {
   private readonly logger = new Logger('MediaFrames');
   private readonly slots: FairLimit;
   private readonly rendering = new Map<string, Promise<MediaFrameBlobView>>();
-  /** Renders asked per project, in line or running (nicenessOf). */
-  private readonly rendersOf = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -66,31 +64,13 @@ export class MediaFramesService {
     if (stored) return { key, bytes: stored.bytes };
     let render = this.rendering.get(key);
     if (!render) {
-      this.countRender(ctx.projectId, 1);
+      // Lowered when others of its project are in line or rendering beside it.
       render = this.slots
-        .run(ctx.projectId, async () => {
-          try {
-            return await this.render(media.blobKey, key, atMs, this.nicenessOf(ctx.projectId));
-          } finally {
-            // Before the slot is handed on: the next render of the project must not count this one.
-            this.countRender(ctx.projectId, -1);
-          }
-        })
+        .run(ctx.projectId, ({ othersOfGroup }) => this.render(media.blobKey, key, atMs, othersOfGroup ? BACKLOG_NICENESS : 0))
         .finally(() => this.rendering.delete(key));
       this.rendering.set(key, render);
     }
     return render;
-  }
-
-  private countRender(projectId: string, change: 1 | -1): void {
-    const count = (this.rendersOf.get(projectId) ?? 0) + change;
-    if (count > 0) this.rendersOf.set(projectId, count);
-    else this.rendersOf.delete(projectId);
-  }
-
-  /** A render starting now: lowered when others of its project are in line behind it. */
-  private nicenessOf(projectId: string): number {
-    return (this.rendersOf.get(projectId) ?? 0) > 1 ? BACKLOG_NICENESS : 0;
   }
 
   private async render(mediaKey: string, key: string, atMs: number, niceness: number): Promise<MediaFrameBlobView> {
