@@ -16,7 +16,8 @@ const JSON_TYPE = 'application/json';
 const PROTOBUF_TYPE = 'application/x-protobuf';
 
 describe('OTLP/HTTP trace ingest', () => {
-  const ctx = useStack();
+  // Its own stack: a test counts the spans the whole stack accepted and refused meanwhile.
+  const ctx = useStack({ own: true });
 
   /** A new project of the stack's organization: its key, and a REST client scoped to it. */
   async function newProject(api: Api = ctx.api): Promise<{ key: string; rest: Api }> {
@@ -240,6 +241,25 @@ describe('OTLP/HTTP trace ingest', () => {
       const stored = await readEventually(project.rest, traceId, (t) => t.spans.length === 300);
       expect(stored.spans.find((s) => s.name === 'frame-299')).toMatchObject({ attributes: { note: note(299) } });
     }
+  });
+
+  it('stores a large gzipped export whole: decompressed on a decoding thread, not on the event loop', async () => {
+    const project = await newProject();
+    const note = (i: number) => `${'a compressible note '.repeat(60)}${i}`;
+    const recorded = recordSpans(({ start }) => {
+      const root = start('gz-0', { note: note(0) });
+      for (let i = 1; i < 400; i++) start(`gz-${i}`, { note: note(i) }, root).end();
+      root.end();
+    });
+    const protobuf = Buffer.from(ProtobufTraceSerializer.serializeRequest(recorded)!);
+    const compressed = gzipSync(protobuf);
+    // Small on the wire, past the size the loop decompresses itself once inflated.
+    expect(compressed.length).toBeLessThan(64 * 1024);
+    expect(protobuf.length).toBeGreaterThan(256 * 1024);
+    const answer = await postOtlp(ctx.stack, compressed, otlpHeaders(ctx.stack.apiKey, project.key, PROTOBUF_TYPE, { 'content-encoding': 'gzip' }));
+    expect(answer.status).toBe(200);
+    const stored = await readEventually(project.rest, recorded[0].spanContext().traceId, (t) => t.spans.length === 400);
+    expect(stored.spans.find((s) => s.name === 'gz-399')).toMatchObject({ attributes: { note: note(399) } });
   });
 
   it('answers 400 with a google.rpc.Status for undecodable bodies, 415 for other types, 413 for a gzip bomb, 401 for any of them without a valid key', async () => {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
-import { bodyLimitOf, ownsItsMemory, readRawBody } from './raw-body';
+import { ownsItsMemory } from './owned-bytes';
+import { bodyLimitOf, readRawBody } from './raw-body';
 
 const LIMIT = 1024;
 

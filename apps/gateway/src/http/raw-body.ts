@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
  * faults included), which every other request waited behind; copied as they arrive, each
  * chunk costs a few microseconds. The buffer owns its memory whole (Buffer.allocUnsafeSlow,
  * never a slice of a shared pool), so it can be moved to a worker thread without a copy
- * (ownsItsMemory). A body without Content-Length (chunked) is joined at its end as before.
+ * (ownsItsMemory, owned-bytes.ts). A body without Content-Length (chunked) is joined at its end as before.
  */
 export function readRawBody(request: FastifyRequest, payload: Readable, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -65,11 +65,6 @@ export function readRawBody(request: FastifyRequest, payload: Readable, limit: n
 /** The limit Fastify applies to this request's body: the route's own, or the server's. */
 export function bodyLimitOf(request: FastifyRequest, fallback: number): number {
   return request.routeOptions?.bodyLimit ?? fallback;
-}
-
-/** Whether a view covers the whole of its memory, which can then be moved (transferred) rather than copied. */
-export function ownsItsMemory(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 }
 
 const ignore = () => undefined;

@@ -4,15 +4,12 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { GatewayEnv } from '../gateway.env';
 import { FairShareLimiter, FairShareRefusal } from './fair-share-limiter';
-import { ownsItsMemory } from '../http/raw-body';
+import { ownsItsMemory } from '../http/owned-bytes';
 import type { OtlpBody } from './otlp-body';
-import { decodeOtlpExport, type OtlpDecoded, type OtlpExport } from './otlp-decoding';
+import { decodeOtlpExport, type OtlpDecoded } from './otlp-decoding';
+import type { OtlpThreadAnswer, OtlpThreadTask } from './otlp-decode.worker';
+import { ON_LOOP_MAX_BYTES } from './otlp-gunzip';
 
-/**
- * Exports up to this size (decompressed) are decoded on the event loop, a few milliseconds
- * at most: handing a small export to a thread costs more than decoding it there.
- */
-export const ON_LOOP_MAX_BYTES = 256 * 1024;
 /**
  * Large exports running or waiting for a thread, per thread, before one more is answered 503
  * (the exporter retries). Each holds its body (up to MAX_BODY_BYTES) while it waits, and 16
@@ -46,7 +43,7 @@ export interface OtlpDecoder {
  */
 @Injectable()
 export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
-  private readonly pool: Piscina<OtlpExport, { decoded: OtlpDecoded; bytes: Uint8Array }>;
+  private readonly pool: Piscina<OtlpThreadTask, OtlpThreadAnswer>;
   private readonly shares: FairShareLimiter;
 
   constructor(private readonly env: GatewayEnv) {
@@ -64,7 +61,7 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
   }
 
   async decode(projectId: string, body: OtlpBody): Promise<OtlpDecoded> {
-    if (body.bytes.length <= ON_LOOP_MAX_BYTES) return decodeOtlpExport({ ...body, maxJsonDepth: this.env.MAX_JSON_DEPTH });
+    if (!body.gzipped && body.bytes.length <= ON_LOOP_MAX_BYTES) return decodeOtlpExport({ encoding: body.encoding, bytes: body.bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH });
     try {
       return await this.shares.run(projectId, () => this.onThread(body));
     } catch (err) {
@@ -91,9 +88,11 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
    */
   private async onThread(body: OtlpBody): Promise<OtlpDecoded> {
     const bytes = ownsItsMemory(body.bytes) ? body.bytes : new Uint8Array(body.bytes);
-    const task: OtlpExport = { encoding: body.encoding, bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH };
+    const task: OtlpThreadTask = { encoding: body.encoding, bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH, ...(body.gzipped ? { gunzipWithin: this.env.MAX_BODY_BYTES } : {}) };
     const { decoded, bytes: back } = await this.pool.run(task, { transferList: [bytes.buffer] });
+    // Decompressed, when they came gzipped.
     body.bytes = Buffer.from(back.buffer, back.byteOffset, back.byteLength);
+    delete body.gzipped;
     return decoded;
   }
 

@@ -38,4 +38,19 @@ entry.default({ encoding: 'protobuf', bytes, maxJsonDepth: 64 }).then((result) =
 });`);
     expect(answer).toEqual({ movable: true, transfers: 1, ok: true, bytes: [0x0a, 0x00] });
   }, 60_000);
+
+  it('decompresses a gzipped export on the thread, within the body limit, and answers 413 past it', async () => {
+    const answer = await inDecodingThread<Array<{ ok: boolean; code?: string; bytes: number }>>(`
+const { Piscina } = require('piscina');
+const { gzipSync } = require('node:zlib');
+const run = (bytes, limit) => entry.default({ encoding: 'protobuf', bytes: gzipSync(bytes), maxJsonDepth: 64, gunzipWithin: limit }).then((result) => {
+  const { decoded, bytes } = result[Piscina.valueSymbol];
+  return { ok: decoded.ok, code: decoded.code, bytes: bytes.length };
+});
+Promise.all([run(Buffer.from([0x0a, 0x00]), 1024), run(Buffer.alloc(4096), 1024)]).then((answers) => parentPort.postMessage(answers));`);
+    expect(answer).toEqual([
+      { ok: true, bytes: 2 },
+      { ok: false, code: 'payload_too_large', bytes: expect.any(Number) },
+    ]);
+  }, 60_000);
 });
