@@ -7,6 +7,8 @@ export * from './free-port';
 export * from './mode';
 export * from './repo-root';
 export * from './stack';
+export * from './shared-stacks';
+export * from './shared-stack-registry';
 export * from './redis';
 export * from './redis-prefix';
 export * from './wait-for';

@@ -11,6 +11,7 @@ import { aTestApiKey } from './factories';
 import { freePort } from './free-port';
 import { StackMode } from './mode';
 import { dropRedisPrefix } from './redis-prefix';
+import { makeRoomForOwnStack, reportOwnStackStarted } from './shared-stacks';
 
 /** An app of a stack: its name and the built entry point, relative to the repo root. */
 export interface AppSpec {
@@ -113,8 +114,22 @@ export interface Stack {
 // other's requests, so the harness refuses rather than letting tests interfere.
 const stacksOnBroker = new Map<string, number>();
 
-/** Starts the whole service in `mode` as child processes and waits until it serves. */
+/**
+ * Starts the whole service in `mode` as child processes and waits until it serves: a stack of
+ * the caller's own. Within a jest run that shares stacks (shared-stacks.ts), the shared stacks
+ * no file holds are stopped first.
+ */
 export async function startStack(mode: StackMode, options: StackOptions = {}): Promise<Stack> {
+  const laneBroker = mode === 'distributed' && !options.kafkaBrokers && !options.ownBroker ? process.env.KAFKA_BROKERS || null : null;
+  await makeRoomForOwnStack(laneBroker);
+  const started = Date.now();
+  const stack = await launchStack(mode, options);
+  await reportOwnStackStarted(Date.now() - started);
+  return stack;
+}
+
+/** startStack without asking a shared-stack registry: the registry's own way to start one. */
+export async function launchStack(mode: StackMode, options: StackOptions = {}): Promise<Stack> {
   const apiKey = options.apiKey === undefined ? aTestApiKey() : options.apiKey;
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cinetrace-e2e-'));
