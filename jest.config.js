@@ -29,6 +29,8 @@ const transform = {
 const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node', setupFiles: ['reflect-metadata'] };
 
 module.exports = {
+  // The e2e files that share a stack run one after another (a global option: jest has one order for every project).
+  testSequencer: '<rootDir>/test/jest/e2e-sequencer.js',
   projects: [
     // The deployment checks (test/deploy-checks) and the specs over every app (test/apps) need no
     // build either: they run with the unit tests.
@@ -46,6 +48,9 @@ module.exports = {
       // Suites about what only the distributed mode has (a Kafka topic others can write to).
       testPathIgnorePatterns: process.env.E2E_MODE === 'distributed' ? [] : ['\\.distributed\\.e2e-spec\\.ts$'],
       setupFilesAfterEnv: ['<rootDir>/test/jest/e2e-timeout.ts'],
+      // The registry through which the files share their stacks (test/e2e/support/stack-hooks.ts).
+      globalSetup: '<rootDir>/test/e2e/support/shared-stacks-setup.ts',
+      globalTeardown: '<rootDir>/test/e2e/support/shared-stacks-teardown.ts',
       // The OpenTelemetry exporters load http with a dynamic import(), which jest's module
       // sandbox refuses without --experimental-vm-modules; swc makes it a require().
       transform: { ...transform, '/node_modules/@opentelemetry/otlp-exporter-base/.+\\.js$': transform['^.+\\.ts$'] },

@@ -11,8 +11,8 @@ jest.setTimeout(180_000);
 // What each mode loses mid-run: the all-in-one stack its whole process, the distributed
 // stack one of its benchmark-workers.
 describe(`A run survives a crash mid-run (${e2eMode()})`, () => {
-  // A short lock: a killed worker's job is taken over 2 s after (distributed).
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: '2000', WORKER_SHUTDOWN_GRACE_MS: '500' } });
+  // A short lock: a killed worker's job is taken over 2 s after (distributed). Its own stack: the tests kill it.
+  const ctx = useStack({ own: true, env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKER_LOCK_MS: '2000', WORKER_SHUTDOWN_GRACE_MS: '500' } });
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());

@@ -7,7 +7,7 @@ jest.setTimeout(60_000);
 
 describe('Answers while the HTTP edge shuts down', () => {
   // Its own stack: the test stops it.
-  const ctx = useStack();
+  const ctx = useStack({ own: true });
 
   it('finishes the request in flight and answers a request that arrives after SIGTERM with a 503 problem', async () => {
     const edge = ctx.stack.mode === 'all-in-one' ? 'all-in-one' : 'gateway';

@@ -25,7 +25,8 @@ describe('A cursor from another organization', () => {
   });
 
   describe('organization B', () => {
-    const ctx = useStack();
+    // Its own stack, a store other than A's (A may share the run's).
+    const ctx = useStack({ own: true });
     it('rejects organization A’s cursor: 400 invalid_cursor', async () => {
       await seedAndTakeCursor(ctx.api);
       expect(foreignCursor).toEqual(expect.any(String));

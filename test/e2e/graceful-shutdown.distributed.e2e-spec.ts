@@ -59,7 +59,8 @@ async function readyAgain(stack: Stack, app: string): Promise<void> {
 // benchmark run in flight: each must stop within the grace period with exit code 0, and
 // everything the stack acknowledged must be there in the end.
 describe('SIGTERM during load (distributed)', () => {
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  // Its own stack: the test stops and starts each app.
+  const ctx = useStack({ own: true, env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());

@@ -15,7 +15,8 @@ jest.setTimeout(300_000);
 // (SIGKILL: it never says goodbye), the group rebalances after the session timeout and
 // the survivor takes its partitions from the last committed offsets.
 describe('Two trace-ingest replicas, one SIGKILLed under load (distributed)', () => {
-  const ctx = useStack({ replicas: { 'trace-ingest': 2 } });
+  // Its own stack: the test kills a replica.
+  const ctx = useStack({ own: true, replicas: { 'trace-ingest': 2 } });
 
   it('stores every accepted trace, each span once, through the survivor', async () => {
     await groupsSettled(ctx.stack, ['trace-ingest'], 2);
@@ -33,7 +34,8 @@ describe('Two trace-ingest replicas, one SIGKILLed under load (distributed)', ()
 });
 
 describe('Two benchmark-service replicas, one SIGKILLed mid-run (distributed)', () => {
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, replicas: { 'benchmark-service': 2 } });
+  // Its own stack: the test kills a replica.
+  const ctx = useStack({ own: true, env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, replicas: { 'benchmark-service': 2 } });
   const endpoints = new ModelEndpoints();
   beforeAll(() => endpoints.start());
   afterAll(() => endpoints.stop());

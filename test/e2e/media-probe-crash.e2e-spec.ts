@@ -43,7 +43,8 @@ describe(`A probe survives its process killed mid-probe (${e2eMode()})`, () => {
   const dir = mkdtempSync(join(tmpdir(), 'media-crash-'));
   const ffprobe = slowFfprobe(dir);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const ctx = useStack({ env: { FFPROBE_PATH: ffprobe.path, PROBE_LOCK_MS: '2000' } });
+  // Its own stack: the tests kill it.
+  const ctx = useStack({ own: true, env: { FFPROBE_PATH: ffprobe.path, PROBE_LOCK_MS: '2000' } });
 
   it('ends ready with the probe after SIGKILL and a restart', async () => {
     const { api } = await inNewProject(ctx.api);

@@ -13,7 +13,8 @@ jest.setTimeout(120_000);
 const AUTH_CACHE_TTL_MS = 1000;
 
 describe('Organizations: made by the instance admin, invisible to each other', () => {
-  const ctx = useStack({ env: { AUTH_CACHE_TTL_MS: String(AUTH_CACHE_TTL_MS) } });
+  // Its own stack: a test restarts it.
+  const ctx = useStack({ own: true, env: { AUTH_CACHE_TTL_MS: String(AUTH_CACHE_TTL_MS) } });
   const as = (key: string): Api => api(ctx.stack.baseUrl, key);
 
   /** Org A: the bootstrap organization, with a project holding a prompt and a trace. */

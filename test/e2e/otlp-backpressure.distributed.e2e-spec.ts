@@ -22,7 +22,8 @@ const MAX_LAG_BYTES = EXPORTS_BEHIND * JSON.stringify(anExport().body).length;
 
 // As traces-backpressure.distributed: only the distributed mode accepts before storing.
 describe('OTLP ingest backpressure (distributed)', () => {
-  const ctx = useStack({ env: { TRACE_INGEST_MAX_LAG_BYTES: String(MAX_LAG_BYTES) } });
+  // Its own stack: the test stops and starts trace-ingest.
+  const ctx = useStack({ own: true, env: { TRACE_INGEST_MAX_LAG_BYTES: String(MAX_LAG_BYTES) } });
 
   it('answers 503 with Retry-After and a google.rpc.Status (gRPC: UNAVAILABLE with a RetryInfo) while trace-ingest is too far behind, so exporters retry', async () => {
     const project = await ctx.api.post<Answer<'createProject', 201>>('/api/v1/projects', aProject());

@@ -49,7 +49,8 @@ if (e2eMode() === 'distributed') {
   });
 } else {
   describe('Process crash (all-in-one)', () => {
-    const ctx = useStack();
+    // Its own stack: the test kills it.
+    const ctx = useStack({ own: true });
 
     it(
       'keeps every acknowledged project after the process is killed with SIGKILL',

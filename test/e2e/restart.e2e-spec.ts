@@ -7,7 +7,8 @@ const PROJECTS = '/api/v1/projects';
 
 /** What a client holds across a restart (a deploy): data, idempotency keys, cursors. */
 describe('A restart of the stack', () => {
-  const ctx = useStack();
+  // Its own stack: the tests restart it.
+  const ctx = useStack({ own: true });
   const projects: Schema<'ProjectView'>[] = [];
   const idempotencyKey = unique('idem');
   const idempotentBody = aProject();

@@ -74,7 +74,8 @@ function readWhenCopied(api: Api, traceId: string, spanIds: string[], probed = t
 }
 
 describe('Media in trace outputs: copied, named by mediaId, counted in usage.videoSeconds (OUTBOUND_ALLOW_PRIVATE for a local source)', () => {
-  const ctx = useStack({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  // Its own stack, as below: the tests count the copies the whole stack failed meanwhile.
+  const ctx = useStack({ own: true, env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
   let clip: Buffer;
   beforeAll(() => {
     clip = aClip();
@@ -205,7 +206,8 @@ describe('Media in trace outputs: copied, named by mediaId, counted in usage.vid
 });
 
 describe('Media in trace outputs without OUTBOUND_ALLOW_PRIVATE', () => {
-  const ctx = useStack();
+  // Its own stack: the test counts the copies the whole stack failed meanwhile.
+  const ctx = useStack({ own: true });
 
   it('does not fetch a private address a span output names: the output stays as sent, the copy is counted failed', async () => {
     const { api } = await inNewProject(ctx.api);

@@ -79,7 +79,8 @@ if (e2eMode() === 'distributed') {
   });
 } else {
   describe('Trace ingest across a process crash (all-in-one)', () => {
-    const ctx = useStack();
+    // Its own stack: the test kills it.
+    const ctx = useStack({ own: true });
 
     it(
       'keeps every trace answered 202 when the process is killed with SIGKILL right after',

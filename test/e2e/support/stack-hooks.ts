@@ -1,4 +1,4 @@
-import { Api, Broker, Stack, StackOptions, e2eMode, startBroker, startStack } from '@cinetrace/testing';
+import { Api, Broker, Stack, StackOptions, acquireSharedStack, e2eMode, startBroker, startStack } from '@cinetrace/testing';
 
 /** Starting a distributed stack can take most of the harness's 90 s readiness budget. */
 export const STACK_HOOK_TIMEOUT_MS = 150_000;
@@ -9,16 +9,36 @@ export interface StackContext {
   readonly api: Api;
 }
 
+export interface UseStackOptions extends StackOptions {
+  /**
+   * A stack of the file's own, started and stopped with the describe: for a test that changes
+   * its stack (restarts or kills it or an app), reads what the whole stack logged or counted,
+   * or needs a store no other file has written to. Say why beside it.
+   */
+  own?: boolean;
+}
+
 /**
- * Starts a stack for the current E2E_MODE before the enclosing describe's tests and
- * stops it after them. Call at describe level; read `stack` and `api` inside tests.
+ * A stack for the current E2E_MODE during the enclosing describe's tests. Call at describe
+ * level; read `stack` and `api` inside tests.
+ *
+ * By default the stack is shared: files of a jest run that ask for equal options (`env`,
+ * `replicas`) get one stack, started by the first of them (test/e2e/support/shared-stacks-setup.ts).
+ * Their tests make their own projects (inNewProject), so they need no store of their own.
+ * A shared stack refuses restart, kill, killApp, startApp and output(); take `own: true` for those.
  * `options` may be a function, called when the stack starts: for settings known only once an
- * outer describe's hooks have run (the address of an S3 server, say).
+ * outer describe's hooks have run (the address of an S3 server, say); such a stack is the
+ * file's own, as are stacks with options other than `env` and `replicas`.
  */
-export function useStack(options: StackOptions | (() => StackOptions) = {}): StackContext {
+export function useStack(options: UseStackOptions | (() => StackOptions) = {}): StackContext {
   let stack: Stack | undefined;
   beforeAll(async () => {
-    stack = await startStack(e2eMode(), typeof options === 'function' ? options() : options);
+    const mode = e2eMode();
+    if (typeof options === 'function') stack = await startStack(mode, options());
+    else {
+      const { own, ...stackOptions } = options;
+      stack = (!own && (await acquireSharedStack(mode, stackOptions))) || (await startStack(mode, stackOptions));
+    }
   }, STACK_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await stack?.stop();
