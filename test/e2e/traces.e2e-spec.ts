@@ -305,7 +305,8 @@ describe('Traces', () => {
       ['a missing span name', 'spans[0].name', (t) => (t.spans = [{ id: 'x', startTime: at(0) }])],
       ['a start without a zone', 'startTime', (t) => (t.startTime = '2026-03-01T10:00:00')],
       ['a negative epoch', 'startTime', (t) => (t.startTime = -1)],
-      ['a fractional epoch', 'startTime', (t) => (t.startTime = T0 + 0.5)],
+      // A fraction of a millisecond is taken (kept to the microsecond); a string of digits is not a time.
+      ['an epoch as a string', 'startTime', (t) => (t.startTime = String(T0))],
       ['an unknown field', 'colour', (t) => (t.colour = 'red')],
       ['an unknown span field', 'spans[0].colour', (t) => (t.spans = [aSpan({ colour: 'red' })])],
       ['a bad status', 'status', (t) => (t.status = 'done')],
@@ -440,8 +441,9 @@ describe('Traces', () => {
         metadata: { a: 1, b: 3, c: 4 },
         tags: ['x', 'y', 'z'],
         spanCount: 3,
-        usage: { inputTokens: 15, videoSeconds: 4 },
-        costUsd: 0.75,
+        // plan's own 10 tokens and its cost are not counted again: its child render carries both (usage counted once).
+        usage: { inputTokens: 5, videoSeconds: 4 },
+        costUsd: 0.5,
         createdAt: before.createdAt,
       });
       expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
