@@ -20,6 +20,7 @@ export * from './prompts/evaluation.messages';
 export * from './traces/trace.types';
 export * from './traces/trace.views';
 export * from './traces/trace.messages';
+export * from './traces/model-prices';
 export * from './datasets/dataset.inputs';
 export * from './datasets/dataset.views';
 export * from './datasets/dataset.messages';

@@ -180,6 +180,7 @@ describe('toTimeline', () => {
     output: null,
     usage: null,
     costUsd: null,
+    costSource: null,
     attributes: null,
     events: null,
   });

@@ -186,6 +186,7 @@ function mergeSpan(before: StoredSpan | undefined, input: SpanInput): StoredSpan
     output: null,
     usage: null,
     costUsd: null,
+    costSource: null,
     attributes: null,
     events: null,
   };

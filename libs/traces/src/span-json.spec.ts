@@ -61,6 +61,7 @@ describe('measureSpan', () => {
       output,
       usage: null,
       costUsd: null,
+      costSource: null,
       attributes,
       events: null,
     };
@@ -87,6 +88,7 @@ describe('measureSpan', () => {
       output: [1, 2],
       usage: null,
       costUsd: null,
+      costSource: null,
       attributes: null,
       events: null,
     };
@@ -109,6 +111,7 @@ describe('measureSpan', () => {
       output: null,
       usage: null,
       costUsd: null,
+      costSource: null,
       attributes,
       events: null,
     });

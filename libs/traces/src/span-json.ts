@@ -60,7 +60,7 @@ export function measureSpan(span: StoredSpan): SpanMeasure {
     `{"id":${text(span.id)},"parentId":${text(span.parentId)},"name":${text(span.name)},"kind":${text(span.kind)},` +
     `"status":${text(span.status)},"statusMessage":${text(span.statusMessage)},"startTime":${text(span.startTime)},` +
     `"endTime":${text(span.endTime)},"model":${text(span.model)},"input":${texts.input},"output":${texts.output},"usage":${texts.usage},` +
-    `"costUsd":${text(span.costUsd)},"attributes":${storedAttributes},"events":${texts.events}}`;
+    `"costUsd":${text(span.costUsd)},"costSource":${text(span.costSource)},"attributes":${storedAttributes},"events":${texts.events}}`;
   let bytes = Buffer.byteLength(json);
   if (!attributeCopies) return { identity: json, bytes };
   for (const key in attributeCopies) bytes += copyJsonBytes(attributeCopies[key] === 'input' ? input : output) - PLACEHOLDER_BYTES;

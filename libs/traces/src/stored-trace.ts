@@ -1,4 +1,4 @@
-import type { SpanEvent, SpanKind, SpanStatus, TraceStatus } from '@cinetrace/contracts';
+import type { CostSource, SpanEvent, SpanKind, SpanStatus, TraceStatus } from '@cinetrace/contracts';
 import type { DroppedParts } from './trace-limits';
 
 /** A span as stored: every field present, `null` where the client never said. */
@@ -16,6 +16,8 @@ export interface StoredSpan {
   output: unknown;
   usage: Record<string, number> | null;
   costUsd: number | null;
+  /** Where costUsd came from: the client (`sent`) or the project's model prices (`computed`); null without a cost. */
+  costSource: CostSource | null;
   attributes: Record<string, unknown> | null;
   events: SpanEvent[] | null;
 }

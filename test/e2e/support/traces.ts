@@ -107,6 +107,8 @@ export function expectedSpan(sent: SentSpan, depth: number): Json {
     output: sent.output ?? null,
     usage: sent.usage ?? null,
     costUsd: sent.costUsd ?? null,
+    // A sent cost is the client's; these spans name no priced model, so none is computed.
+    costSource: typeof sent.costUsd === 'number' ? 'sent' : null,
     attributes: sent.attributes ?? null,
     events: sent.events ? sent.events.map((e) => ({ ...e, time: toIso(e.time) })) : null,
   };

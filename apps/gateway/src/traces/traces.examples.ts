@@ -58,6 +58,7 @@ const stored = {
       output: null,
       usage: null,
       costUsd: null,
+      costSource: null,
       attributes: null,
       events: null,
     },

@@ -3,6 +3,7 @@ import { BoundTraceMerges1764100000000 } from './1764100000000-BoundTraceMerges'
 import { StoreAttributeCopiesOnce1764300000000 } from './1764300000000-StoreAttributeCopiesOnce';
 import { QueueTraceMedia1764700000000 } from './1764700000000-QueueTraceMedia';
 import { IndexOnlyTracesWithUserOrSession1764900000000 } from './1764900000000-IndexOnlyTracesWithUserOrSession';
+import { PriceSpansAtIngest1765100000000 } from './1765100000000-PriceSpansAtIngest';
 import { CountUsageOnce1765200000000 } from './1765200000000-CountUsageOnce';
 import { KeepMicroseconds1765300000000 } from './1765300000000-KeepMicroseconds';
 
@@ -13,6 +14,7 @@ export const traceIngestMigrations = [
   StoreAttributeCopiesOnce1764300000000,
   QueueTraceMedia1764700000000,
   IndexOnlyTracesWithUserOrSession1764900000000,
+  PriceSpansAtIngest1765100000000,
   CountUsageOnce1765200000000,
   KeepMicroseconds1765300000000,
 ];

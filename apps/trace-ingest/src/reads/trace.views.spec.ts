@@ -53,6 +53,7 @@ describe('traceViewJson', () => {
       output: [1, 'two', null],
       usage: null,
       costUsd: null,
+      costSource: null,
       attributes: { 'gen_ai.request.model': 'v-xl', nested: { deep: [true] } },
       events: null,
     });
@@ -70,6 +71,7 @@ describe('traceViewJson', () => {
       output: null,
       usage: { inputTokens: 12, videoSeconds: 4 },
       costUsd: 0.5,
+      costSource: 'computed',
       attributes: null,
       events: [{ name: 'retry', time: T0 + 200, attributes: { attempt: 2 } }],
     });
@@ -113,6 +115,7 @@ describe('traceViewJson', () => {
           output: [1, 'two', null],
           usage: null,
           costUsd: null,
+          costSource: null,
           attributes: { 'gen_ai.request.model': 'v-xl', nested: { deep: [true] } },
           events: null,
         },
@@ -132,6 +135,7 @@ describe('traceViewJson', () => {
           output: null,
           usage: { inputTokens: 12, videoSeconds: 4 },
           costUsd: 0.5,
+          costSource: 'computed',
           attributes: null,
           events: [{ name: 'retry', time: '2026-11-26T08:00:00.200Z', attributes: { attempt: 2 } }],
         },

@@ -73,6 +73,7 @@ function spanViewJson({ span: s, depth }: TimelineSpan<StoredSpanText>): string 
     `"startTime":${JSON.stringify(iso(s.startTime))},"endTime":${JSON.stringify(isoOrNull(s.endTime))},` +
     `"durationMs":${JSON.stringify(durationMs(s.startTime, s.endTime))},"depth":${depth},"model":${JSON.stringify(s.model)},` +
     `"input":${json(s.input)},"output":${json(s.output)},"usage":${json(s.usage)},"costUsd":${JSON.stringify(s.costUsd)},` +
+    `"costSource":${JSON.stringify(s.costSource)},` +
     `"attributes":${json(s.attributes)},"events":${eventsJson(s.events)}}`
   );
 }

@@ -30,13 +30,13 @@ const summaryRow = (projectId: string, c: unknown[]): Row => ({
 /** What a trace's GET reads of each span (spanTextFromRow), as arrays in this order. */
 const SPAN_COLUMNS =
   'id, parent_id, name, kind, status, status_message, start_time, end_time, model, input, output, usage, cost_usd, attributes, events, attribute_copies, ' +
-  'start_time_us, end_time_us';
+  'start_time_us, end_time_us, cost_source';
 
 // prettier-ignore
 const spanRow = (c: unknown[]): Row => ({
   id: c[0], parent_id: c[1], name: c[2], kind: c[3], status: c[4], status_message: c[5], start_time: c[6], end_time: c[7], model: c[8],
   input: c[9], output: c[10], usage: c[11], cost_usd: c[12], attributes: c[13], events: c[14], attribute_copies: c[15],
-  start_time_us: c[16], end_time_us: c[17],
+  start_time_us: c[16], end_time_us: c[17], cost_source: c[18],
 });
 
 /** The trace's row, input and output included. */

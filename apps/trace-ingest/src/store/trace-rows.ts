@@ -25,7 +25,7 @@ export const SPAN_TABLE = upsertTable('spans', ['project_id', 'trace_id', 'id'],
   ['start_time_us', 'int2'], ['end_time_us', 'int2'], ['usage_below', 'text'], ['cost_below', 'int4'],
   ['status', 'text'], ['status_message', 'text'], ['start_time', 'int8'], ['end_time', 'int8'], ['model', 'text'],
   ['input', 'text'], ['output', 'text'], ['usage', 'text'], ['cost_usd', 'float8'], ['attributes', 'text'], ['events', 'text'],
-  ['attribute_copies', 'text'],
+  ['attribute_copies', 'text'], ['cost_source', 'text'],
 ]);
 
 /** A tag's row is its key: written once, never updated. */
@@ -134,6 +134,7 @@ export function spanToRow(projectId: string, traceId: string, s: StoredSpan, bel
     projectId, traceId, s.id, s.parentId, s.name, s.kind, startMicros, endMicros, usageBelow, costBelow,
     s.status, s.statusMessage, startMs, endMs, s.model,
     input, output, texts ? column(texts.usage) : toJson(s.usage), s.costUsd, attributesText, texts ? column(texts.events) : toJson(s.events), toJson(copies),
+    s.costSource,
   ];
 }
 
@@ -168,6 +169,10 @@ const payloadText = (row: Row) => ({ input: jsonText(row.input), output: jsonTex
 
 const jsonText = (text: unknown) => (text === null || text === undefined ? null : String(text));
 
+/** A span stored before costs were priced has no source: its cost, if any, was sent. */
+const costSourceOf = (row: Row): StoredSpan['costSource'] =>
+  (row.cost_source as StoredSpan['costSource'] | undefined) ?? (row.cost_usd === null || row.cost_usd === undefined ? null : 'sent');
+
 /** A span from its row, its JSON columns through `json` (one object literal: this runs for every span a GET reads). */
 function decodeSpan<J>(row: Row, json: (text: unknown) => J): Omit<StoredSpan, SpanJsonColumn> & Record<SpanJsonColumn, J> {
   return {
@@ -184,6 +189,7 @@ function decodeSpan<J>(row: Row, json: (text: unknown) => J): Omit<StoredSpan, S
     output: json(row.output),
     usage: json(row.usage),
     costUsd: toNumber(row.cost_usd),
+    costSource: costSourceOf(row),
     attributes: json(row.attributes),
     events: json(row.events),
   };

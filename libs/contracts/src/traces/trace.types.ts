@@ -1,4 +1,5 @@
 import type { TraceMediaAttachment } from '../media/trace-media.messages';
+import type { CostSource } from './model-prices';
 
 /**
  * Traces as they travel from the gateway to trace-ingest: validated, ids assigned,
@@ -35,6 +36,8 @@ export interface SpanInput {
   output?: unknown;
   usage?: Record<string, number>;
   costUsd?: number | null;
+  /** Set by trace-ingest as it prices the span (the trace schema refuses it from a client). */
+  costSource?: CostSource | null;
   attributes?: Record<string, unknown>;
   events?: SpanEvent[];
 }

@@ -1,5 +1,6 @@
 import { ApiAnyJson } from '../openapi/any-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { COST_SOURCES, type CostSource } from './model-prices';
 import { SPAN_KINDS, SPAN_STATUSES, SpanKind, SpanStatus, TRACE_STATUSES, TraceStatus } from './trace.types';
 
 /** What merges left out to keep a trace within its limits (see the API reference): at most 100 names per list. */
@@ -96,6 +97,13 @@ export class SpanView {
   @ApiAnyJson() output: unknown;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'number' } }) usage: Record<string, number> | null;
   @ApiProperty({ type: Number, nullable: true }) costUsd: number | null;
+  @ApiProperty({
+    type: String,
+    enum: COST_SOURCES,
+    nullable: true,
+    description: "`sent`: the client's; `computed`: from the project's model prices at ingest; null: no cost",
+  })
+  costSource: CostSource | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) attributes: Record<string, unknown> | null;
   @ApiProperty({ type: [SpanEventView], nullable: true }) events: SpanEventView[] | null;
 }
