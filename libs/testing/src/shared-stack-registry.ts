@@ -155,7 +155,7 @@ export async function serveSharedStacks(): Promise<SharedStackRegistry> {
     request.on('end', () => {
       const [, given, name] = (request.url ?? '').split('/');
       const route = given === token && request.method === 'POST' ? routes[name] : undefined;
-      const answer = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const answer = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(body));
       if (!route) return answer(404, { error: `no such registry route: ${request.method} ${name}` });
       serially(() => route(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>)).then(
         (body) => answer(200, body),

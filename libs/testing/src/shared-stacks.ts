@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Api, api } from './api';
 import type { StackMode } from './mode';
 import type { Stack, StackOptions } from './stack';
@@ -64,15 +65,35 @@ function currentHolder(): Holder {
   return { worker: process.env.JEST_WORKER_ID ?? String(process.pid), file: state?.testPath ?? '' };
 }
 
-async function ask<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${registryAddress()}/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+/**
+ * One request to the registry on a connection of its own: a kept-alive one can be closed by the
+ * server just as the next request goes out on it (ECONNRESET), and jest's process runs the
+ * registry beside the tests, so its timers fire late.
+ */
+function ask<T>(path: string, body: unknown): Promise<T> {
+  const payload = JSON.stringify(body);
+  return new Promise<T>((resolve, reject) => {
+    const sent = request(
+      `${registryAddress()}/${path}`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          try {
+            const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T & { error?: string };
+            if (response.statusCode !== 200) reject(new Error(answer.error ?? `the stack registry answered ${response.statusCode}`));
+            else resolve(answer);
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
+      },
+    );
+    sent.on('error', reject);
+    sent.end(payload);
   });
-  const answer = (await response.json()) as T & { error?: string };
-  if (!response.ok) throw new Error(answer.error ?? `the stack registry answered ${response.status}`);
-  return answer;
 }
 
 /**
