@@ -20,7 +20,7 @@ export interface TraceState {
 
 export interface MergeResult {
   trace: StoredTrace;
-  /** Spans this input created or changed, and ancestors whose counts of what their descendants carry changed: the rows to upsert. */
+  /** Spans this input created or changed, and ancestors whose usage counts (usage-tree.ts) changed: the rows to upsert. */
   changedSpans: StoredSpan[];
   /** The tree after the merge (the state's, changed in place, or a new one). */
   tree: UsageTree;

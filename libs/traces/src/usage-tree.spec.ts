@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { SpanInput, TraceInput } from '@cinetrace/contracts';
-import { mergeTrace } from './merge-trace';
+import { mergeTrace, type MergeResult } from './merge-trace';
 import type { StoredSpan, StoredTrace } from './stored-trace';
 import { countWholeTrace, emptyUsageTree, type UsageCounts, type UsageTree } from './usage-tree';
 
@@ -16,11 +16,14 @@ class TraceStore {
   readonly spans = new Map<string, StoredSpan>();
   readonly tree: UsageTree = emptyUsageTree();
   private receivedAt = T0;
+  /** What the last merge gave: the rows it would write. */
+  last: MergeResult | undefined;
 
   send(spans: SpanInput[]): StoredTrace {
     const input: TraceInput = { id: 't', spans };
     const loaded = this.trace ? this.load(input) : undefined;
     const result = mergeTrace('prj_1', loaded, input, (this.receivedAt += 1000));
+    this.last = result;
     this.trace = result.trace;
     for (const span of result.changedSpans) {
       this.spans.set(span.id, span);
@@ -165,6 +168,25 @@ describe('a trace counts usage and cost once', () => {
     store.send([CHAT_1, AGENT, CHAT_2]);
     expect(store.trace!.usage).toEqual(before!.usage);
     expect(store.trace!.costUsd).toBe(before!.costUsd);
+  });
+
+  it('walks up only while a subtree starts or stops carrying a key: a leaf under a deep chain rewrites its parent alone', () => {
+    const store = new TraceStore();
+    const depth = 2000;
+    const chain = Array.from({ length: depth }, (_, i) => span(`c${i}`, i === 0 ? null : `c${i - 1}`, { usage: { inputTokens: 1 } }));
+    // Root first, in pieces, as a long agent loop would send it: each piece touches its own spans and the parent above it.
+    for (let at = 0; at < depth; at += 100) {
+      store.send(chain.slice(at, at + 100));
+      expect(store.last!.changedSpans.length).toBeLessThanOrEqual(101);
+    }
+    expect(store.trace!.usage).toEqual({ inputTokens: 1 });
+    store.send([span('leaf', `c${depth - 1}`, { usage: { inputTokens: 5 } })]);
+    expect(store.last!.changedSpans.map((s) => s.id)).toEqual(['leaf', `c${depth - 1}`]);
+    expect(store.trace!.usage).toEqual({ inputTokens: 5 });
+    // A key new to the chain climbs it all: the only walk as long as the depth.
+    store.send([{ id: 'leaf', usage: { inputTokens: 5, images: 1 } }]);
+    expect(store.last!.changedSpans).toHaveLength(depth + 1);
+    expect(store.trace!.usage).toEqual({ inputTokens: 5, images: 1 });
   });
 
   it('agrees with the rule on random trees, random arrival orders and upserts', () => {

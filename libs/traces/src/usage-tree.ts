@@ -9,21 +9,23 @@ import type { StoredSpan, StoredTrace } from './stored-trace';
  * "Carries" means the key is present in the span's `usage` (the cost: `costUsd` not null).
  *
  * The sums are kept incrementally, whatever order spans arrive in: for each span, how
- * many of its descendants carry each key (`below`); for each parent not stored yet,
- * what the subtrees hanging from it carry (`awaiting`), taken over when it arrives. A
- * span's change walks up its ancestors only (O(depth) per span), never over the trace.
+ * many of its children head a subtree that carries each key (`below`: a descendant
+ * carries it exactly when that count is not 0); for each parent not stored yet, how many
+ * of the subtrees hanging from it do (`awaiting`), taken over when it arrives. A span's
+ * change walks up its ancestors only while whether their subtree carries a key changes:
+ * at most its depth, mostly one step (its parent's subtree carried the key already).
  */
 
-/** How many spans carry each usage key, and how many a cost. */
+/** Per usage key, and for the cost, a count of spans or subtrees that carry it. */
 export interface UsageCounts {
   usage: Record<string, number>;
   cost: number;
 }
 
 export interface UsageTree {
-  /** Per span id: the counts over its strict descendants. Absent: none carries anything. */
+  /** Per span id: how many of its children's subtrees carry each key. Absent: none carries anything. */
   below: Map<string, UsageCounts>;
-  /** Per parent id that names no span stored (yet): the counts over the subtrees hanging from it. */
+  /** Per parent id that names no span stored (yet): how many of the subtrees hanging from it carry each key. */
   awaiting: Map<string, UsageCounts>;
 }
 
@@ -58,11 +60,15 @@ function countCost(trace: StoredTrace, value: number, sign: 1 | -1): void {
   trace.costUsd = round((trace.costUsd ?? 0) + sign * value);
 }
 
-/** Each key the span's usage has, and its cost, counted once: the span's share of its ancestors' `below`. */
-function ownCounts(span: StoredSpan): UsageCounts {
+const carries = (span: StoredSpan, key: string) => span.usage !== null && Object.hasOwn(span.usage, key);
+const countOf = (counts: UsageCounts | undefined, key: string) => (counts !== undefined && Object.hasOwn(counts.usage, key) ? counts.usage[key] : 0);
+
+/** The keys (and the cost) the subtree of a span carries: its own, and those one of its children's subtrees carries. */
+function subtreeCarries(span: StoredSpan, below: UsageCounts | undefined): UsageCounts {
   const usage: Record<string, number> = {};
   for (const key of Object.keys(span.usage ?? {})) setOwn(usage, key, 1);
-  return { usage, cost: span.costUsd === null ? 0 : 1 };
+  for (const key of Object.keys(below?.usage ?? {})) if (below!.usage[key] > 0) setOwn(usage, key, 1);
+  return { usage, cost: span.costUsd !== null || (below?.cost ?? 0) > 0 ? 1 : 0 };
 }
 
 /** a + sign × b, keys whose count reaches 0 left out. */
@@ -75,8 +81,6 @@ function combined(a: UsageCounts | undefined, b: UsageCounts, sign: 1 | -1): Usa
   }
   return { usage, cost: (a?.cost ?? 0) + sign * b.cost };
 }
-
-const carries = (span: StoredSpan, key: string) => span.usage !== null && Object.hasOwn(span.usage, key);
 
 /**
  * Applies one span's change to the trace's sums and to the tree: `before` is its stored
@@ -106,18 +110,17 @@ export function countSpanChange(
   if (before) countOwnFigures(trace, before, below, -1);
   countOwnFigures(trace, after, below, 1);
 
-  const ownAfter = ownCounts(after);
+  const carriedAfter = subtreeCarries(after, below);
   if (before && before.parentId === after.parentId) {
-    const delta = combined(ownAfter, ownCounts(before), -1);
+    const delta = combined(carriedAfter, subtreeCarries(before, below), -1);
     if (!isEmptyCounts(delta)) carryUp(trace, spans, tree, changes, after.parentId, delta, after.id);
     return;
   }
   if (before) {
-    const leaving = combined(below, ownCounts(before), 1);
+    const leaving = subtreeCarries(before, below);
     if (!isEmptyCounts(leaving)) carryUp(trace, spans, tree, changes, before.parentId, combined(undefined, leaving, -1), after.id);
   }
-  const arriving = combined(below, ownAfter, 1);
-  if (!isEmptyCounts(arriving)) carryUp(trace, spans, tree, changes, after.parentId, arriving, after.id);
+  if (!isEmptyCounts(carriedAfter)) carryUp(trace, spans, tree, changes, after.parentId, carriedAfter, after.id);
 }
 
 /** The span's own figures in or out of the sums: those of keys no descendant carries. */
@@ -126,19 +129,20 @@ function countOwnFigures(trace: StoredTrace, span: StoredSpan, below: UsageCount
   trace.spanCount += sign;
   if (span.costUsd !== null) {
     trace.costSpans += sign;
-    if (!(below && below.cost > 0)) countCost(trace, span.costUsd, sign);
+    if (!((below?.cost ?? 0) > 0)) countCost(trace, span.costUsd, sign);
     if (trace.costSpans === 0) trace.costUsd = null;
   }
   for (const [key, value] of Object.entries(span.usage ?? {})) {
-    if (!(below && Object.hasOwn(below.usage, key) && below.usage[key] > 0)) countUsage(trace, key, value, sign);
+    if (!(countOf(below, key) > 0)) countUsage(trace, key, value, sign);
   }
 }
 
 /**
- * Adds `delta` (counts, possibly negative) to the `below` of each ancestor from `parentId`
- * up; an ancestor that starts or stops having a descendant carrying a key it carries
- * itself takes its own figure out of the sums or back in. A parent not in `spans` keeps
- * the delta in `awaiting` and the walk stops there.
+ * Adds `delta` (+1 or -1 per key: a child's subtree starts or stops carrying it) to the
+ * `below` of the parent `parentId`; a parent that starts or stops having a descendant
+ * carrying a key it carries itself takes its own figure out of the sums or puts it back.
+ * Goes on up with the keys whose carrying by the parent's subtree changed, and stops when
+ * none did; a parent not in `spans` keeps the delta in `awaiting`.
  */
 function carryUp(
   trace: StoredTrace,
@@ -165,17 +169,24 @@ function carryUp(
     if (isEmptyCounts(next)) tree.below.delete(at);
     else tree.below.set(at, next);
     changes.below.add(at);
+    const onward: UsageCounts = { usage: {}, cost: 0 };
     for (const key of Object.keys(delta.usage)) {
-      if (!carries(span, key)) continue;
-      const had = old !== undefined && Object.hasOwn(old.usage, key) && old.usage[key] > 0;
-      const has = Object.hasOwn(next.usage, key) && next.usage[key] > 0;
-      if (had !== has) countUsage(trace, key, span.usage![key], has ? -1 : 1);
+      const had = countOf(old, key) > 0;
+      const has = countOf(next, key) > 0;
+      if (had === has) continue;
+      if (carries(span, key)) countUsage(trace, key, span.usage![key], has ? -1 : 1);
+      else setOwn(onward.usage, key, has ? 1 : -1);
     }
-    if (delta.cost !== 0 && span.costUsd !== null) {
+    if (delta.cost !== 0) {
       const had = (old?.cost ?? 0) > 0;
       const has = next.cost > 0;
-      if (had !== has) countCost(trace, span.costUsd, has ? -1 : 1);
+      if (had !== has) {
+        if (span.costUsd !== null) countCost(trace, span.costUsd, has ? -1 : 1);
+        else onward.cost = has ? 1 : -1;
+      }
     }
+    if (isEmptyCounts(onward)) return;
+    delta = onward;
     at = span.parentId;
   }
 }

@@ -7,9 +7,9 @@ const TRACES_PER_PAGE = 200;
 
 /**
  * A trace's `usage` and `costUsd` count a figure once (docs/decisions, "Usage counted once";
- * libs/traces, usage-tree.ts): each span's counts of what its descendants carry
- * (`spans.usage_below`, `spans.cost_below`), and what hangs from a parent not stored yet
- * (`span_usage_awaiting`). The SQL is the same on PostgreSQL and SQLite.
+ * libs/traces, usage-tree.ts): how many of each span's children's subtrees carry each usage
+ * key and a cost (`spans.usage_below`, `spans.cost_below`), and the same for a parent not
+ * stored yet (`span_usage_awaiting`). The SQL is the same on PostgreSQL and SQLite.
  *
  * Traces stored before are counted again here, from their spans, so an agent stored
  * yesterday reads as one stored today. Only traces where a span carrying usage or a cost

@@ -117,7 +117,7 @@ export function traceFromRow(row: Row, withPayload = true): StoredTrace {
   };
 }
 
-/** A span's row; `below`: the counts of what its descendants carry (usage-tree-rows.ts). */
+/** A span's row; `below`: how many of its children's subtrees carry each usage key and a cost (usage-tree-rows.ts). */
 export function spanToRow(projectId: string, traceId: string, s: StoredSpan, below?: UsageCounts): unknown[] {
   // The texts the merge wrote when it measured the span (measureSpan), else written here.
   const texts = spanFieldTexts(s);

@@ -87,6 +87,37 @@ describe.each(TEST_STORES)('a trace counts usage once on %s', (kind) => {
     expect(trace.usage).toEqual(countWholeTrace(trace.spans as unknown as StoredSpan[]).usage);
   });
 
+  it('agrees with the rule on a deep tree sent in shuffled pieces, then partly moved and emptied', async () => {
+    const id = 'tr_deep';
+    let seed = 11;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    // Mostly a long chain (an agent loop), with branches; usage on most spans, keys varying.
+    const spans = Array.from({ length: 300 }, (_, i) => {
+      const parentId = i === 0 ? null : random() < 0.8 ? `d${i - 1}` : `d${Math.floor(random() * i)}`;
+      const usage: Record<string, number> = {};
+      for (const key of ['inputTokens', 'outputTokens', 'images']) if (random() < 0.5) usage[key] = 1 + Math.floor(random() * 9);
+      return span(`d${i}`, parentId, { usage, costUsd: random() < 0.3 ? 0.001 : undefined });
+    });
+    const order = [...spans].sort(() => random() - 0.5);
+    while (order.length) await writer.store([message(id, order.splice(0, 1 + Math.floor(random() * 20)))]);
+    const expectRule = async () => {
+      const trace = await getTrace(id);
+      const whole = countWholeTrace(trace.spans as unknown as StoredSpan[]);
+      const nonZero = (usage: Record<string, number>) => Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== 0));
+      expect(nonZero(trace.usage)).toEqual(nonZero(whole.usage));
+      expect(trace.costUsd).toBeCloseTo(whole.costUsd!, 9);
+    };
+    await expectRule();
+    await writer.store([
+      message(id, [
+        { id: 'd150', parentId: 'd3' },
+        { id: 'd40', usage: {} },
+        { id: 'd299', usage: { videoSeconds: 2 } },
+      ]),
+    ]);
+    await expectRule();
+  });
+
   it('counts a trace stored before the rule again from its spans (the migration)', async () => {
     const id = 'tr_before_rule';
     await writer.store([message(id, [AGENT, CHAT_1, CHAT_2, span('orphan', 'not-yet', { usage: { images: 2 } })])]);

@@ -7,7 +7,7 @@ import { awaitingFromRow, belowFromRow } from './usage-tree-rows';
 
 type Row = Record<string, unknown>;
 
-/** A stored span the merge is given, with its counts of what its descendants carry. */
+/** A stored span the merge is given, with its counts of what its children's subtrees carry. */
 export function keepStoredSpan(state: TraceState, row: Row): void {
   const id = row.id as string;
   state.spans.set(id, spanFromRow(row));
@@ -37,8 +37,8 @@ const movesSums = (span: SpanInput) => span.usage !== undefined || span.costUsd 
  * Completes the states `load` read (the traces, and the stored spans the batch names) with
  * what the usage tree of each needs (libs/traces, usage-tree.ts): the awaiting entries of the
  * spans the batch creates, and, for each span whose sums may move, its stored ancestors (one
- * statement per level, for every trace of a project at once) and the awaiting entries of the
- * parents on those chains that are not stored. A trace none of whose spans ever carried
+ * recursive statement up the chains, for every trace of a project at once) and the awaiting
+ * entries of the parents on those chains that are not stored. A trace none of whose spans ever carried
  * usage or a cost has nothing awaiting: it is not asked for any.
  */
 export async function loadUsageTrees(manager: EntityManager, dialect: Dialect, states: Map<string, TraceState>, messages: readonly TraceIngestMessage[]): Promise<void> {
@@ -81,7 +81,7 @@ export async function loadUsageTrees(manager: EntityManager, dialect: Dialect, s
       if (batch.moving.has(id) || carries || state.tree?.awaiting.has(id)) work.push([batch, id]);
     }
   }
-  // Up each chain: a parent at hand is followed at once, one not yet looked for is read with the next level.
+  // Up each chain: a parent at hand is followed at once; those not yet looked for are read, with every stored ancestor above them, in one statement per round (more rounds only where the batch itself links a chain on).
   for (;;) {
     const round = new Map<BatchSpans, Set<string>>();
     for (let next = work.pop(); next; next = work.pop()) {
@@ -97,9 +97,9 @@ export async function loadUsageTrees(manager: EntityManager, dialect: Dialect, s
       }
     }
     if (!round.size) break;
-    await readAncestors(manager, dialect, round);
+    const notFound = await readAncestors(manager, dialect, round);
     for (const [batch, ids] of round) {
-      for (const id of ids) {
+      for (const id of [...ids, ...(notFound.get(batch) ?? [])]) {
         if (!batch.state.spans.has(id)) {
           batch.notStored.add(id);
           if (mayAwait(batch)) batch.missing.add(id);
@@ -111,23 +111,44 @@ export async function loadUsageTrees(manager: EntityManager, dialect: Dialect, s
   await readAwaiting(manager, dialect, traces);
 }
 
-/** The stored spans of this round's ids, per project, into their traces' states. */
-async function readAncestors(manager: EntityManager, dialect: Dialect, round: Map<BatchSpans, Set<string>>): Promise<void> {
+/**
+ * The stored spans of this round's ids and all their stored ancestors, per project, into
+ * their traces' states: one recursive statement up the stored parent links (UNION stops at
+ * a span already reached). Answers, per trace, the ids reached that no stored span has
+ * (the top of a chain whose parent is not stored).
+ */
+async function readAncestors(manager: EntityManager, dialect: Dialect, round: Map<BatchSpans, Set<string>>): Promise<Map<BatchSpans, string[]>> {
+  const notFound = new Map<BatchSpans, string[]>();
   for (const [projectId, batches] of groupByProject(round.keys())) {
+    // Bound in the order the text uses them: SQLite's placeholders are positional.
     const sql = new SqlBuilder(dialect);
-    const ids = new Set<string>();
-    for (const batch of batches) for (const id of round.get(batch)!) ids.add(id);
+    const seeds: Array<[string, string]> = [];
+    for (const batch of batches) for (const id of round.get(batch)!) seeds.push([batch.state.trace.id, id]);
+    const seedRows =
+      dialect === 'postgres'
+        ? `SELECT * FROM unnest(${sql.bind(seeds.map(([traceId]) => traceId))}::text[], ${sql.bind(seeds.map(([, id]) => id))}::text[])`
+        : `VALUES ${seeds.map(([traceId, id]) => `(${sql.bind(traceId)}, ${sql.bind(id)})`).join(', ')}`;
+    const projectInChain = sql.bind(projectId);
+    const projectInAnswer = sql.bind(projectId);
     const rows: Row[] = await manager.query(
-      `SELECT * FROM spans WHERE project_id = ${sql.bind(projectId)}
-         AND trace_id IN (${sql.bindAll(batches.map((b) => b.state.trace.id))}) AND id IN (${sql.bindAll([...ids])})`,
+      `WITH RECURSIVE chain(reached_trace, reached_id) AS (
+         ${seedRows}
+         UNION
+         SELECT CAST(s.trace_id AS text), CAST(s.parent_id AS text) FROM chain c JOIN spans s ON s.project_id = ${projectInChain} AND s.trace_id = c.reached_trace AND s.id = c.reached_id
+           WHERE s.parent_id IS NOT NULL)
+       SELECT c.reached_trace, c.reached_id, s.* FROM chain c
+         LEFT JOIN spans s ON s.project_id = ${projectInAnswer} AND s.trace_id = c.reached_trace AND s.id = c.reached_id`,
       sql.params,
     );
     const byTrace = new Map(batches.map((b) => [b.state.trace.id, b]));
     for (const row of rows) {
-      const batch = byTrace.get(row.trace_id as string);
-      if (batch && round.get(batch)!.has(row.id as string)) keepStoredSpan(batch.state, row);
+      const batch = byTrace.get(row.reached_trace as string)!;
+      const id = row.reached_id as string;
+      if (row.id === null || row.id === undefined) notFound.set(batch, [...(notFound.get(batch) ?? []), id]);
+      else if (!batch.state.spans.has(id)) keepStoredSpan(batch.state, row);
     }
   }
+  return notFound;
 }
 
 /** The awaiting entries of each trace's missing ids, per project, into their trees; the ids are then read. */

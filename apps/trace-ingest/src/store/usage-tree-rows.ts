@@ -2,9 +2,10 @@ import { isEmptyCounts, type UsageCounts } from '@cinetrace/traces';
 import type { UpsertTable } from './sql-builder';
 
 /**
- * How the usage tree (libs/traces, usage-tree.ts) is stored: each span's counts of what its
- * descendants carry in two columns of its row (`usage_below`: JSON of counts per usage key,
- * NULL for none; `cost_below`), and what hangs from a parent not stored yet in a row of its own.
+ * How the usage tree (libs/traces, usage-tree.ts) is stored: how many of each span's
+ * children's subtrees carry each usage key and a cost, in two columns of its row
+ * (`usage_below`: JSON of counts per key, NULL for none; `cost_below`), and the same counts
+ * for a parent not stored yet in a row of its own.
  */
 // Columns packed by hand, as the table has them:
 // prettier-ignore
