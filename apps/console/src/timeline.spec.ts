@@ -5,7 +5,7 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 function span(id: string, parentId: string | null, start: number, end: number | null, extra: Partial<Span> = {}): Span {
   const times = { startTime: at(start), endTime: end === null ? null : at(end), durationMs: end === null ? null : end - start };
-  const unset = { statusMessage: null, depth: 0, model: null, input: null, output: null, usage: null, costUsd: null, attributes: null, events: null };
+  const unset = { statusMessage: null, depth: 0, model: null, input: null, output: null, usage: null, costUsd: null, costSource: null, attributes: null, events: null };
   return { id, parentId, name: id, kind: 'span', status: 'unset', ...times, ...unset, ...extra };
 }
 

@@ -482,6 +482,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/model-prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's model prices, then the defaults shipped with the service; one page
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listModelPrices"];
+        /**
+         * Replace the project's model prices (they win over the defaults); spans stored from then on are priced by them
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        put: operations["replaceModelPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets": {
         parameters: {
             query?: never;
@@ -1320,6 +1344,11 @@ export interface components {
                 [key: string]: number;
             } | null;
             costUsd: number | null;
+            /**
+             * @description `sent`: the client's; `computed`: from the project's model prices at ingest; null: no cost
+             * @enum {string|null}
+             */
+            costSource: "sent" | "computed" | null;
             attributes: {
                 [key: string]: unknown;
             } | null;
@@ -1361,6 +1390,40 @@ export interface components {
             output: unknown;
             /** @description Ordered by startTime, then id */
             spans: components["schemas"]["SpanView"][];
+        };
+        ModelPriceView: {
+            /** @description A model name: matches that name, the name after a provider prefix (`openai/gpt-4o`) and its family without version suffixes (`gpt-4o-2024-08-06`), case-insensitive; or `{ regex }` (RE2 syntax, linear time, case-insensitive) tested on the whole model name */
+            match: string | {
+                /** @description RE2 syntax, case-insensitive */
+                regex: string;
+            };
+            /** @enum {string} */
+            unit: "input_token" | "output_token" | "cached_input_token" | "video_second" | "image" | "request";
+            /**
+             * @description USD per unit
+             * @example 0.0000025
+             */
+            usd: number;
+            /**
+             * @description Only spans of this resolution (`1080p`, `4k`, `1792x1024`); null: any
+             * @example null
+             */
+            resolution: string | null;
+            /**
+             * @description `project`: set by this project's PUT, and wins; `default`: shipped with the service
+             * @enum {string}
+             */
+            source: "project" | "default";
+            /**
+             * Format: date-time
+             * @description When the price was set: the project's PUT, or the date the defaults were written
+             */
+            asOf: string;
+        };
+        ModelPriceListView: {
+            data: components["schemas"]["ModelPriceView"][];
+            /** @description Always null: every entry is on this page */
+            nextCursor: null;
         };
         DatasetItemInput: {
             /**
@@ -1814,6 +1877,22 @@ export interface components {
         TraceBatchInput: {
             /** @description Each item is checked on its own */
             traces: components["schemas"]["TraceInput"][];
+        };
+        ModelPricesInput: {
+            /** @description Replace the project's entries (at most 50 matching by regex; no two with the same match, unit and resolution) */
+            entries: {
+                /** @description A model name: matches that name, the name after a provider prefix (`openai/gpt-4o`) and its family without version suffixes (`gpt-4o-2024-08-06`), case-insensitive; or `{ regex }` (RE2 syntax, linear time, case-insensitive) tested on the whole model name */
+                match: string | {
+                    /** @description RE2 syntax, case-insensitive */
+                    regex: string;
+                };
+                /** @enum {string} */
+                unit: "input_token" | "output_token" | "cached_input_token" | "video_second" | "image" | "request";
+                /** @description USD per unit */
+                usd: number;
+                /** @description Only for video_second and image prices: spans of this resolution (`720p`, `1080p`, `4k`: the shorter side; `1792x1024`: both sides) */
+                resolution?: string;
+            }[];
         };
         SecretReference: {
             /** @description The name of one of the organization's secrets */
@@ -4157,6 +4236,7 @@ export interface operations {
                      *           "output": null,
                      *           "usage": null,
                      *           "costUsd": null,
+                     *           "costSource": null,
                      *           "attributes": null,
                      *           "events": null
                      *         }
@@ -4592,6 +4672,196 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
+        };
+    };
+    listModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "match": "gpt-4o",
+                     *           "unit": "input_token",
+                     *           "usd": 0.000002,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": "gpt-4o",
+                     *           "unit": "output_token",
+                     *           "usd": 0.000008,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": {
+                     *             "regex": "^my-video-model"
+                     *           },
+                     *           "unit": "video_second",
+                     *           "usd": 0.25,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": {
+                     *             "regex": "^my-video-model"
+                     *           },
+                     *           "unit": "video_second",
+                     *           "usd": 0.6,
+                     *           "resolution": "4k",
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": "gpt-4o",
+                     *           "unit": "input_token",
+                     *           "usd": 0.0000025,
+                     *           "resolution": null,
+                     *           "source": "default",
+                     *           "asOf": "2026-12-07T00:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": "sora-2-pro",
+                     *           "unit": "video_second",
+                     *           "usd": 0.5,
+                     *           "resolution": "1024x1792",
+                     *           "source": "default",
+                     *           "asOf": "2026-12-07T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceListView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    replaceModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entries": [
+                 *         {
+                 *           "match": "gpt-4o",
+                 *           "unit": "input_token",
+                 *           "usd": 0.000002
+                 *         },
+                 *         {
+                 *           "match": "gpt-4o",
+                 *           "unit": "output_token",
+                 *           "usd": 0.000008
+                 *         },
+                 *         {
+                 *           "match": {
+                 *             "regex": "^my-video-model"
+                 *           },
+                 *           "unit": "video_second",
+                 *           "usd": 0.25
+                 *         },
+                 *         {
+                 *           "match": {
+                 *             "regex": "^my-video-model"
+                 *           },
+                 *           "unit": "video_second",
+                 *           "usd": 0.6,
+                 *           "resolution": "4k"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ModelPricesInput"];
+            };
+        };
+        responses: {
+            /** @description The project's entries, as stored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "match": "gpt-4o",
+                     *           "unit": "input_token",
+                     *           "usd": 0.000002,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": "gpt-4o",
+                     *           "unit": "output_token",
+                     *           "usd": 0.000008,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": {
+                     *             "regex": "^my-video-model"
+                     *           },
+                     *           "unit": "video_second",
+                     *           "usd": 0.25,
+                     *           "resolution": null,
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "match": {
+                     *             "regex": "^my-video-model"
+                     *           },
+                     *           "unit": "video_second",
+                     *           "usd": 0.6,
+                     *           "resolution": "4k",
+                     *           "source": "project",
+                     *           "asOf": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceListView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listDatasets: {

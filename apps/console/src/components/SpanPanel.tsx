@@ -62,7 +62,10 @@ export function SpanPanel({ row, findings = [], onClose }: { row: TimelineRow; f
         {span.costUsd != null && (
           <div>
             <dt>Cost</dt>
-            <dd>{formatCost(span.costUsd)}</dd>
+            <dd>
+              {formatCost(span.costUsd)}
+              {span.costSource === 'computed' && <span className="muted"> (from the project's model prices)</span>}
+            </dd>
           </div>
         )}
         <div>

@@ -9,7 +9,12 @@ const entries = [
   { match: { regex: '^my-video-model' }, unit: 'video_second', usd: 0.6, resolution: '4k' },
 ] as const;
 
-const project: ModelPriceView[] = entries.map((entry) => ({ resolution: null, ...entry, source: 'project' as const, asOf: EXAMPLE.createdAt }));
+const project: ModelPriceView[] = entries.map((entry) => ({
+  ...entry,
+  resolution: 'resolution' in entry ? entry.resolution : null,
+  source: 'project' as const,
+  asOf: EXAMPLE.createdAt,
+}));
 
 const DEFAULTS_AS_OF = '2026-12-07T00:00:00.000Z';
 const withDefaults: ModelPriceView[] = [

@@ -27,7 +27,7 @@ export function describeModelPrices(doc: OpenAPIObject): void {
           required: ['match', 'unit', 'usd'],
           properties: {
             match,
-            unit: { enum: [...MODEL_PRICE_UNITS] },
+            unit: { type: 'string', enum: [...MODEL_PRICE_UNITS] },
             usd: { type: 'number', minimum: 0, maximum: MODEL_PRICE_LIMITS.usdMax, description: 'USD per unit' },
             resolution: {
               type: 'string',
