@@ -31,7 +31,7 @@ function priceSpan(span: SpanInput, before: StoredSpan | undefined, table: Price
   const prices = model ? table.pricesOf(model) : null;
   if (prices) {
     const usage = span.usage !== undefined ? span.usage : (before?.usage ?? null);
-    const resolution = () => spanResolution(span.output !== undefined ? span.output : before?.output, span.attributes ?? before?.attributes);
+    const resolution = prices.byResolution ? spanResolution(span.output !== undefined ? span.output : before?.output, span.attributes ?? before?.attributes) : null;
     const costUsd = spanCost(prices, usage, resolution);
     if (costUsd !== null) return { ...span, costUsd, costSource: 'computed' };
   }

@@ -13,8 +13,8 @@ const DEFAULTS = new PriceTableDefaults([
 ]);
 
 const table = (project: ModelPriceEntry[] = []) => PriceTable.of(project, DEFAULTS);
-const at = (resolution: SpanResolution | null) => () => resolution;
-const noResolution = at(null);
+const at = (resolution: SpanResolution | null) => resolution;
+const noResolution = null;
 const p1080: SpanResolution = { size: 'd1080x1920', shortSide: 'p1080' };
 
 describe('PriceTable', () => {
@@ -67,10 +67,10 @@ describe('PriceTable', () => {
     expect(prices.priceOf('video_second', noResolution)).toBe(0.1);
   });
 
-  it('asks the span its resolution only when a price depends on it', () => {
-    const asked = jest.fn(() => p1080);
-    table().pricesOf('gpt-4o')!.priceOf('input_token', asked);
-    expect(asked).not.toHaveBeenCalled();
+  it('says whether a price depends on the resolution, so that a span is read for it only then', () => {
+    expect(table().pricesOf('gpt-4o')!.byResolution).toBe(false);
+    expect(table().pricesOf('ray-2')!.byResolution).toBe(true);
+    expect(table().pricesOf('gpt-4o')!.priceOf('input_token', p1080)).toBe(2.5e-6);
   });
 
   it('works a model out once, then answers the same prices', () => {

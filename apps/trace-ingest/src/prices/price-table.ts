@@ -49,16 +49,17 @@ type Candidates = [project: CompiledEntry[], defaults: CompiledEntry[]];
 
 /**
  * What one model costs per unit. A unit none of whose prices names a resolution has its
- * price worked out once (`flat`); the others pick by the span's resolution (priceOf).
+ * price worked out once (`flat`); the others pick by the span's resolution (priceOf), which
+ * the caller reads only when `byResolution` says a price depends on it.
  */
 export class ModelPrices {
   private readonly flat = new Map<ModelPriceUnit, number>();
-  private readonly byResolution = new Map<ModelPriceUnit, Candidates>();
+  private readonly resolutionUnits = new Map<ModelPriceUnit, Candidates>();
 
   constructor(project: CompiledEntry[], defaults: CompiledEntry[]) {
     for (const unit of MODEL_PRICE_UNITS) {
       const candidates: Candidates = [project.filter((e) => e.unit === unit), defaults.filter((e) => e.unit === unit)];
-      if (candidates.some((list) => list.some((e) => e.resolution !== null))) this.byResolution.set(unit, candidates);
+      if (candidates.some((list) => list.some((e) => e.resolution !== null))) this.resolutionUnits.set(unit, candidates);
       else {
         const first = candidates[0][0] ?? candidates[1][0];
         if (first) this.flat.set(unit, first.usd);
@@ -66,23 +67,26 @@ export class ModelPrices {
     }
   }
 
+  /** Whether a price depends on the span's resolution: only then is it read. */
+  get byResolution(): boolean {
+    return this.resolutionUnits.size > 0;
+  }
+
   /** Whether any unit has a price: a model without is not priced at all. */
   get empty(): boolean {
-    return this.flat.size === 0 && this.byResolution.size === 0;
+    return this.flat.size === 0 && this.resolutionUnits.size === 0;
   }
 
   /**
    * USD per `unit`, or undefined. The project's prices win over the defaults; within each, a
    * price for the span's exact size, then for its shorter side (`1080p`), then one without
-   * resolution; a price for another resolution never applies. `resolution` is asked only
-   * when a price depends on it.
+   * resolution; a price for another resolution never applies.
    */
-  priceOf(unit: ModelPriceUnit, resolution: () => SpanResolution | null): number | undefined {
+  priceOf(unit: ModelPriceUnit, span: SpanResolution | null): number | undefined {
     const flat = this.flat.get(unit);
     if (flat !== undefined) return flat;
-    const candidates = this.byResolution.get(unit);
+    const candidates = this.resolutionUnits.get(unit);
     if (!candidates) return undefined;
-    const span = resolution();
     for (const list of candidates) {
       const chosen =
         (span && ((span.size && list.find((e) => e.resolution === span.size)) || list.find((e) => e.resolution === span.shortSide))) || list.find((e) => e.resolution === null);

@@ -4,7 +4,7 @@ import type { SpanResolution } from './resolution';
 import { spanCost } from './span-cost';
 
 const pricesOf = (entries: ModelPriceEntry[]) => PriceTable.of(entries, new PriceTableDefaults([])).pricesOf('m')!;
-const none = () => null;
+const none = null;
 const LLM = pricesOf([
   { match: 'm', unit: 'input_token', usd: 2e-6 },
   { match: 'm', unit: 'cached_input_token', usd: 5e-7 },
@@ -33,7 +33,7 @@ describe('spanCost', () => {
       { match: 'm', unit: 'image', usd: 0.04 },
       { match: 'm', unit: 'request', usd: 0.01 },
     ]);
-    const hd = (): SpanResolution => ({ size: 'd1080x1920', shortSide: 'p1080' });
+    const hd: SpanResolution = { size: 'd1080x1920', shortSide: 'p1080' };
     expect(spanCost(prices, { videoSeconds: 8 }, hd)).toBe(3.21);
     expect(spanCost(prices, { videoSeconds: 8 }, none)).toBe(0.81);
     expect(spanCost(prices, { images: 3 }, none)).toBe(0.13);
