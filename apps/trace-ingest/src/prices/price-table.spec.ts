@@ -77,4 +77,14 @@ describe('PriceTable', () => {
     const prices = table([{ match: { regex: 'gpt' }, unit: 'request', usd: 0.01 }]);
     expect(prices.pricesOf('gpt-4o')).toBe(prices.pricesOf('gpt-4o'));
   });
+
+  it('skips a stored entry it cannot use (a regex RE2 refuses, a resolution that is none) instead of failing every batch', () => {
+    const prices = table([
+      { match: { regex: '(a)\\1' }, unit: 'request', usd: 1 },
+      { match: 'acme', unit: 'video_second', usd: 1, resolution: 'hd' },
+      { match: 'acme', unit: 'request', usd: 0.5 },
+    ]);
+    expect(prices.pricesOf('acme')!.priceOf('request', noResolution)).toBe(0.5);
+    expect(prices.pricesOf('acme')!.priceOf('video_second', noResolution)).toBeUndefined();
+  });
 });

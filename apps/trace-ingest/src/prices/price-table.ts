@@ -1,4 +1,4 @@
-import { MODEL_PRICE_UNITS, type ModelPriceEntry, type ModelPriceUnit } from '@cinetrace/contracts';
+import { MODEL_PRICE_UNITS, RESOLUTION_PATTERN, type ModelPriceEntry, type ModelPriceUnit } from '@cinetrace/contracts';
 import { compileLinearRegex, type LinearRegex } from '@cinetrace/scorers';
 import { baseModelName } from './model-names';
 import { resolutionKey, type ResolutionKey, type SpanResolution } from './resolution';
@@ -19,13 +19,8 @@ class EntrySet {
 
   constructor(entries: readonly ModelPriceEntry[]) {
     for (const entry of entries) {
-      const compiled: CompiledEntry = {
-        name: typeof entry.match === 'string' ? entry.match.trim().toLowerCase() : null,
-        regex: typeof entry.match === 'string' ? null : compileLinearRegex(entry.match.regex, 'i'),
-        unit: entry.unit,
-        usd: entry.usd,
-        resolution: entry.resolution ? resolutionKey(entry.resolution) : null,
-      };
+      const compiled = compile(entry);
+      if (!compiled) continue;
       if (compiled.name === null) this.regexes.push(compiled);
       else this.byName.set(compiled.name, [...(this.byName.get(compiled.name) ?? []), compiled]);
     }
@@ -42,6 +37,27 @@ class EntrySet {
     for (const entry of this.regexes) if (entry.regex!.test(model)) found.push(entry);
     return found;
   }
+}
+
+/**
+ * An entry ready to match, or null for one that cannot be used. A PUT refuses such entries;
+ * one stored under other rules is skipped rather than failing every batch of its project.
+ */
+function compile(entry: ModelPriceEntry): CompiledEntry | null {
+  const resolution = entry.resolution ? checkedResolutionKey(entry.resolution) : null;
+  if (resolution === undefined) return null;
+  const base = { unit: entry.unit, usd: entry.usd, resolution };
+  if (typeof entry.match === 'string') return { ...base, name: entry.match.trim().toLowerCase(), regex: null };
+  try {
+    return { ...base, name: null, regex: compileLinearRegex(entry.match.regex, 'i') };
+  } catch {
+    return null;
+  }
+}
+
+/** An entry's resolution key; undefined when it is not one (resolutionKey takes checked labels). */
+function checkedResolutionKey(label: string): ResolutionKey | undefined {
+  return RESOLUTION_PATTERN.test(label.trim()) ? resolutionKey(label) : undefined;
 }
 
 /** Candidates for one unit: the project's, then the defaults', each best first. */
