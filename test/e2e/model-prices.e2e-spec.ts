@@ -13,9 +13,10 @@ type PriceList = Answer<'listModelPrices'>;
 
 const putPrices = (api: Api, entries: unknown[]): Promise<ApiResponse<PriceList>> => api.request<PriceList>('PUT', MODEL_PRICES, { json: { entries } });
 
-/** The project's prices for its own models: tokens of `acme-llm`, seconds of `acme-video` (more at 1080p). */
+/** The project's prices for its own models: tokens of `acme-llm` (cached ones cheaper), seconds of `acme-video` (more at 1080p). */
 const ACME = [
   { match: 'acme-llm', unit: 'input_token', usd: 0.001 },
+  { match: 'acme-llm', unit: 'cached_input_token', usd: 0.0005 },
   { match: 'acme-llm', unit: 'output_token', usd: 0.002 },
   { match: { regex: '^acme-video' }, unit: 'video_second', usd: 0.25 },
   { match: { regex: '^acme-video' }, unit: 'video_second', usd: 0.5, resolution: '1080p' },
@@ -58,6 +59,7 @@ describe('Model prices', () => {
           usage: { videoSeconds: 8 },
           output: { url: 'https://cdn.example/shot.mp4', contentType: 'video/mp4', width: 1920, height: 1080 },
         }),
+        aSpan({ id: 'cached', model: 'acme-llm', usage: { inputTokens: 100, cachedInputTokens: 40 } }),
         aSpan({ id: 'billed', model: 'acme-llm', usage: { inputTokens: 100 }, costUsd: 0.05 }),
         aSpan({ id: 'unpriced', model: 'someone-elses-model', usage: { inputTokens: 100 } }),
       ],
@@ -67,17 +69,20 @@ describe('Model prices', () => {
     const span = (id: string) => stored.spans.find((s) => s.id === id);
     expect(span('llm')).toMatchObject({ costUsd: 0.2, costSource: 'computed' });
     expect(span('render')).toMatchObject({ costUsd: 4, costSource: 'computed' });
+    // The 40 cached of the 100 input tokens at their price, and not again as input.
+    expect(span('cached')).toMatchObject({ costUsd: 0.08, costSource: 'computed' });
     expect(span('billed')).toMatchObject({ costUsd: 0.05, costSource: 'sent' });
     expect(span('unpriced')).toMatchObject({ costUsd: null, costSource: null });
-    expect(stored.costUsd).toBeCloseTo(4.25, 9);
+    expect(stored.costUsd).toBeCloseTo(4.33, 9);
   });
 
-  it('prices an OpenTelemetry export the same way, video resolution from its attributes', async () => {
+  it('prices an OpenTelemetry export the same way: cache reads as cached input, video resolution from its attributes', async () => {
     const { api, key } = await inNewProject(ctx.api);
     expect((await putPrices(api, ACME)).status).toBe(200);
     const spans = recordSpans(({ start }) => {
       const root = start('pipeline', {}, undefined, SpanKind.SERVER);
-      start('chat', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'acme-llm', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 50 }, root).end();
+      const usage = { 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.cache_read.input_tokens': 40, 'gen_ai.usage.output_tokens': 50 };
+      start('chat', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'acme-llm', ...usage }, root).end();
       start('render', { 'gen_ai.request.model': 'acme-video-2', 'cinetrace.video.duration_seconds': 8, 'cinetrace.video.width': 1920, 'cinetrace.video.height': 1080 }, root).end();
       root.end();
     });
@@ -86,7 +91,7 @@ describe('Model prices', () => {
     const traceId = spans[0].spanContext().traceId;
     const stored = await readEventually(api, traceId, (t) => t.spanCount === 3);
     const byName = (name: string) => stored.spans.find((s) => s.name === name);
-    expect(byName('chat')).toMatchObject({ costUsd: 0.2, costSource: 'computed' });
+    expect(byName('chat')).toMatchObject({ usage: { inputTokens: 100, cachedInputTokens: 40, outputTokens: 50 }, costUsd: 0.18, costSource: 'computed' });
     expect(byName('render')).toMatchObject({ costUsd: 4, costSource: 'computed' });
     expect(byName('pipeline')).toMatchObject({ costUsd: null, costSource: null });
   });
