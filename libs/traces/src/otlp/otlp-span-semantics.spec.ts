@@ -170,6 +170,17 @@ describe('OTLP span inputs and outputs', () => {
     expect(task).toMatchObject({ kind: 'span', input: { args: ['Lyon'], kwargs: {} }, output: 'Shot 1: a fox' });
   });
 
+  it('when attributes pass 64 KiB, notes only the attribute the input was taken from and keeps the others as sent', () => {
+    const messages = JSON.stringify([{ role: 'user', content: 'a fox in the snow, '.repeat(5000) }]);
+    const span = mapped({ 'gen_ai.input.messages': messages, 'input.value': 'the short form', 'traceloop.entity.input': '{"args":[]}' });
+    expect(span.input).toEqual(JSON.parse(messages));
+    expect(span.attributes).toMatchObject({
+      'gen_ai.input.messages': expect.stringMatching(/moved to the span's input/),
+      'input.value': 'the short form',
+      'traceloop.entity.input': '{"args":[]}',
+    });
+  });
+
   it('keeps the source order: input.value, then Traceloop, then the AI SDK, then tool arguments', () => {
     expect(mapped({ 'ai.prompt': '{"prompt":"a"}', 'traceloop.entity.input': '{"args":[]}', 'input.value': 'plain' }).input).toBe('plain');
     expect(mapped({ 'ai.prompt': '{"prompt":"a"}', 'traceloop.entity.input': '{"args":[]}' }).input).toEqual({ args: [] });

@@ -119,7 +119,6 @@ const JSON_SOURCES = new Set<string>([
   AiSdk.ToolCallArgs,
   AiSdk.ToolCallResult,
 ]);
-export const PAYLOAD_ATTRIBUTES = new Set<string>([...PAYLOAD_SOURCES.input, ...OUTPUT_ATTRIBUTES]);
 
 const holdsPayload = (value: unknown) => value !== undefined && value !== null && value !== '';
 
@@ -140,9 +139,12 @@ export function semanticFields(a: Record<string, unknown>, events: ReadonlyArray
   const model = firstString(a, MODEL_SOURCES);
   if (model !== undefined) fields.model = model;
 
-  const usage: Record<string, unknown> = {};
-  for (const [name, sources] of USAGE_SOURCES) setNumber(usage, name, first(a, sources));
-  if (Object.keys(usage).length) fields.usage = usage;
+  let usage: Record<string, unknown> | undefined;
+  for (const [name, sources] of USAGE_SOURCES) {
+    const value = first(a, sources);
+    if (value !== undefined) (usage ??= {})[name] = asNumber(value);
+  }
+  if (usage) fields.usage = usage;
   const cost = sentCost(a);
   if (cost !== undefined) fields.costUsd = cost;
 
@@ -183,8 +185,10 @@ function kindOf(a: Record<string, unknown>): SpanKind | undefined {
 function sentCost(a: Record<string, unknown>): unknown {
   const total = a[OpenInference.CostTotal];
   if (total !== undefined) return asNumber(total);
-  const parts = [a[OpenInference.CostPrompt], a[OpenInference.CostCompletion]].filter((v) => v !== undefined).map(asNumber);
-  if (!parts.length) return undefined;
+  const prompt = a[OpenInference.CostPrompt];
+  const completion = a[OpenInference.CostCompletion];
+  if (prompt === undefined && completion === undefined) return undefined;
+  const parts = [prompt, completion].filter((v) => v !== undefined).map(asNumber);
   // A part that is not a number goes to validation as it is, which names it.
   return parts.every((v) => typeof v === 'number') ? (parts as number[]).reduce((sum, v) => sum + v, 0) : parts.find((v) => typeof v !== 'number');
 }
@@ -223,10 +227,6 @@ export function payloadValue(value: unknown, mimeType: unknown): unknown {
 }
 
 const parseJsonText = (value: unknown) => payloadValue(value, undefined);
-
-function setNumber(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (value !== undefined) target[name] = asNumber(value);
-}
 
 /** A number, or a numeric string as one; anything else as it is, for validation to name (usage values and costs are numbers). */
 function asNumber(value: unknown): unknown {

@@ -1,7 +1,7 @@
 import { MAX_SPANS_PER_TRACE } from '../trace.schema';
 import { METADATA_MAX_BYTES } from '../validate-trace';
 import { OtelExtras } from './otlp-conventions';
-import { PAYLOAD_ATTRIBUTES, movedNote, payloadSource, semanticFields } from './otlp-span-semantics';
+import { movedNote, payloadSource, semanticFields } from './otlp-span-semantics';
 import { SPAN_TRACE_FIELDS, traceFieldsOfSpans } from './otlp-trace-fields';
 import { OtlpValueError, keyValuesToObject, spanIdHex, traceIdHex, unixNanosToMs } from './otlp-values';
 
@@ -140,12 +140,14 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  */
 const PAYLOAD_CHARS_WORTH_MEASURING = 8 * 1024;
 
+/** The characters of the attributes a span's input and output were taken from (a structured one: enough to be measured). */
 function payloadChars(own: Record<string, unknown>): number {
   let chars = 0;
-  for (const key of PAYLOAD_ATTRIBUTES) {
-    const value = own[key];
+  for (const column of ['input', 'output'] as const) {
+    const key = payloadSource(own, column);
+    const value = key === undefined ? undefined : own[key];
     if (typeof value === 'string') chars += value.length;
-    else if (value !== undefined) chars += PAYLOAD_CHARS_WORTH_MEASURING; // structured: measure it
+    else if (value !== undefined) chars += PAYLOAD_CHARS_WORTH_MEASURING;
   }
   return chars;
 }
