@@ -115,6 +115,9 @@ export const AiSdk = {
   ResponseToolCalls: 'ai.response.toolCalls',
   ToolCallArgs: 'ai.toolCall.args',
   ToolCallResult: 'ai.toolCall.result',
+  /** `experimental_telemetry: { metadata: { userId, sessionId } }` of AI SDK versions before 7, as their docs and Langfuse's advise. */
+  UserId: 'ai.telemetry.metadata.userId',
+  SessionId: 'ai.telemetry.metadata.sessionId',
 } as const;
 
 /** Who and what a trace is about, wherever an instrumentation puts it. */

@@ -69,6 +69,13 @@ describe('OTLP trace fields from the spans', () => {
     expect(traceOf([span(ROOT, '', [str('gen_ai.conversation.id', 'conv-9')])]).sessionId).toBe('conv-9');
   });
 
+  it("takes the user and session the AI SDK's telemetry metadata names (versions before 7)", () => {
+    const trace = traceOf([
+      span(ROOT, '', [str('ai.operationId', 'ai.generateText'), str('ai.telemetry.metadata.userId', 'ai-user'), str('ai.telemetry.metadata.sessionId', 'ai-sess')]),
+    ]);
+    expect(trace).toMatchObject({ userId: 'ai-user', sessionId: 'ai-sess' });
+  });
+
   it('reads the root first, then the other spans in order; unites tags of every span (an array value too)', () => {
     const trace = traceOf([
       span(CHILD, ROOT, [str('user.id', 'child-user'), str('session.id', 'child-session'), strings('tag.tags', ['b', 'c'])]),

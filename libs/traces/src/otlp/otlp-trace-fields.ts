@@ -1,7 +1,7 @@
 import { MAX_TAGS } from '../trace.schema';
 import { METADATA_MAX_BYTES } from '../validate-trace';
 import { setOwn } from '../set-own';
-import { GenAi, OpenInference, OtelExtras, RESOURCE_METADATA_KEYS, TraceIdentity, Traceloop } from './otlp-conventions';
+import { AiSdk, GenAi, OpenInference, OtelExtras, RESOURCE_METADATA_KEYS, TraceIdentity, Traceloop } from './otlp-conventions';
 
 /**
  * The trace fields an OTel trace's spans carry, which OTel has no place for on the trace
@@ -16,8 +16,8 @@ import { GenAi, OpenInference, OtelExtras, RESOURCE_METADATA_KEYS, TraceIdentity
 type Span = Record<string, unknown>;
 export const SPAN_TRACE_FIELDS = ['input', 'output', 'userId', 'sessionId', 'tags', 'metadata'] as const;
 
-const USER_ID_SOURCES = [OpenInference.UserId, ...Traceloop.UserIds, TraceIdentity.EndUserId];
-const SESSION_ID_SOURCES = [OpenInference.SessionId, GenAi.ConversationId, ...Traceloop.SessionIds];
+const USER_ID_SOURCES = [OpenInference.UserId, ...Traceloop.UserIds, AiSdk.UserId, TraceIdentity.EndUserId];
+const SESSION_ID_SOURCES = [OpenInference.SessionId, GenAi.ConversationId, ...Traceloop.SessionIds, AiSdk.SessionId];
 const MAX_ID_LENGTH = 256;
 const MAX_TAG_LENGTH = 100;
 const MAX_RESOURCE_VALUE_LENGTH = 256;
