@@ -27,20 +27,32 @@ function stackCalls(text) {
   return calls;
 }
 
+/**
+ * Where a file goes within the group of `key`: first the files that start other stacks before
+ * the group's and none after (the group's stack then starts once they are done and lives on),
+ * then the files that ask for the group's only, then the files that start others after it.
+ */
+function placeInGroup(calls, key) {
+  const first = calls.indexOf(key);
+  const last = calls.lastIndexOf(key);
+  if (last < calls.length - 1) return 2;
+  return first > 0 ? 0 : 1;
+}
+
 class StackGroupingSequencer extends Sequencer {
   async sort(tests) {
     const ordered = await super.sort(tests);
     const isE2e = (test) => test.context.config.displayName?.name === 'e2e';
-    const files = ordered.filter(isE2e).map((test) => {
-      const calls = stackCalls(readFileSync(test.path, 'utf8'));
-      const shared = calls.filter((call) => call !== null);
-      return { test, key: shared[0] ?? null, mixed: calls.some((call) => call !== shared[0]) };
-    });
+    const files = ordered.filter(isE2e).map((test) => ({ test, calls: stackCalls(readFileSync(test.path, 'utf8')) }));
+    // How many files ask for each stack; a file joins the largest group among those it asks for.
     const sizes = new Map();
-    for (const { key } of files) if (key !== null) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+    for (const { calls } of files) for (const key of new Set(calls)) if (key !== null) sizes.set(key, (sizes.get(key) ?? 0) + 1);
     const keys = [...sizes.keys()].sort((a, b) => sizes.get(b) - sizes.get(a));
-    const rank = ({ key, mixed }) => 2 * (key === null ? keys.length : keys.indexOf(key)) + (mixed ? 1 : 0);
-    // Array.prototype.sort is stable: within a group, jest's order stands.
+    const rank = ({ calls }) => {
+      const group = keys.findIndex((key) => calls.includes(key));
+      return group < 0 ? 3 * keys.length : 3 * group + placeInGroup(calls, keys[group]);
+    };
+    // Array.prototype.sort is stable: within a place, jest's order stands.
     const regrouped = [...files].sort((a, b) => rank(a) - rank(b)).map(({ test }) => test);
     return [...ordered.filter((test) => !isE2e(test)), ...regrouped];
   }

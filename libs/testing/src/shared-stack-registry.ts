@@ -177,8 +177,8 @@ export async function serveSharedStacks(): Promise<SharedStackRegistry> {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         const s = (ms: number) => `${Math.round(ms / 1000)} s`;
         return (
-          `e2e stacks: ${counts.sharedStarts} shared started in ${s(counts.sharedStartMs)} for ${counts.uses} uses; ` +
-          `${counts.ownStarts} of the files' own started in ${s(counts.ownStartMs)}`
+          `e2e stacks: ${counts.sharedStarts + counts.ownStarts} started: ${counts.sharedStarts} through the registry ` +
+          `(in ${s(counts.sharedStartMs)}, for ${counts.uses} asks), ${counts.ownStarts} the files' own (in ${s(counts.ownStartMs)})`
         );
       }),
   };
