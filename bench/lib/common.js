@@ -503,6 +503,12 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
   });
   if (created.status !== 201) throw new Error(`creating a project: ${created.status} ${created.body}`);
   const project = created.json();
+  // The project prices the bench's model, so every span sent without a cost (the OTLP route's) is priced at ingest.
+  const priced = await request(baseUrl, 'PUT', '/api/v1/model-prices', {
+    headers: { ...auth, 'x-project-key': project.key },
+    body: JSON.stringify({ entries: BENCH_MODEL_PRICES }),
+  });
+  if (priced.status !== 200) throw new Error(`setting the model prices: ${priced.status} ${priced.body}`);
   return {
     kind: 'service',
     mode,
@@ -519,6 +525,13 @@ async function startService(mode, { log = console.error, apps = '', env: extraEn
     },
   };
 }
+
+/** Prices of the bench traces' model (a regex among them, as a project may write). */
+const BENCH_MODEL_PRICES = [
+  { match: 'video-model-xl', unit: 'input_token', usd: 0.000002 },
+  { match: 'video-model-xl', unit: 'output_token', usd: 0.000008 },
+  { match: { regex: '^video-model' }, unit: 'video_second', usd: 0.25 },
+];
 
 /** Starts the bare baseline of `mode` (its own store, broker and database). */
 async function startBaseline(mode, { log = console.error, groupCommit = false, env: extraEnv = {} } = {}) {
