@@ -1,6 +1,6 @@
 // ESLint (flat config) for the TypeScript sources: typescript-eslint's type-aware rules, with
 // each file's types from its package's own tsconfig.json (projectService), so the rules see
-// what tsc sees in the build. `npm run lint` runs it; .ci/run runs that beside the e2e suites.
+// what tsc sees in the build. `npm run lint` runs it; .ci/run runs that before the tests.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
