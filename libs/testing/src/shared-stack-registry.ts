@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StackMode } from './mode';
 import { Holder, SharedApp, SharedStackDescription, sharingKey } from './shared-stacks';
 import { ALL_IN_ONE_APP, DISTRIBUTED_APPS, Stack, StackOptions, launchStack } from './stack';
@@ -87,33 +86,22 @@ export async function serveSharedStacks(): Promise<SharedStackRegistry> {
       );
   };
 
-  /**
-   * Why a stack no file holds cannot be handed out again (an app exited, or /readyz did not answer
-   * 200 for half a minute: a busy machine may answer slowly), or undefined when it can.
-   */
-  const unfitness = async (entry: Entry): Promise<string | undefined> => {
-    const exited = entry.description.apps.find((app) => entry.stack.pid(app.name) === undefined);
-    if (exited) return `${exited.name} exited; the stack's last output:\n${entry.stack.output().slice(-3000)}`;
-    let last = '';
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(1000)) {
-      const answer = await fetch(`${entry.stack.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
-        async (r) => `${r.status} ${(await r.text()).slice(0, 500)}`,
-        (error: Error) => error.message,
-      );
-      if (answer.startsWith('200 ')) return undefined;
-      last = answer;
-    }
-    return `/readyz answered ${last}`;
+  const healthy = async (entry: Entry): Promise<boolean> => {
+    if (entry.description.apps.some((app) => entry.stack.pid(app.name) === undefined)) return false;
+    const status = await fetch(`${entry.stack.baseUrl}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    return status === 200;
   };
 
   const acquire = async (mode: StackMode, options: StackOptions, holder: Holder): Promise<SharedStackDescription> => {
     dropStaleHolds(holder);
     const key = sharingKey(mode, options);
     let entry = entries.get(key);
-    const unfit = entry && entry.holders.size === 0 ? await unfitness(entry) : undefined;
-    if (entry && unfit) {
-      process.stderr.write(`shared stack ${entry.id} (${key}) is started anew: ${unfit}\n`);
-      await stopEntry(entry, 'unfit');
+    if (entry && entry.holders.size === 0 && !(await healthy(entry))) {
+      process.stderr.write(`shared stack ${entry.id} (${key}) no longer answers /readyz or lost an app: starting it anew\n`);
+      await stopEntry(entry, 'unhealthy');
       entry = undefined;
     }
     await stopIdle(key);
