@@ -236,6 +236,6 @@ describe('a trace counts usage and cost once', () => {
 const roundAll = (usage: Record<string, number>): Record<string, number> =>
   Object.fromEntries<number>(
     Object.entries(usage)
-      .map(([k, v]) => [k, Math.round(v * 1e6) / 1e6])
+      .map(([k, v]): [string, number] => [k, Math.round(v * 1e6) / 1e6])
       .filter(([, v]) => v !== 0),
   );
