@@ -7,6 +7,7 @@ export * from './free-port';
 export * from './mode';
 export * from './repo-root';
 export * from './stack';
+export * from './shared-stack-client';
 export * from './shared-stacks';
 export * from './shared-stack-registry';
 export * from './redis';

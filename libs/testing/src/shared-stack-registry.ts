@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { StackMode } from './mode';
-import { Holder, SharedApp, SharedStackDescription, sharingKey } from './shared-stacks';
+import type { Holder } from './shared-stack-client';
+import { SharedApp, SharedStackDescription, sharingKey } from './shared-stacks';
 import { ALL_IN_ONE_APP, DISTRIBUTED_APPS, Stack, StackOptions, launchStack } from './stack';
 
 /**

@@ -1,13 +1,7 @@
-import { request } from 'node:http';
 import { Api, api } from './api';
 import type { StackMode } from './mode';
+import { askRegistry, currentHolder, registryAddress } from './shared-stack-client';
 import type { Stack, StackOptions } from './stack';
-
-/**
- * Where a jest run's stack registry answers (shared-stack-registry.ts): set by the e2e suite's
- * global setup, read by the test files. Unset, every stack is a file's own.
- */
-export const SHARED_STACKS_ENV = 'CINETRACE_SHARED_STACKS';
 
 /**
  * What a shared stack may differ by. Every other option names something of the file that
@@ -49,53 +43,6 @@ export interface SharedStackDescription {
   apps: SharedApp[];
 }
 
-/** Who holds a shared stack: a jest worker and the test file it runs (one file at a time). */
-export interface Holder {
-  worker: string;
-  file: string;
-}
-
-function registryAddress(): string | undefined {
-  return process.env[SHARED_STACKS_ENV] || undefined;
-}
-
-function currentHolder(): Holder {
-  // The file jest runs now (expect's state), so that the registry can drop what an earlier file of this worker left held.
-  const state = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect?.getState?.();
-  return { worker: process.env.JEST_WORKER_ID ?? String(process.pid), file: state?.testPath ?? '' };
-}
-
-/**
- * One request to the registry on a connection of its own: a kept-alive one can be closed by the
- * server just as the next request goes out on it (ECONNRESET), and jest's process runs the
- * registry beside the tests, so its timers fire late.
- */
-function ask<T>(path: string, body: unknown): Promise<T> {
-  const payload = JSON.stringify(body);
-  return new Promise<T>((resolve, reject) => {
-    const sent = request(
-      `${registryAddress()}/${path}`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          try {
-            const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T & { error?: string };
-            if (response.statusCode !== 200) reject(new Error(answer.error ?? `the stack registry answered ${response.statusCode}`));
-            else resolve(answer);
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-      },
-    );
-    sent.on('error', reject);
-    sent.end(payload);
-  });
-}
-
 /**
  * The run's stack for `options` in `mode`, started by the first file that asks and reused by
  * the next; undefined when no registry runs (every stack is then the file's own). Its stop()
@@ -104,24 +51,8 @@ function ask<T>(path: string, body: unknown): Promise<T> {
 export async function acquireSharedStack(mode: StackMode, options: StackOptions): Promise<Stack | undefined> {
   if (!registryAddress() || !isShareable(options)) return undefined;
   const holder = currentHolder();
-  const description = await ask<SharedStackDescription>('acquire', { mode, options: { env: options.env, replicas: options.replicas }, holder });
-  return sharedStack(description, () => ask('release', { id: description.id, holder }).then(() => undefined));
-}
-
-/**
- * Called before a file starts a stack of its own: the registry stops the shared stacks no file
- * holds (one at a time runs beside the file's), and refuses while one it hands out uses the
- * same broker (two stacks on a broker would answer each other's requests).
- */
-export async function makeRoomForOwnStack(brokers: string | null): Promise<void> {
-  if (!registryAddress()) return;
-  await ask('make-room', { brokers, holder: currentHolder() });
-}
-
-/** Tells the registry how long a file's own stack took to start: the run's summary counts them. */
-export async function reportOwnStackStarted(ms: number): Promise<void> {
-  if (!registryAddress()) return;
-  await ask('own-started', { ms });
+  const description = await askRegistry<SharedStackDescription>('acquire', { mode, options: { env: options.env, replicas: options.replicas }, holder });
+  return sharedStack(description, () => askRegistry('release', { id: description.id, holder }).then(() => undefined));
 }
 
 /** Whether a process of this machine has the id (signal 0 checks without sending anything). */

@@ -11,7 +11,7 @@ import { aTestApiKey } from './factories';
 import { freePort } from './free-port';
 import { StackMode } from './mode';
 import { dropRedisPrefix } from './redis-prefix';
-import { makeRoomForOwnStack, reportOwnStackStarted } from './shared-stacks';
+import { makeRoomForOwnStack, reportOwnStackStarted } from './shared-stack-client';
 
 /** An app of a stack: its name and the built entry point, relative to the repo root. */
 export interface AppSpec {

@@ -1,5 +1,5 @@
 import { serveSharedStacks } from '../../../libs/testing/src/shared-stack-registry';
-import { SHARED_STACKS_ENV } from '../../../libs/testing/src/shared-stacks';
+import { SHARED_STACKS_ENV } from '../../../libs/testing/src/shared-stack-client';
 
 /**
  * Before the e2e suite's first file: the registry through which its files share stacks
