@@ -43,6 +43,8 @@ import { GatewaySetting } from './store/gateway-setting.entity';
 import { sharedSecret } from './settings/shared-secret';
 import { TraceIngestor } from './traces/trace-ingestor';
 import { ModelPricesController } from './traces/model-prices.controller';
+import { ScoreConfigsController } from './scores/score-configs.controller';
+import { ScoresController } from './scores/scores.controller';
 import { TracesController } from './traces/traces.controller';
 
 export const GATEWAY = 'gateway';
@@ -64,6 +66,8 @@ export class GatewayModule {
         PromptReleasesController,
         TracesController,
         ModelPricesController,
+        ScoresController,
+        ScoreConfigsController,
         DatasetsController,
         BenchmarksController,
         MediaController,

@@ -23,6 +23,8 @@ import { OPERATION_EXAMPLES } from './ops/operations.examples';
 import { ORGANIZATION_EXAMPLES } from './organizations/organizations.examples';
 import { PROJECT_EXAMPLES } from './projects/projects.examples';
 import { PROMPT_EXAMPLES } from './prompts/prompts.examples';
+import { SCORE_EXAMPLES } from './scores/scores.examples';
+import { describeScoreBodies } from './scores/scores.openapi';
 import { SECRET_EXAMPLES } from './secrets/secrets.examples';
 import { MODEL_PRICE_EXAMPLES } from './traces/model-prices.examples';
 import { describeModelPrices } from './traces/model-prices.openapi';
@@ -35,7 +37,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setOpenAPIVersion('3.1.0')
     .setTitle('Cinetrace API')
     .setDescription(
-      'Traces, versioned prompts, datasets and benchmark runs for generative video workflows. ' +
+      'Traces and their scores, versioned prompts, datasets and benchmark runs for generative video workflows. ' +
         'Every error is RFC 9457 problem details (application/problem+json) but on the OTLP routes, which answer a google.rpc.Status.',
     )
     .setVersion('1')
@@ -64,6 +66,7 @@ function refineDocument(doc: OpenAPIObject): OpenAPIObject {
   describeProblems(doc, [...OTLP_PATHS]);
   describeTraceBodies(doc);
   describeModelPrices(doc);
+  describeScoreBodies(doc);
   describeBenchmarkParts(doc);
   describeOtlpOperations(doc);
   describeMediaOperations(doc);
@@ -77,6 +80,7 @@ function refineDocument(doc: OpenAPIObject): OpenAPIObject {
     PROMPT_EXAMPLES,
     TRACE_EXAMPLES,
     MODEL_PRICE_EXAMPLES,
+    SCORE_EXAMPLES,
     OTLP_EXAMPLES,
     DATASET_EXAMPLES,
     BENCHMARK_EXAMPLES,

@@ -12,6 +12,8 @@ import { ModelPricesBusController } from './prices/model-prices.bus-controller';
 import { ModelPricesService } from './prices/model-prices.service';
 import { TraceReadsService } from './reads/trace-reads.service';
 import { TracesBusController } from './reads/traces.bus-controller';
+import { ScoresBusController } from './scores/scores.bus-controller';
+import { ScoresService } from './scores/scores.service';
 import { ReceiptPruner } from './store/receipt-pruner';
 import { TraceWriter } from './store/trace-writer';
 import { TraceIngestEnv } from './trace-ingest.env';
@@ -24,7 +26,7 @@ export const MEDIA_HANDOFF_TIMEOUT_MS = 10_000;
 /**
  * Traces: consumes the trace stream in batches and stores them (raw multi-row SQL, no
  * entities: the write path is the hot path), pricing spans without a cost by the project's
- * model prices, answers trace reads and the price tables on the bus, and hands the media
+ * model prices, answers trace reads, the price tables and the scores on the bus, and hands the media
  * references of stored outputs to media-service (`bus`) to be copied.
  */
 @Module({})
@@ -33,7 +35,7 @@ export class TraceIngestModule {
     return {
       module: TraceIngestModule,
       imports: [LoggingModule.forApp(TRACE_INGEST, env.LOG_LEVEL), PersistenceModule.forService(traceIngestStore(env)), BusModule.forClient(bus)],
-      controllers: [pingController(Patterns.TracePing), TracesBusController, ModelPricesBusController],
+      controllers: [pingController(Patterns.TracePing), TracesBusController, ModelPricesBusController, ScoresBusController],
       providers: [
         { provide: TraceIngestEnv, useValue: env },
         TraceWriter,
@@ -44,6 +46,7 @@ export class TraceIngestModule {
         TraceMediaRelay,
         ModelPriceTables,
         ModelPricesService,
+        ScoresService,
       ],
     };
   }

@@ -384,7 +384,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)
+         * List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to; scoreName with scoreMin/scoreMax or scoreValue: its latest score)
          * @description Scope: `read` (API reference, "Authentication").
          */
         get: operations["listTraces"];
@@ -499,6 +499,114 @@ export interface paths {
          * @description Scope: `write` (API reference, "Authentication").
          */
         put: operations["replaceModelPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scores, newest first (filters: traceId, spanId, name, source, configId, from, to: their createdAt)
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listScores"];
+        put?: never;
+        /**
+         * Score a trace or one of its spans (the trace need not be stored yet); a client id sent again with the same body answers 200 with the stored score
+         * @description Scope: `ingest` (API reference, "Authentication").
+         */
+        post: operations["createScore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scores/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store up to 1000 scores; each item is accepted or rejected on its own
+         * @description Scope: `ingest` (API reference, "Authentication").
+         */
+        post: operations["createScoreBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scores/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a score
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        delete: operations["deleteScore"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/score-configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's score configs, oldest first (archived ones included)
+         * @description Scope: `read` (API reference, "Authentication").
+         */
+        get: operations["listScoreConfigs"];
+        put?: never;
+        /**
+         * Create a score config; its name is unique in the project (409), its type and range never change
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        post: operations["createScoreConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/score-configs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a score config's description, or archive it (an archived config no longer checks scores by their name)
+         * @description Scope: `write` (API reference, "Authentication").
+         */
+        put: operations["updateScoreConfig"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1311,6 +1419,45 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The latest score of each name on the trace or its spans (by createdAt, then id): its number, or its stringValue for a categorical or boolean score (`true`, `false`)
+             * @example {
+             *       "quality": 0.82,
+             *       "verdict": "good"
+             *     }
+             */
+            scores: {
+                [key: string]: number | string;
+            };
+        };
+        ScoreView: {
+            /**
+             * @description Chosen by the client (as trace ids) or `sc_…`; unique in the project
+             * @example sc_01jh8z6v9q3m2r7x5c4b1n0k8d
+             */
+            id: string;
+            /** @description The trace judged; it need not be stored yet */
+            traceId: string;
+            /** @description The span judged; null for the whole trace */
+            spanId: string | null;
+            name: string;
+            /** @description The number; 1 or 0 for a boolean; the category’s number for a categorical (null without one) */
+            value: number | null;
+            /** @description The category label (categorical), `true` or `false` (boolean); null for a numeric score */
+            stringValue: string | null;
+            /** @enum {string} */
+            dataType: "numeric" | "boolean" | "categorical";
+            /** @enum {string} */
+            source: "api" | "annotation" | "evaluator" | "benchmark";
+            comment: string | null;
+            /** @description The score config the value was checked against */
+            configId: string | null;
+            /** @description The online evaluator that wrote it (source `evaluator`) */
+            evaluatorId: string | null;
+            /** @description Who wrote it: as sent, else the API key that wrote it; null for benchmark scores */
+            author: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         SpanEventView: {
             name: string;
@@ -1386,6 +1533,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Every score of the trace and its spans (spanId null: the whole trace), oldest first */
+            scores: components["schemas"]["ScoreView"][];
             input: unknown;
             output: unknown;
             /** @description Ordered by startTime, then id */
@@ -1424,6 +1573,44 @@ export interface components {
             data: components["schemas"]["ModelPriceView"][];
             /** @description Always null: every entry is on this page */
             nextCursor: null;
+        };
+        ScoreBatchItemResult: {
+            index: number;
+            id: string | null;
+            /** @enum {string} */
+            result: "accepted" | "rejected";
+            /** @description Why it was rejected, field by field */
+            errors?: Record<string, never>[];
+        };
+        ScoreBatchView: {
+            accepted: number;
+            rejected: number;
+            items: components["schemas"]["ScoreBatchItemResult"][];
+        };
+        ScoreCategoryView: {
+            label: string;
+            value: number;
+        };
+        ScoreConfigView: {
+            /** @example scfg_01jh8z6v9q3m2r7x5c4b1n0k8d */
+            id: string;
+            /** @description Unique in the project */
+            name: string;
+            /** @enum {string} */
+            dataType: "numeric" | "boolean" | "categorical";
+            /** @description Numeric: the least value allowed (inclusive); null: no bound */
+            min: number | null;
+            /** @description Numeric: the greatest value allowed (inclusive); null: no bound */
+            max: number | null;
+            /** @description Categorical: the categories a value must be one of */
+            categories: components["schemas"]["ScoreCategoryView"][] | null;
+            description: string | null;
+            /** @description An archived config no longer checks scores named after it (scores naming it by configId still are) */
+            archived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         DatasetItemInput: {
             /**
@@ -1893,6 +2080,61 @@ export interface components {
                 /** @description Only for video_second and image prices: spans of this resolution (`720p`, `1080p`, `4k`: the shorter side; `1792x1024`: both sides) */
                 resolution?: string;
             }[];
+        };
+        /** @description One score. `value` is required but for a categorical score given by `stringValue` */
+        ScoreInput: {
+            /** @description Chosen by the client to make the score idempotent (sent again with the same body: 200, the same score; another body: 409) */
+            id?: string;
+            /** @description The trace judged; it need not be stored yet */
+            traceId: string;
+            /** @description The span judged; absent or null for the whole trace */
+            spanId?: string | null;
+            name: string;
+            /** @description Checked against the config (configId, or a live config of this name): numeric within min..max, a boolean, a declared category */
+            value?: number | boolean | string;
+            /** @description A categorical score’s label */
+            stringValue?: string;
+            /**
+             * @description Read from the value (or the config) when absent
+             * @enum {string}
+             */
+            dataType?: "numeric" | "boolean" | "categorical";
+            /**
+             * @default api
+             * @enum {string}
+             */
+            source?: "api" | "annotation" | "evaluator" | "benchmark";
+            comment?: string | null;
+            /** @description The score config to check the value against; its name must be the score’s */
+            configId?: string;
+            /** @description The online evaluator that wrote it (source `evaluator`) */
+            evaluatorId?: string | null;
+            /** @description Who wrote it; the API key that sent it when absent */
+            author?: string;
+        };
+        ScoreBatchInput: {
+            scores: components["schemas"]["ScoreInput"][];
+        };
+        ScoreConfigInput: {
+            /** @description Unique in the project; scores of this name are checked against the config while it is not archived */
+            name: string;
+            /** @enum {string} */
+            dataType: "numeric" | "boolean" | "categorical";
+            /** @description Numeric only: the least value allowed (inclusive) */
+            min?: number | null;
+            /** @description Numeric only: the greatest value allowed (inclusive) */
+            max?: number | null;
+            /** @description Categorical only (and required): labels and numbers, each unique */
+            categories?: {
+                label: string;
+                value: number;
+            }[] | null;
+            description?: string | null;
+        };
+        /** @description Only these change: a config's name, type and range are fixed */
+        ScoreConfigChangeInput: {
+            description?: string | null;
+            archived?: boolean;
         };
         SecretReference: {
             /** @description The name of one of the organization's secrets */
@@ -3908,7 +4150,11 @@ export interface operations {
                 from?: string;
                 /** @description An ISO-8601 time with a zone, or integer epoch milliseconds */
                 to?: string;
-                /** @description A JSON object of this list's filters (projectId, status, name, userId, sessionId, tags, metadata, from, to), merged under the explicit parameters */
+                scoreName?: string;
+                scoreMin?: number;
+                scoreMax?: number;
+                scoreValue?: string;
+                /** @description A JSON object of this list's filters (projectId, status, name, userId, sessionId, tags, metadata, from, to, scoreName, scoreMin, scoreMax, scoreValue), merged under the explicit parameters */
                 args?: string;
             };
             header?: never;
@@ -3947,7 +4193,10 @@ export interface operations {
                      *           "costUsd": null,
                      *           "dropped": null,
                      *           "createdAt": "2025-01-15T10:00:00.000Z",
-                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *           "scores": {
+                     *             "quality": 0.82
+                     *           }
                      *         }
                      *       ],
                      *       "nextCursor": "WzE3MzY5MzUyMDAwMDAsInRyX2ludHJvXzAwMiJd.pFpiGymG-zS51X1Xpqt2wr0ItBx_OuEy"
@@ -4213,6 +4462,23 @@ export interface operations {
                      *       "dropped": null,
                      *       "createdAt": "2025-01-15T10:00:00.000Z",
                      *       "updatedAt": "2025-01-15T10:00:00.000Z",
+                     *       "scores": [
+                     *         {
+                     *           "id": "sc_intro_quality",
+                     *           "traceId": "tr_intro_001",
+                     *           "spanId": null,
+                     *           "name": "quality",
+                     *           "value": 0.82,
+                     *           "stringValue": null,
+                     *           "dataType": "numeric",
+                     *           "source": "api",
+                     *           "comment": "sharp, slight flicker at 0:03",
+                     *           "configId": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "evaluatorId": null,
+                     *           "author": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
                      *       "input": {
                      *         "prompt": "a fox at dawn"
                      *       },
@@ -4858,6 +5124,452 @@ export interface operations {
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listScores: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                traceId?: string;
+                spanId?: string;
+                name?: string;
+                source?: string;
+                configId?: string;
+                /** @description An ISO-8601 time with a zone, or integer epoch milliseconds */
+                from?: string;
+                /** @description An ISO-8601 time with a zone, or integer epoch milliseconds */
+                to?: string;
+                /** @description A JSON object of this list's filters (traceId, spanId, name, source, configId, from, to), merged under the explicit parameters */
+                args?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sc_intro_verdict",
+                     *           "traceId": "tr_intro_001",
+                     *           "spanId": "sp_1",
+                     *           "name": "verdict",
+                     *           "value": 1,
+                     *           "stringValue": "good",
+                     *           "dataType": "categorical",
+                     *           "source": "annotation",
+                     *           "comment": null,
+                     *           "configId": null,
+                     *           "evaluatorId": null,
+                     *           "author": "ana@example.com",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "sc_intro_quality",
+                     *           "traceId": "tr_intro_001",
+                     *           "spanId": null,
+                     *           "name": "quality",
+                     *           "value": 0.82,
+                     *           "stringValue": null,
+                     *           "dataType": "numeric",
+                     *           "source": "api",
+                     *           "comment": "sharp, slight flicker at 0:03",
+                     *           "configId": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "evaluatorId": null,
+                     *           "author": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "createdAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ScoreView"][];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createScore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "sc_intro_quality",
+                 *       "traceId": "tr_intro_001",
+                 *       "name": "quality",
+                 *       "value": 0.82,
+                 *       "comment": "sharp, slight flicker at 0:03"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScoreInput"];
+            };
+        };
+        responses: {
+            /** @description A score of this client id and the same body was stored already: that score */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sc_intro_quality",
+                     *       "traceId": "tr_intro_001",
+                     *       "spanId": null,
+                     *       "name": "quality",
+                     *       "value": 0.82,
+                     *       "stringValue": null,
+                     *       "dataType": "numeric",
+                     *       "source": "api",
+                     *       "comment": "sharp, slight flicker at 0:03",
+                     *       "configId": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "evaluatorId": null,
+                     *       "author": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoreView"];
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sc_intro_quality",
+                     *       "traceId": "tr_intro_001",
+                     *       "spanId": null,
+                     *       "name": "quality",
+                     *       "value": 0.82,
+                     *       "stringValue": null,
+                     *       "dataType": "numeric",
+                     *       "source": "api",
+                     *       "comment": "sharp, slight flicker at 0:03",
+                     *       "configId": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "evaluatorId": null,
+                     *       "author": "key_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "createdAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoreView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createScoreBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scores": [
+                 *         {
+                 *           "id": "sc_intro_quality",
+                 *           "traceId": "tr_intro_001",
+                 *           "name": "quality",
+                 *           "value": 0.82,
+                 *           "comment": "sharp, slight flicker at 0:03"
+                 *         },
+                 *         {
+                 *           "id": "sc_intro_verdict",
+                 *           "traceId": "tr_intro_001",
+                 *           "spanId": "sp_1",
+                 *           "name": "verdict",
+                 *           "value": "good",
+                 *           "source": "annotation",
+                 *           "author": "ana@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScoreBatchInput"];
+            };
+        };
+        responses: {
+            207: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accepted": 2,
+                     *       "rejected": 0,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "id": "sc_intro_quality",
+                     *           "result": "accepted"
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "id": "sc_intro_verdict",
+                     *           "result": "accepted"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoreBatchView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    deleteScore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listScoreConfigs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description A JSON object of this list's filters (none), merged under the explicit parameters */
+                args?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *           "name": "quality",
+                     *           "dataType": "numeric",
+                     *           "min": 0,
+                     *           "max": 1,
+                     *           "categories": null,
+                     *           "description": "Overall quality of the clip, 0 (unusable) to 1 (ship it)",
+                     *           "archived": false,
+                     *           "createdAt": "2025-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ScoreConfigView"][];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 h (Idempotent-Replayed: true); another body under the same key is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "quality",
+                 *       "dataType": "numeric",
+                 *       "min": 0,
+                 *       "max": 1,
+                 *       "description": "Overall quality of the clip, 0 (unusable) to 1 (ship it)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScoreConfigInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "quality",
+                     *       "dataType": "numeric",
+                     *       "min": 0,
+                     *       "max": 1,
+                     *       "categories": null,
+                     *       "description": "Overall quality of the clip, 0 (unusable) to 1 (ship it)",
+                     *       "archived": false,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoreConfigView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    updateScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "archived": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScoreConfigChangeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "scfg_01jh8z6v9q3m2r7x5c4b1n0k8d",
+                     *       "name": "quality",
+                     *       "dataType": "numeric",
+                     *       "min": 0,
+                     *       "max": 1,
+                     *       "categories": null,
+                     *       "description": "Overall quality of the clip, 0 (unusable) to 1 (ship it)",
+                     *       "archived": true,
+                     *       "createdAt": "2025-01-15T10:00:00.000Z",
+                     *       "updatedAt": "2025-01-15T10:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoreConfigView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
             413: components["responses"]["Problem413"];
             415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];

@@ -21,6 +21,7 @@ export * from './traces/trace.types';
 export * from './traces/trace.views';
 export * from './traces/trace.messages';
 export * from './traces/model-prices';
+export * from './traces/scores';
 export * from './datasets/dataset.inputs';
 export * from './datasets/dataset.views';
 export * from './datasets/dataset.messages';

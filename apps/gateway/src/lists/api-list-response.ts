@@ -6,6 +6,7 @@ import type { FilterSpec, FilterType } from './list-query';
 /** How each filter type travels in the query string (parseListQuery's fromQueryString). */
 const IN_QUERY: Record<Exclude<FilterType, 'object'>, SchemaObject> = {
   string: { type: 'string' },
+  number: { type: 'number' },
   boolean: { type: 'boolean' },
   'string-list': { type: 'array', items: { type: 'string' }, description: 'A comma list; every one must be present' },
   time: { type: 'string', description: 'An ISO-8601 time with a zone, or integer epoch milliseconds' },
@@ -14,6 +15,7 @@ const IN_QUERY: Record<Exclude<FilterType, 'object'>, SchemaObject> = {
 /** How each filter type travels inside `args` (parseListQuery's fromJson). */
 const IN_ARGS: Record<FilterType, SchemaObject> = {
   string: { type: 'string' },
+  number: { type: 'number' },
   boolean: { type: 'boolean' },
   'string-list': { type: 'array', items: { type: 'string' } },
   object: { type: 'object', additionalProperties: {}, description: 'Exact match on each key' },

@@ -3,12 +3,13 @@ import { isoWithMicros, TIME_INPUT_MESSAGE, toEpochMs } from '@cinetrace/traces'
 import { DEFAULT_MAX_JSON_DEPTH, excessiveNestingError } from '@cinetrace/validation';
 
 /** The type of one list filter, as it may arrive in the query string and in `args`. */
-export type FilterType = 'string' | 'boolean' | 'string-list' | 'object' | 'time';
+export type FilterType = 'string' | 'number' | 'boolean' | 'string-list' | 'object' | 'time';
 export type FilterSpec = Record<string, FilterType>;
 
 /** What each filter type parses to (`time`: ISO-8601, normalised). */
 interface FilterValues {
   string: string;
+  number: number;
   boolean: boolean;
   'string-list': string[];
   object: Record<string, unknown>;
@@ -100,6 +101,8 @@ function fromQueryString(raw: unknown, type: FilterType, name: string, errors: F
   switch (type) {
     case 'string':
       return value;
+    case 'number':
+      return parseNumber(value.trim() === '' ? NaN : Number(value), name, errors);
     case 'boolean':
       if (value === 'true' || value === 'false') return value === 'true';
       errors.push({ path: name, message: 'must be true or false' });
@@ -123,6 +126,8 @@ function fromJson(value: unknown, type: FilterType, path: string, errors: FieldE
       if (typeof value === 'string') return value;
       errors.push({ path, message: 'must be a string' });
       return undefined;
+    case 'number':
+      return parseNumber(value, path, errors);
     case 'boolean':
       if (typeof value === 'boolean') return value;
       errors.push({ path, message: 'must be a boolean' });
@@ -149,6 +154,13 @@ function parseTime(value: unknown, path: string, errors: FieldError[]): string |
   const ms = toEpochMs(value);
   if (ms !== undefined) return isoWithMicros(ms);
   errors.push({ path, message: TIME_INPUT_MESSAGE });
+  return undefined;
+}
+
+/** A finite number (a score's bound): `NaN`, `Infinity` and text are refused. */
+function parseNumber(value: unknown, path: string, errors: FieldError[]): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  errors.push({ path, message: 'must be a finite number' });
   return undefined;
 }
 

@@ -34,6 +34,10 @@ const LIST_FILTERS = {
   metadata: 'object',
   from: 'time',
   to: 'time',
+  scoreName: 'string',
+  scoreMin: 'number',
+  scoreMax: 'number',
+  scoreValue: 'string',
 } as const satisfies FilterSpec;
 
 /** /api/v1/traces: ingest (to the trace stream) and reads (from trace-ingest), project scope. */
@@ -112,7 +116,8 @@ export class TracesController {
   @Get()
   @ApiOperation({
     operationId: 'listTraces',
-    summary: 'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to)',
+    summary:
+      'List trace summaries, newest startTime first (filters: projectId, status, name, userId, sessionId, tags, metadata, from, to; scoreName with scoreMin/scoreMax or scoreValue: its latest score)',
   })
   @ApiListResponse(TraceSummaryView, LIST_FILTERS)
   list(@Caller() ctx: ProjectContext, @Query() query: Record<string, unknown>): Promise<ListEnvelope<TraceSummaryView> | JsonText> {

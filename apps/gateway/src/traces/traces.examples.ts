@@ -1,6 +1,7 @@
-import type { TraceAcceptedView, TraceBatchView, TraceSummaryView, TraceView } from '@cinetrace/contracts';
+import type { TraceAcceptedView, TraceBatchView, TraceFieldsView, TraceSummaryView, TraceView } from '@cinetrace/contracts';
 import { EXAMPLE } from '../openapi/example-ids';
 import { listPage, type ExampleTable } from '../openapi/operation-examples';
+import { SCORE_EXAMPLE } from '../scores/scores.examples';
 
 // The body as sent (times as RFC 3339 strings): TraceInput is its normalized form, so the
 // openapi e2e suite's check against the body's JSON Schema is what keeps this one honest.
@@ -35,10 +36,11 @@ const summary = {
   dropped: null,
   createdAt: EXAMPLE.createdAt,
   updatedAt: EXAMPLE.createdAt,
-} satisfies TraceSummaryView;
+} satisfies TraceFieldsView;
 
 const stored = {
   ...summary,
+  scores: [SCORE_EXAMPLE],
   input: trace.input,
   output: trace.output,
   spans: [
@@ -87,6 +89,6 @@ export const TRACE_EXAMPLES: ExampleTable = {
     },
     response: batch,
   },
-  listTraces: { response: listPage([summary], EXAMPLE.cursor) },
+  listTraces: { response: listPage([{ ...summary, scores: { quality: SCORE_EXAMPLE.value } } satisfies TraceSummaryView], EXAMPLE.cursor) },
   getTrace: { response: stored },
 };

@@ -1,5 +1,5 @@
 import { StreamRecord } from '@cinetrace/bus';
-import { TraceIngestMessage, TraceMediaAttachment } from '@cinetrace/contracts';
+import { SCORE_DATA_TYPES, SCORE_SOURCES, StreamScore, TraceIngestMessage, TraceMediaAttachment } from '@cinetrace/contracts';
 import { timeTraceBatchWrite } from '@cinetrace/metrics';
 import { restoreAttributeCopies, restoreOtlpPayloads, traceOfExportRecord } from '@cinetrace/traces';
 import { Injectable, Logger } from '@nestjs/common';
@@ -60,7 +60,29 @@ function isIngestMessage(value: unknown): value is TraceIngestMessage {
     (m.payloadCopies === undefined || (Array.isArray(m.payloadCopies) && m.payloadCopies.every(isPayloadCopy))) &&
     (m.attributeCopies === undefined || (Array.isArray(m.attributeCopies) && m.attributeCopies.every(isCopy))) &&
     (m.receipt === undefined || m.receipt === false) &&
-    (m.media === undefined || (Array.isArray(m.media) && m.media.every(isMediaAttachment)))
+    (m.media === undefined || (Array.isArray(m.media) && m.media.every(isMediaAttachment))) &&
+    (m.scores === undefined || (Array.isArray(m.scores) && m.scores.every(isStreamScore)))
+  );
+}
+
+const stringOrNull = (value: unknown) => value === null || typeof value === 'string';
+
+/** A score sent with a trace (TraceIngestMessage.scores): what the scores table needs of it, typed. */
+function isStreamScore(value: unknown): boolean {
+  const s = value as StreamScore;
+  return (
+    !!s &&
+    typeof s.id === 'string' &&
+    stringOrNull(s.spanId) &&
+    typeof s.name === 'string' &&
+    (s.value === null || (typeof s.value === 'number' && Number.isFinite(s.value))) &&
+    stringOrNull(s.stringValue) &&
+    (SCORE_DATA_TYPES as readonly unknown[]).includes(s.dataType) &&
+    (SCORE_SOURCES as readonly unknown[]).includes(s.source) &&
+    stringOrNull(s.comment) &&
+    stringOrNull(s.evaluatorId) &&
+    typeof s.createdAt === 'number' &&
+    Number.isFinite(s.createdAt)
   );
 }
 

@@ -6,6 +6,7 @@ import { IndexOnlyTracesWithUserOrSession1764900000000 } from './1764900000000-I
 import { PriceSpansAtIngest1765100000000 } from './1765100000000-PriceSpansAtIngest';
 import { CountUsageOnce1765200000000 } from './1765200000000-CountUsageOnce';
 import { KeepMicroseconds1765300000000 } from './1765300000000-KeepMicroseconds';
+import { StoreScores1765400000000 } from './1765400000000-StoreScores';
 
 /** In order of their timestamps. */
 export const traceIngestMigrations = [
@@ -17,4 +18,5 @@ export const traceIngestMigrations = [
   PriceSpansAtIngest1765100000000,
   CountUsageOnce1765200000000,
   KeepMicroseconds1765300000000,
+  StoreScores1765400000000,
 ];

@@ -22,6 +22,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { selectReceipts, selectSpanParents, selectSpans, selectTrace, selectTraceSummaries } from '../store/trace-reads';
 import { spanTextFromRow, traceFromRow } from '../store/trace-rows';
+import { scoreView, selectLatestScores, selectScoresOfTrace } from '../scores/scores.store';
+import { checkScoreFilter } from './score-filter';
 import { summaryViewJson, traceViewJson } from './trace.views';
 
 /** Reads of traces; every query is scoped by the caller's project (the statements are in store/trace-reads.ts). */
@@ -32,13 +34,14 @@ export class TraceReadsService {
   /** The trace with its spans, as TraceView's JSON text (see traceViewJson). */
   async get({ ctx, id }: TraceGetRequest): Promise<JsonText> {
     // One snapshot: the trace's totals are its spans' sums, so both must come from the same commit.
-    const { row, spans } = await inSnapshot(this.dataSource, async (manager) => {
+    const { row, spans, scores } = await inSnapshot(this.dataSource, async (manager) => {
       const trace = await selectTrace(manager, ctx.projectId, id);
-      return { row: trace, spans: trace ? await selectSpans(manager, ctx.projectId, id) : [] };
+      if (!trace) return { row: trace, spans: [], scores: [] };
+      return { row: trace, spans: await selectSpans(manager, ctx.projectId, id), scores: await selectScoresOfTrace(manager, ctx.projectId, id) };
     });
     if (!row) throw DomainError.notFound(`No trace with id '${id}' in this project`);
     const payload = { input: row.input as string | null, output: row.output as string | null };
-    return new JsonText(traceViewJson(traceFromRow(row, false), payload, toTimeline(spans.map(spanTextFromRow))));
+    return new JsonText(traceViewJson(traceFromRow(row, false), payload, toTimeline(spans.map(spanTextFromRow)), scores.map(scoreView)));
   }
 
   /** A page of trace summaries, written as JSON text (summaryViewJson) for the gateway to send on. */
@@ -50,9 +53,17 @@ export class TraceReadsService {
     if (filter.status !== undefined && !(TRACE_STATUSES as readonly string[]).includes(filter.status)) {
       throw DomainError.validation([{ path: 'status', message: `must be one of: ${TRACE_STATUSES.join(', ')}` }]);
     }
-    const rows = await selectTraceSummaries(this.dataSource.manager, ctx.projectId, filter, page.after || undefined, rowsForPage(page));
+    checkScoreFilter(filter);
+    const manager = this.dataSource.manager;
+    const rows = await selectTraceSummaries(manager, ctx.projectId, filter, page.after || undefined, rowsForPage(page));
     const { items, nextKey } = toPage(rows, page.limit, (row): TraceListKey => [Number(row.start_time), row.id as string]);
-    return { itemsJson: `[${items.map(summaryViewJson).join(',')}]`, nextKey };
+    // The page's scores in one more read: a score may come before or after its trace, so none is kept on the trace's row.
+    const scores = await selectLatestScores(
+      manager,
+      ctx.projectId,
+      items.map((row) => row.id as string),
+    );
+    return { itemsJson: `[${items.map((row) => summaryViewJson(row, scores.get(row.id as string))).join(',')}]`, nextKey };
   }
 
   /** For each named span and each of its stored ancestors: its stored parent. */

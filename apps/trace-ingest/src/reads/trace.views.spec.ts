@@ -96,6 +96,7 @@ describe('traceViewJson', () => {
       dropped: null,
       createdAt: '2026-11-26T08:00:05.000Z',
       updatedAt: '2026-11-26T08:00:06.000Z',
+      scores: [],
       input: { prompt: 'p' },
       output: null,
       spans: [
@@ -177,8 +178,8 @@ describe('summaryViewJson', () => {
   ];
   it.each(cases)('writes toSummaryView of %s', (_name, t, int8AsText) => {
     const row = traceRow(t, int8AsText);
-    const text = summaryViewJson(row);
-    expect(text).toBe(JSON.stringify(toSummaryView(traceFromRow(row, false))));
+    const text = summaryViewJson(row, { quality: 0.5, verdict: 'good' });
+    expect(text).toBe(JSON.stringify({ ...toSummaryView(traceFromRow(row, false)), scores: { quality: 0.5, verdict: 'good' } }));
     expect(JSON.parse(text)).toMatchObject({ id: t.id, startTime: new Date(t.startTime).toISOString(), metadata: JSON.parse(JSON.stringify(t.metadata)) as unknown });
   });
 });

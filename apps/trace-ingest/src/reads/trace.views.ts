@@ -1,4 +1,4 @@
-import type { TraceSummaryView } from '@cinetrace/contracts';
+import type { ScoreView, TraceFieldsView } from '@cinetrace/contracts';
 import { withMicros, type StoredTrace, type TimelineSpan } from '@cinetrace/traces';
 import type { Row } from '../store/trace-reads';
 import type { StoredSpanText } from '../store/trace-rows';
@@ -8,7 +8,8 @@ import { durationMs, isoTime } from './readable-time';
 const iso = isoTime;
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export function toSummaryView(t: StoredTrace): TraceSummaryView {
+/** The fields a trace's list item and its GET share (each adds its own `scores`). */
+export function toSummaryView(t: StoredTrace): TraceFieldsView {
   return {
     id: t.id,
     projectId: t.projectId,
@@ -35,8 +36,9 @@ export function toSummaryView(t: StoredTrace): TraceSummaryView {
  * A list item (TraceSummaryView) as JSON text, written from its row: the stored JSON columns
  * (tags, metadata, usage, dropped) are spliced in as the text JSON.stringify wrote, not
  * parsed here and serialized again by the gateway. A spec holds it to toSummaryView's JSON.
+ * `scores`: the latest value of each score name on the trace (selectLatestScores).
  */
-export function summaryViewJson(row: Row): string {
+export function summaryViewJson(row: Row, scores: Record<string, number | string | null> = {}): string {
   const startTime = withMicros(Number(row.start_time), Number(row.start_time_us ?? 0));
   const endTime = row.end_time === null || row.end_time === undefined ? null : withMicros(Number(row.end_time), Number(row.end_time_us ?? 0));
   const costUsd = row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd);
@@ -46,7 +48,8 @@ export function summaryViewJson(row: Row): string {
     `"durationMs":${JSON.stringify(durationMs(startTime, endTime))},"spanCount":${Number(row.span_count)},"errorCount":${Number(row.error_count)},` +
     `"tags":${columnText(row.tags, '[]')},"metadata":${columnText(row.metadata, '{}')},"userId":${JSON.stringify(row.user_id ?? null)},` +
     `"sessionId":${JSON.stringify(row.session_id ?? null)},"usage":${columnText(row.usage, '{}')},"costUsd":${JSON.stringify(costUsd)},` +
-    `"dropped":${columnText(row.dropped, 'null')},"createdAt":"${iso(Number(row.created_at))}","updatedAt":"${iso(Number(row.updated_at))}"}`
+    `"dropped":${columnText(row.dropped, 'null')},"createdAt":"${iso(Number(row.created_at))}","updatedAt":"${iso(Number(row.updated_at))}",` +
+    `"scores":${JSON.stringify(scores)}}`
   );
 }
 
@@ -59,10 +62,15 @@ const columnText = (value: unknown, absent: string) => (value === null || value 
  * (written by JSON.stringify), not parsed and serialized again: on a large trace that is a
  * large share of a GET's CPU. The gateway sends the text on as it is (JsonText).
  */
-export function traceViewJson(t: StoredTrace, payload: { input: string | null; output: string | null }, spans: TimelineSpan<StoredSpanText>[]): string {
+export function traceViewJson(
+  t: StoredTrace,
+  payload: { input: string | null; output: string | null },
+  spans: TimelineSpan<StoredSpanText>[],
+  scores: readonly ScoreView[] = [],
+): string {
   const summary = JSON.stringify(toSummaryView(t));
   const parts = spans.map(spanViewJson);
-  return `${summary.slice(0, -1)},"input":${json(payload.input)},"output":${json(payload.output)},"spans":[${parts.join(',')}]}`;
+  return `${summary.slice(0, -1)},"scores":${JSON.stringify(scores)},"input":${json(payload.input)},"output":${json(payload.output)},"spans":[${parts.join(',')}]}`;
 }
 
 /** A SpanView as JSON text, its fields in SpanView's order. */

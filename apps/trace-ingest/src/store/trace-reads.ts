@@ -105,7 +105,25 @@ function filterClauses(filters: TraceFilter, sql: SqlBuilder): string[] {
     clauses.push(`EXISTS (SELECT 1 FROM trace_tags g WHERE g.project_id = t.project_id AND g.trace_id = t.id AND g.tag = ${sql.bind(tag)})`);
   }
   clauses.push(...metadataClauses(sql, filters.metadata ?? {}));
+  if (filters.scoreName !== undefined) clauses.push(scoreClause(filters, sql));
   return clauses;
+}
+
+/**
+ * The trace's latest score of `scoreName` (by createdAt, then id: the one its summary shows)
+ * is within scoreMin..scoreMax, or is the category scoreValue; with neither, the trace has a
+ * score of that name. A probe of `scores_by_trace` per trace the list walks.
+ */
+function scoreClause(filters: TraceFilter, sql: SqlBuilder): string {
+  const conditions = [`s.project_id = t.project_id`, `s.trace_id = t.id`, `s.name = ${sql.bind(filters.scoreName)}`];
+  if (filters.scoreMin !== undefined) conditions.push(`s.value >= ${sql.bind(filters.scoreMin)}`);
+  if (filters.scoreMax !== undefined) conditions.push(`s.value <= ${sql.bind(filters.scoreMax)}`);
+  if (filters.scoreValue !== undefined) conditions.push(`s.string_value = ${sql.bind(filters.scoreValue)}`);
+  if (filters.scoreMin === undefined && filters.scoreMax === undefined && filters.scoreValue === undefined) {
+    return `EXISTS (SELECT 1 FROM scores s WHERE ${conditions.join(' AND ')})`;
+  }
+  const newer = `SELECT 1 FROM scores n WHERE n.project_id = s.project_id AND n.trace_id = s.trace_id AND n.name = s.name AND (n.created_at, n.id) > (s.created_at, s.id)`;
+  return `EXISTS (SELECT 1 FROM scores s WHERE ${conditions.join(' AND ')} AND NOT EXISTS (${newer}))`;
 }
 
 /** Every span of the trace with its parent. */

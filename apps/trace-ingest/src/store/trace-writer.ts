@@ -6,6 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertAbsentStatements, upsertStatements, type UpsertTable } from './sql-builder';
 import { ModelPriceTables } from '../prices/model-price-tables';
+import { insertScores, type StoredScore } from '../scores/scores.store';
 import { priceTrace } from '../prices/price-spans';
 import type { PriceTable } from '../prices/price-table';
 import { TraceIngestEnv } from '../trace-ingest.env';
@@ -14,6 +15,25 @@ import { queueMediaReferences, type QueuedMedia } from './trace-media-outbox';
 import { RECEIPT_TABLE, SPAN_TABLE, spanToRow, TAG_TABLE, TRACE_TABLE, toJson, traceFromRow, traceToRow } from './trace-rows';
 import { keepStoredSpan, loadUsageTrees } from './usage-tree-loads';
 import { AWAITING_TABLE, awaitingRow } from './usage-tree-rows';
+
+/** Scores per statement: 14 parameters each, well below PostgreSQL's 65,535. */
+const SCORES_PER_STATEMENT = 1000;
+
+/**
+ * The scores the messages carry (a benchmark task's scorer results), in the batch's
+ * transaction: a trace and the scores sent with it are stored together. Written over when
+ * their id is held already (a task's later attempt scores anew); the last of an id wins.
+ */
+async function storeStreamScores(manager: EntityManager, messages: readonly TraceIngestMessage[]): Promise<void> {
+  const scores = new Map<string, StoredScore>();
+  for (const { projectId, trace, scores: sent } of messages) {
+    for (const score of sent ?? []) {
+      scores.set(keyOf(projectId, score.id), { ...score, projectId, traceId: trace.id, configId: null, author: null });
+    }
+  }
+  const all = [...scores.values()];
+  for (let at = 0; at < all.length; at += SCORES_PER_STATEMENT) await insertScores(manager, all.slice(at, at + SCORES_PER_STATEMENT), { replace: true });
+}
 
 /** `projectId/traceId`: trace ids are the client's, unique only within a project. */
 const keyOf = (projectId: string, traceId: string) => `${projectId}/${traceId}`;
@@ -150,6 +170,7 @@ export class TraceWriter {
         if (parts) dropped.set(ingestId, parts);
       }
       await this.writeRest(manager, messages, written, dropped);
+      await storeStreamScores(manager, messages);
       const media = uncopiedMedia(written);
       if (media.length) await queueMediaReferences(manager, media);
       return media.length;

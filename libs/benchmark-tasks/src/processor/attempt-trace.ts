@@ -1,4 +1,4 @@
-import type { SpanInput, TaskJob, TaskScore, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
+import type { SpanInput, StreamScore, TaskJob, TaskScore, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
 import { newId } from '@cinetrace/ids';
 import type { PreparedTarget, TargetAnswer } from './targets';
 import { boundedPayload, withoutSecrets } from './trace-payloads';
@@ -6,8 +6,22 @@ import { boundedPayload, withoutSecrets } from './trace-payloads';
 export const TASK_TRACE_NAME = 'benchmark task';
 export const TASK_TRACE_TAGS = ['benchmark'];
 
-/** How the attempt ended, as the trace tells it. */
-export type AttemptResult = { output: unknown } | { error: string };
+/** How the attempt ended, as the trace tells it: with its scores when it got that far. */
+export type AttemptResult = { output: unknown; scores?: readonly TaskScore[] } | { error: string };
+
+/**
+ * The task's scorer results as scores of its trace (source `benchmark`; API.md, "Scores"): a
+ * score's number, else its pass as a boolean; a scorer that gave neither (its error) gives none.
+ * Ids are the task's and the scorer's place, so a later attempt's scores replace an earlier one's.
+ */
+export function taskScoresOf(taskId: string, scores: readonly TaskScore[], at: number): StreamScore[] {
+  return scores.flatMap((score, index): StreamScore[] => {
+    const base = { id: `${taskId}.score.${index}`, spanId: null, name: score.scorer.slice(0, 100), source: 'benchmark' as const, comment: null, evaluatorId: null, createdAt: at };
+    if (typeof score.score === 'number' && Number.isFinite(score.score)) return [{ ...base, value: score.score, stringValue: null, dataType: 'numeric' }];
+    if (typeof score.passed === 'boolean') return [{ ...base, value: score.passed ? 1 : 0, stringValue: String(score.passed), dataType: 'boolean' }];
+    return [];
+  });
+}
 
 /**
  * Records one attempt as spans while it runs, then gives the trace message. Every attempt
@@ -111,8 +125,16 @@ export class AttemptTrace {
       tags: [...TASK_TRACE_TAGS],
       spans: [attemptSpan, ...spans].map(withBoundedPayloads),
     };
+    const scores = 'scores' in result && result.scores?.length ? taskScoresOf(this.job.taskId, result.scores, endTime) : [];
     // Nobody asks for its receipt: the worker waits for the stream's acknowledgement instead.
-    return { ingestId: newId('ing'), projectId: this.job.projectId, receivedAt: this.now(), trace: withoutSecrets(trace, secrets), receipt: false };
+    return {
+      ingestId: newId('ing'),
+      projectId: this.job.projectId,
+      receivedAt: this.now(),
+      trace: withoutSecrets(trace, secrets),
+      receipt: false,
+      ...(scores.length ? { scores } : {}),
+    };
   }
 
   private get targetSpanId(): string {

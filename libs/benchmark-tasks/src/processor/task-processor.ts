@@ -88,7 +88,8 @@ export class TaskProcessor {
       }
       const finishedAt = this.now();
       trace.seal();
-      const recorded = this.publishTrace(job, trace.message({ output: work.answer.output }, finishedAt, secrets.keys));
+      // The scores travel with the trace: trace-ingest stores them beside it (source `benchmark`).
+      const recorded = this.publishTrace(job, trace.message({ output: work.answer.output, scores: work.scores }, finishedAt, secrets.keys));
       // Handled here too, so a caller that gives up on the task (a cancel) leaves no unhandled rejection.
       recorded.catch(() => undefined);
       return { ...work.answer, scores: work.scores, startedAt, finishedAt, recorded };

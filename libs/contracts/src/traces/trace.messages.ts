@@ -13,6 +13,11 @@ export interface TraceListFilters {
   /** ISO-8601, as normalised by the gateway. */
   from?: string;
   to?: string;
+  /** Traces whose latest score of this name is within scoreMin..scoreMax (inclusive) or is the category scoreValue. */
+  scoreName?: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  scoreValue?: string;
 }
 
 /** Keyset position of the trace list: newest startTime first, then id descending. */

@@ -1,5 +1,6 @@
 import type { TraceMediaAttachment } from '../media/trace-media.messages';
 import type { CostSource } from './model-prices';
+import type { StreamScore } from './scores';
 
 /**
  * Traces as they travel from the gateway to trace-ingest: validated, ids assigned,
@@ -96,4 +97,9 @@ export interface TraceIngestMessage {
    * trace's partition, so in order with the client's own writes of it).
    */
   media?: TraceMediaAttachment[];
+  /**
+   * Scores of this trace (a benchmark task's scorer results), stored with it in the same
+   * transaction, beside it in trace-ingest; they need not come with spans.
+   */
+  scores?: StreamScore[];
 }

@@ -1,6 +1,7 @@
 import { ApiAnyJson } from '../openapi/any-json';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { COST_SOURCES, type CostSource } from './model-prices';
+import { ScoreView } from './scores';
 import { SPAN_KINDS, SPAN_STATUSES, SpanKind, SpanStatus, TRACE_STATUSES, TraceStatus } from './trace.types';
 
 /** What merges left out to keep a trace within its limits (see the API reference): at most 100 names per list. */
@@ -42,7 +43,8 @@ export class TraceBatchView {
 /** Durations keep the microseconds the times were sent with; the ISO times are written to the millisecond. */
 const DURATION = 'endTime - startTime in milliseconds, to the microsecond (up to three decimals); null while there is no endTime';
 
-export class TraceSummaryView {
+/** What a trace's list item and its GET share; each adds its own `scores`. */
+export class TraceFieldsView {
   @ApiProperty() id: string;
   @ApiProperty() projectId: string;
   @ApiProperty({ type: String, nullable: true }) name: string | null;
@@ -73,6 +75,17 @@ export class TraceSummaryView {
   dropped: DroppedPartsView | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class TraceSummaryView extends TraceFieldsView {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { anyOf: [{ type: 'number' }, { type: 'string' }] },
+    description:
+      'The latest score of each name on the trace or its spans (by createdAt, then id): its number, or its stringValue for a categorical or boolean score (`true`, `false`)',
+    example: { quality: 0.82, verdict: 'good' },
+  })
+  scores: Record<string, number | string>;
 }
 
 export class SpanEventView {
@@ -108,7 +121,9 @@ export class SpanView {
   @ApiProperty({ type: [SpanEventView], nullable: true }) events: SpanEventView[] | null;
 }
 
-export class TraceView extends TraceSummaryView {
+export class TraceView extends TraceFieldsView {
+  @ApiProperty({ type: [ScoreView], description: 'Every score of the trace and its spans (spanId null: the whole trace), oldest first' })
+  scores: ScoreView[];
   @ApiAnyJson() input: unknown;
   @ApiAnyJson() output: unknown;
   @ApiProperty({ type: [SpanView], description: 'Ordered by startTime, then id' }) spans: SpanView[];
