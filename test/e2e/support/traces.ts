@@ -188,10 +188,16 @@ export async function readNow(api: Api, id: string): Promise<TraceView> {
   return response.body;
 }
 
-/** What a list item must be: the trace as GET shows it, without input, output and spans. */
-export function summaryOf(trace: TraceView): Omit<TraceView, 'input' | 'output' | 'spans'> {
-  const { input: _input, output: _output, spans: _spans, ...summary } = trace;
-  return summary;
+/**
+ * What a list item must be: the trace as GET shows it, without input, output and spans, and
+ * with the latest value of each score name (a label over a number) instead of its scores.
+ */
+export function summaryOf(trace: TraceView): Schema<'TraceSummaryView'> {
+  const { input: _input, output: _output, spans: _spans, scores, ...summary } = trace;
+  const latest: Record<string, number | string> = {};
+  // GET lists them oldest first (createdAt, then id): the last of each name stays.
+  for (const score of scores) latest[score.name] = score.stringValue ?? score.value!;
+  return { ...summary, scores: latest };
 }
 
 /** GET /api/v1/traces with `query`, failing loudly unless it answers 200; gives the ids in order. */
