@@ -86,4 +86,29 @@ describe('TraceIngestHandler', () => {
     await expect(handler.handle([exportRecord(exportBytes('cd'.repeat(16)))])).rejects.toThrow(/does not hold that one trace/);
     expect(stored).toEqual([]);
   });
+  it("takes the scores a task's trace carries, and sets aside a record whose scores are not of their shape", async () => {
+    const { handler, stored } = setup();
+    const score = {
+      id: 'task_1.score.0',
+      spanId: null,
+      name: 'exact_match',
+      value: 1,
+      stringValue: null,
+      dataType: 'numeric',
+      source: 'benchmark',
+      comment: null,
+      evaluatorId: null,
+      createdAt: 1,
+    };
+    const withScores = (scores: unknown[]): StreamRecord<TraceIngestMessage> => ({
+      key: 'prj_1/tr_1',
+      value: { ingestId: 'ing_s', projectId: 'prj_1', receivedAt: 1, trace: { id: 'tr_1', spans: [] }, receipt: false, scores: scores as TraceIngestMessage['scores'] },
+    });
+    await handler.handle([withScores([score])]);
+    expect(stored[0].scores).toEqual([score]);
+    for (const bad of [{ ...score, value: '1' }, { ...score, dataType: 'rank' }, { ...score, source: 'robot' }, { ...score, createdAt: Number.NaN }, null]) {
+      await expect(handler.handle([withScores([bad])])).rejects.toThrow(/is not a trace ingest message/);
+    }
+    expect(stored).toHaveLength(1);
+  });
 });
