@@ -49,6 +49,15 @@ describe('parseListQuery', () => {
     expect(paths(() => parseListQuery({ args: deep(100_000) }, spec))).toEqual([`args.metadata.a${'[0]'.repeat(62)}`]);
   });
 
+  it('parses a number filter from the query and from args, refusing what is not a finite number', () => {
+    const numeric = { scoreMin: 'number' } as const;
+    expect(parseListQuery({ scoreMin: '0.25' }, numeric).filters).toEqual({ scoreMin: 0.25 });
+    expect(parseListQuery({ scoreMin: '-3' }, numeric).filters).toEqual({ scoreMin: -3 });
+    expect(parseListQuery({ args: JSON.stringify({ scoreMin: 1 }) }, numeric).filters).toEqual({ scoreMin: 1 });
+    for (const scoreMin of ['', ' ', 'high', 'Infinity', 'NaN', '1e999']) expect(paths(() => parseListQuery({ scoreMin }, numeric))).toEqual(['scoreMin']);
+    expect(paths(() => parseListQuery({ args: JSON.stringify({ scoreMin: '1' }) }, numeric))).toEqual(['args.scoreMin']);
+  });
+
   it('refuses unknown and repeated query parameters', () => {
     expect(paths(() => parseListQuery({ color: 'red' }, spec))).toEqual(['color']);
     expect(paths(() => parseListQuery({ limit: ['1', '2'] }, spec))).toEqual(['limit']);
