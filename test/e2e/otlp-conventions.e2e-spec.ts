@@ -35,6 +35,9 @@ interface OtlpJsonRequest {
   resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpJsonSpan[] }> }>;
 }
 
+/** What the AI SDK's GenAI integration sends as gen_ai.system_instructions, as the first message of the input. */
+const SYSTEM_MESSAGE = { role: 'system', parts: [{ type: 'text', content: 'You plan short fox videos.' }] };
+
 const fixture = (name: string): OtlpJsonRequest => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as OtlpJsonRequest;
 const spansOf = (request: OtlpJsonRequest): OtlpJsonSpan[] => request.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
 /** The trace id of the fixture's span of this name. */
@@ -137,8 +140,10 @@ describe('OTLP: what OpenInference, the Vercel AI SDK and Traceloop send', () =>
       userId: 'ai-user-9',
       sessionId: 'ai-session-3',
       metadata: { 'service.name': 'storyboard-agent', 'service.version': '2.0.1', 'deployment.environment': 'production' },
-      input: [{ role: 'user', parts: [{ type: 'text', content: 'Plan a 10-second fox video for Lyon.' }] }],
+      // gen_ai.system_instructions, then gen_ai.input.messages: on the stream the input travels whole (made of two attributes).
+      input: [SYSTEM_MESSAGE, { role: 'user', parts: [{ type: 'text', content: 'Plan a 10-second fox video for Lyon.' }] }],
     });
+    expect(span(agent, 'chat gpt-4o-mini', 0).input).toEqual([SYSTEM_MESSAGE, { role: 'user', parts: [{ type: 'text', content: 'Plan a 10-second fox video for Lyon.' }] }]);
     expect(span(agent, 'invoke_agent gpt-4o-mini')).toMatchObject({ kind: 'agent', model: 'gpt-4o-mini' });
     expect(span(agent, 'step 1').kind).toBe('agent');
     expect(span(agent, 'step 1').model).toBeNull();
@@ -155,6 +160,7 @@ describe('OTLP: what OpenInference, the Vercel AI SDK and Traceloop send', () =>
     const project = await newProject();
     const request = fixture('ai-sdk-legacy');
     const traceId = traceIdOf(request, 'ai.generateText');
+    const embedId = traceIdOf(request, 'ai.embed');
     await send(project.key, request, 'protobuf');
 
     const trace = await readEventually(project.rest, traceId, (t) => t.spanCount === 4);
@@ -171,6 +177,10 @@ describe('OTLP: what OpenInference, the Vercel AI SDK and Traceloop send', () =>
     });
     expect(span(trace, 'ai.generateText.doGenerate', 1)).toMatchObject({ kind: 'generation', output: 'Sunny in Lyon: shoot the fox at noon.' });
     expect(span(trace, 'ai.toolCall')).toMatchObject({ kind: 'tool', input: { city: 'Lyon' }, output: { city: 'Lyon', sky: 'sunny' } });
+    // What the embedding spans embedded: ai.value on ai.embed (the trace's input), ai.values on its doEmbed.
+    const embedding = await readEventually(project.rest, embedId, (t) => t.spanCount === 2);
+    expect(embedding.input).toBe('Sunny in Lyon: shoot the fox at noon.');
+    expect(span(embedding, 'ai.embed.doEmbed')).toMatchObject({ kind: 'embedding', model: 'text-embedding-3-small', input: ['Sunny in Lyon: shoot the fox at noon.'] });
   });
 
   it("Traceloop's node SDK (protobuf, one whole trace): association properties, workflow, agent, task and tool, entity input and output", async () => {

@@ -29,6 +29,8 @@ export const GenAi = {
   /** The older names of the messages (span attributes before they moved to gen_ai.input/output.messages). */
   Prompt: 'gen_ai.prompt',
   Completion: 'gen_ai.completion',
+  /** The system prompt, given apart from the chat history: a list of parts (`[{ "type": "text", "content": "…" }]`) as JSON. */
+  SystemInstructions: 'gen_ai.system_instructions',
   ToolCallArguments: 'gen_ai.tool.call.arguments',
   ToolCallResult: 'gen_ai.tool.call.result',
   ConversationId: 'gen_ai.conversation.id',
@@ -115,6 +117,10 @@ export const AiSdk = {
   ResponseToolCalls: 'ai.response.toolCalls',
   ToolCallArgs: 'ai.toolCall.args',
   ToolCallResult: 'ai.toolCall.result',
+  /** On an `ai.embed` span: the value embedded, as JSON. */
+  Value: 'ai.value',
+  /** On `ai.embedMany` and the `.doEmbed` spans: the values embedded, a list of strings each a value as JSON. */
+  Values: 'ai.values',
   /** `experimental_telemetry: { metadata: { userId, sessionId } }` of AI SDK versions before 7, as their docs and Langfuse's advise. */
   UserId: 'ai.telemetry.metadata.userId',
   SessionId: 'ai.telemetry.metadata.sessionId',

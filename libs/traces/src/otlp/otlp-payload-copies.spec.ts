@@ -94,6 +94,20 @@ describe('OTLP payloads on the trace stream', () => {
     expect(video.spans[0].output).toMatchObject({ url: 'https://cdn.example.com/v.mp4', textOutput: caption });
   });
 
+  it('leaves in an input that begins with the system instructions (made of two attributes), and the trace input it gives', () => {
+    const instructions = JSON.stringify([{ type: 'text', content: caption }]);
+    const messages = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: caption }] }]);
+    const trace = validated(span([str('gen_ai.system_instructions', instructions), str('gen_ai.input.messages', messages), str('gen_ai.output.messages', messages)]));
+    expect(trace.spans[0].input).toEqual([{ role: 'system', parts: JSON.parse(instructions) as unknown }, ...(JSON.parse(messages) as unknown[])]);
+    const { copies, restored } = throughTheStream(trace);
+    // The output, from one attribute, still travels once.
+    expect(copies).toEqual([
+      [trace.spans[0].id, 'output', 'gen_ai.output.messages', 'json'],
+      [trace.spans[0].id, 'output', 'gen_ai.output.messages', 'json', 'trace'],
+    ]);
+    expect(restored).toEqual(trace);
+  });
+
   it("sends the trace's input and output (its root span's) once, and only when the root's are left out", () => {
     const child = { ...span([str('input.value', caption)]), parentSpanId: '00000000000000ff' };
     const root = { ...span([str('input.value', JSON.stringify(prompt)), str('output.value', 'ok')]), spanId: '00000000000000ff' };

@@ -1,6 +1,6 @@
 import type { SpanInput, TraceIngestMessage, TraceInput } from '@cinetrace/contracts';
 import { MIN_COPY_LENGTH } from '../attribute-copies';
-import { hasVideoOutput, movedNote, payloadSource } from './otlp-span-semantics';
+import { hasVideoOutput, joinsSystemInstructions, movedNote, payloadSource } from './otlp-span-semantics';
 
 /**
  * An OTLP span's input and output are made from its attributes (`input.value`, the GenAI
@@ -64,6 +64,8 @@ function copyOf(span: SpanInput, column: PayloadColumn): [key: string, form: 'te
   const attributes = span.attributes;
   if (value === undefined || value === null || !attributes) return undefined;
   if (column === 'output' && hasVideoOutput(attributes)) return undefined;
+  // An input that begins with the system instructions is made of two attributes: it travels as it is.
+  if (column === 'input' && joinsSystemInstructions(attributes, value)) return undefined;
   const key = payloadSource(attributes, column);
   const text = key === undefined ? undefined : attributes[key];
   if (key === undefined || typeof text !== 'string' || text.length < MIN_COPY_LENGTH) return undefined;

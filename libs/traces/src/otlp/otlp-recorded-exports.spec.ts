@@ -24,6 +24,7 @@ function tracesOf(fixture: string): TraceInput[] {
 const spanNamed = (trace: TraceInput, name: string, nth = 0) => trace.spans.filter((s) => s.name === name)[nth];
 const ANSWER = 'Sunny in Lyon: shoot the fox at noon.';
 const BRIEF = 'Plan a 10-second fox video for Lyon.';
+const SYSTEM_INSTRUCTIONS = { role: 'system', parts: [{ type: 'text', content: 'You plan short fox videos.' }] };
 
 describe('recorded exports of real instrumentations', () => {
   it('@arizeai/openinference-instrumentation-openai: session, user, tags, metadata, service, kinds, models, cache and reasoning tokens', () => {
@@ -70,7 +71,8 @@ describe('recorded exports of real instrumentations', () => {
       userId: 'ai-user-9',
       sessionId: 'ai-session-3',
       metadata: { 'service.name': 'storyboard-agent', 'service.version': '2.0.1', 'deployment.environment': 'production' },
-      input: [{ role: 'user', parts: [{ type: 'text', content: BRIEF }] }],
+      // gen_ai.system_instructions first, then gen_ai.input.messages.
+      input: [SYSTEM_INSTRUCTIONS, { role: 'user', parts: [{ type: 'text', content: BRIEF }] }],
     });
     expect(spanNamed(agent, 'invoke_agent gpt-4o-mini')).toMatchObject({ kind: 'agent', model: 'gpt-4o-mini' });
     expect(spanNamed(agent, 'step 1')).toMatchObject({ kind: 'agent' });
@@ -81,6 +83,7 @@ describe('recorded exports of real instrumentations', () => {
       model: 'gpt-4o-mini-2026-01-01',
       usage: { inputTokens: 11, outputTokens: 5, cachedInputTokens: 3 },
     });
+    expect((spanNamed(agent, 'chat gpt-4o-mini', 1).input as unknown[]).slice(0, 2)).toEqual([SYSTEM_INSTRUCTIONS, { role: 'user', parts: [{ type: 'text', content: BRIEF }] }]);
     expect(spanNamed(embedding, 'embeddings text-embedding-3-small')).toMatchObject({ kind: 'embedding', model: 'text-embedding-3-small' });
   });
 
@@ -105,7 +108,9 @@ describe('recorded exports of real instrumentations', () => {
     ]);
     expect(answerStep).toMatchObject({ kind: 'generation', output: ANSWER, usage: { inputTokens: 11, outputTokens: 5 } });
     expect(spanNamed(agent, 'ai.toolCall')).toMatchObject({ kind: 'tool', input: { city: 'Lyon' }, output: { city: 'Lyon', sky: 'sunny' } });
-    expect(spanNamed(embedding, 'ai.embed.doEmbed')).toMatchObject({ kind: 'embedding', model: 'text-embedding-3-small' });
+    expect(spanNamed(embedding, 'ai.embed.doEmbed')).toMatchObject({ kind: 'embedding', model: 'text-embedding-3-small', input: [ANSWER] });
+    expect(spanNamed(embedding, 'ai.embed')).toMatchObject({ kind: 'embedding', input: ANSWER });
+    expect(embedding.input).toBe(ANSWER);
   });
 
   it("Traceloop's node SDK (@traceloop/node-server-sdk): workflow, agent, task and tool kinds, entity input and output, association properties", () => {

@@ -31,6 +31,20 @@ function mapped(attributes: Record<string, Value>, events: object[] = []): Recor
   return payloads[0].trace.spans[0];
 }
 
+/** The one span these attributes and a list attribute (an OTLP arrayValue of strings) map to. */
+function mappedList(attributes: Record<string, Value>, key: string, items: string[]): Record<string, unknown> {
+  const span = {
+    traceId: TRACE,
+    spanId: CHILD,
+    name: 'step',
+    startTimeUnixNano: nanos(T0),
+    attributes: [...Object.entries(attributes).map(([k, v]) => attribute(k, v)), { key, value: { arrayValue: { values: items.map((item) => ({ stringValue: item })) } } }],
+  };
+  const { payloads, rejected } = otlpToTraces({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
+  expect(rejected).toEqual([]);
+  return payloads[0].trace.spans[0];
+}
+
 describe('OTLP span kinds', () => {
   it.each([
     ['agent_step', 'agent'],
@@ -179,6 +193,54 @@ describe('OTLP span inputs and outputs', () => {
       'input.value': 'the short form',
       'traceloop.entity.input': '{"args":[]}',
     });
+  });
+
+  it('the GenAI system instructions are the first message of the input, in the shape of the input messages', () => {
+    const instructions = [{ type: 'text', content: 'You plan short fox videos.' }];
+    const messages = [{ role: 'user', parts: [{ type: 'text', content: 'A fox in the snow' }] }];
+    const chat = mapped({ 'gen_ai.operation.name': 'chat', 'gen_ai.system_instructions': JSON.stringify(instructions), 'gen_ai.input.messages': JSON.stringify(messages) });
+    expect(chat.input).toEqual([{ role: 'system', parts: instructions }, ...messages]);
+    // Kept in attributes as sent, as every attribute is.
+    expect(chat.attributes).toMatchObject({ 'gen_ai.system_instructions': JSON.stringify(instructions) });
+    // Alone, they are the input; a plain text is one text part.
+    expect(mapped({ 'gen_ai.system_instructions': JSON.stringify(instructions) }).input).toEqual([{ role: 'system', parts: instructions }]);
+    expect(mapped({ 'gen_ai.system_instructions': 'Be brief.' }).input).toEqual([{ role: 'system', parts: [{ type: 'text', content: 'Be brief.' }] }]);
+  });
+
+  it('the system instructions join message lists only: a prompt string stays the input as sent, empty instructions say nothing', () => {
+    expect(mapped({ 'gen_ai.system_instructions': 'Be brief.', 'input.value': 'A fox' }).input).toBe('A fox');
+    expect(mapped({ 'gen_ai.system_instructions': '', 'gen_ai.input.messages': '[{"role":"user","parts":[]}]' }).input).toEqual([{ role: 'user', parts: [] }]);
+    // Messages carried as events take them too.
+    const fromEvents = mapped({ 'gen_ai.system_instructions': 'Be brief.' }, [
+      { name: 'gen_ai.user.message', timeUnixNano: nanos(T0), attributes: [attribute('content', 'A fox')] },
+    ]);
+    expect(fromEvents.input).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: 'Be brief.' }] },
+      { role: 'user', content: 'A fox' },
+    ]);
+  });
+
+  it('when attributes pass 64 KiB, notes the system instructions too when they went into the input', () => {
+    const instructions = JSON.stringify([{ type: 'text', content: 'plan fox videos, '.repeat(3000) }]);
+    const messages = JSON.stringify([{ role: 'user', content: 'a fox in the snow, '.repeat(2000) }]);
+    const span = mapped({ 'gen_ai.system_instructions': instructions, 'gen_ai.input.messages': messages });
+    expect(span.input).toEqual([{ role: 'system', parts: JSON.parse(instructions) as unknown }, ...(JSON.parse(messages) as unknown[])]);
+    expect(span.attributes).toMatchObject({
+      'gen_ai.system_instructions': expect.stringMatching(/moved to the span's input/),
+      'gen_ai.input.messages': expect.stringMatching(/moved to the span's input/),
+    });
+  });
+
+  it("the AI SDK's embedding spans: ai.value (ai.embed) or ai.values (ai.embedMany, doEmbed) in, each value as it was before JSON", () => {
+    // As the AI SDK sends them: ai.value JSON.stringify's the value, ai.values a list of such texts.
+    expect(mapped({ 'ai.operationId': 'ai.embed', 'ai.value': '"A fox in the snow"', 'ai.embedding': '[0.1,0.2]' })).toMatchObject({
+      kind: 'embedding',
+      input: 'A fox in the snow',
+    });
+    const many = mappedList({ 'ai.operationId': 'ai.embedMany' }, 'ai.values', ['"A fox"', '{"caption":"A hare"}', 'not JSON']);
+    expect(many).toMatchObject({ kind: 'embedding', input: ['A fox', { caption: 'A hare' }, 'not JSON'] });
+    // The embeddings are vectors, not an output a person reads: they stay in attributes only.
+    expect(mapped({ 'ai.value': '"A fox"', 'ai.embedding': '[0.1,0.2]' })).not.toHaveProperty('output');
   });
 
   it('keeps the source order: input.value, then Traceloop, then the AI SDK, then tool arguments', () => {

@@ -94,7 +94,19 @@ const USAGE_SOURCES: ReadonlyArray<[name: string, sources: readonly string[]]> =
  * note of where its value went (input and output hold 1 MiB each).
  */
 export const PAYLOAD_SOURCES = {
-  input: [GenAi.InputMessages, GenAi.Prompt, OpenInference.InputValue, Traceloop.EntityInput, AiSdk.PromptMessages, AiSdk.Prompt, GenAi.ToolCallArguments, AiSdk.ToolCallArgs],
+  input: [
+    GenAi.InputMessages,
+    GenAi.Prompt,
+    OpenInference.InputValue,
+    Traceloop.EntityInput,
+    AiSdk.PromptMessages,
+    AiSdk.Prompt,
+    GenAi.ToolCallArguments,
+    AiSdk.ToolCallArgs,
+    // What an embedding span embedded (the AI SDK's ai.embed, ai.embedMany and their doEmbed).
+    AiSdk.Value,
+    AiSdk.Values,
+  ],
   output: [
     GenAi.OutputMessages,
     GenAi.Completion,
@@ -118,6 +130,9 @@ const JSON_SOURCES = new Set<string>([
   AiSdk.ResponseToolCalls,
   AiSdk.ToolCallArgs,
   AiSdk.ToolCallResult,
+  AiSdk.Value,
+  // A list of JSON texts (each item parsed: jsonItems); a single string is the list as JSON.
+  AiSdk.Values,
 ]);
 
 const holdsPayload = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -148,7 +163,7 @@ export function semanticFields(a: Record<string, unknown>, events: ReadonlyArray
   const cost = sentCost(a);
   if (cost !== undefined) fields.costUsd = cost;
 
-  const input = payloadOf(a, events, 'input', a[OpenInference.InputMimeType]);
+  const input = withSystemInstructions(a, payloadOf(a, events, 'input', a[OpenInference.InputMimeType]));
   if (input !== undefined) fields.input = input;
   const output = payloadOf(a, events, 'output', a[OpenInference.OutputMimeType]);
   const video = videoAsset(a);
@@ -161,8 +176,40 @@ export function semanticFields(a: Record<string, unknown>, events: ReadonlyArray
 /** The span's input or output: its source attribute's value, else what its events or flattened messages say. */
 function payloadOf(a: Record<string, unknown>, events: ReadonlyArray<Record<string, unknown>> | undefined, column: 'input' | 'output', mimeType: unknown): unknown {
   const key = payloadSource(a, column);
+  if (key === AiSdk.Values && Array.isArray(a[key])) return jsonItems(a[key]);
   if (key !== undefined) return payloadValue(a[key], JSON_SOURCES.has(key) ? 'application/json' : mimeType);
   return (events?.length ? messagesFromEvents(events, column, parseJsonText) : undefined) ?? flattenedMessages(a, column);
+}
+
+/**
+ * The GenAI conventions carry the system prompt apart from the chat history, in
+ * `gen_ai.system_instructions` (a list of parts, as JSON). What the model was told reads
+ * whole only with it, so it becomes the input's first message, shaped as the conventions'
+ * own messages are: `{ role: "system", parts }`. Only when the input is a list of messages,
+ * or there is none (then the input is that one message); another input (a prompt string)
+ * is left as it came, and the instructions stay in `attributes` alone.
+ */
+export function withSystemInstructions(a: Record<string, unknown>, input: unknown): unknown {
+  const instructions = a[GenAi.SystemInstructions];
+  if (!holdsPayload(instructions) || (input !== undefined && !Array.isArray(input))) return input;
+  const system = { role: 'system', parts: systemParts(instructions) };
+  return input === undefined ? [system] : [system, ...(input as unknown[])];
+}
+
+/** Whether a span's input holds its system instructions (withSystemInstructions): it is made of two attributes then, a copy of neither. */
+export const joinsSystemInstructions = (a: Record<string, unknown>, input: unknown): boolean => holdsPayload(a[GenAi.SystemInstructions]) && Array.isArray(input);
+
+/** The parts of the system instructions: their list; a plain text (not the conventions' JSON) as one text part. */
+function systemParts(instructions: unknown): unknown[] {
+  const parsed = parseJsonText(instructions);
+  if (Array.isArray(parsed)) return parsed;
+  if (parsed !== null && typeof parsed === 'object') return [parsed];
+  return [{ type: 'text', content: parsed }];
+}
+
+/** A list of JSON texts as the values they hold (the AI SDK writes each item with JSON.stringify); an item that does not parse stays its text. */
+function jsonItems(items: unknown[]): unknown[] {
+  return items.map((item) => payloadValue(item, 'application/json'));
 }
 
 function kindOf(a: Record<string, unknown>): SpanKind | undefined {

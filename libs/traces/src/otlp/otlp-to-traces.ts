@@ -1,7 +1,7 @@
 import { MAX_SPANS_PER_TRACE } from '../trace.schema';
 import { METADATA_MAX_BYTES } from '../validate-trace';
-import { OtelExtras } from './otlp-conventions';
-import { movedNote, payloadSource, semanticFields } from './otlp-span-semantics';
+import { GenAi, OtelExtras } from './otlp-conventions';
+import { joinsSystemInstructions, movedNote, payloadSource, semanticFields } from './otlp-span-semantics';
 import { SPAN_TRACE_FIELDS, traceFieldsOfSpans } from './otlp-trace-fields';
 import { OtlpValueError, keyValuesToObject, spanIdHex, traceIdHex, unixNanosToMs } from './otlp-values';
 
@@ -125,6 +125,7 @@ function toSpan(raw: unknown, resource: Record<string, unknown> | undefined, sco
       const key = payloadSource(own, column);
       if (key !== undefined && span[column] !== undefined) attributes[key] = movedNote(key);
     }
+    if (joinsSystemInstructions(own, span.input)) attributes[GenAi.SystemInstructions] = movedNote(GenAi.SystemInstructions);
   }
   if (Object.keys(attributes).length) span.attributes = attributes;
   if (mappedEvents) span.events = mappedEvents;
@@ -140,7 +141,7 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  */
 const PAYLOAD_CHARS_WORTH_MEASURING = 8 * 1024;
 
-/** The characters of the attributes a span's input and output were taken from (a structured one: enough to be measured). */
+/** The characters of the attributes a span's input and output were taken from, system instructions included (a structured one: enough to be measured). */
 function payloadChars(own: Record<string, unknown>): number {
   let chars = 0;
   for (const column of ['input', 'output'] as const) {
@@ -149,6 +150,8 @@ function payloadChars(own: Record<string, unknown>): number {
     if (typeof value === 'string') chars += value.length;
     else if (value !== undefined) chars += PAYLOAD_CHARS_WORTH_MEASURING;
   }
+  const instructions = own[GenAi.SystemInstructions];
+  if (typeof instructions === 'string') chars += instructions.length;
   return chars;
 }
 
