@@ -103,6 +103,16 @@ describe('Scores', () => {
     expectProblem(await postScore(api, { traceId, name: 'x'.repeat(101), value: 1, comment: 'c'.repeat(5001) }), 400, 'validation_failed', ['name', 'comment']);
     expectProblem(await postScore(api, { traceId: 'has space', name: 'q', value: 1, source: 'robot' }), 400, 'validation_failed', ['traceId', 'source']);
     expectProblem(await postScore(api, { traceId, name: 'q', value: { nested: 1 } }), 400, 'validation_failed', ['value']);
+    // Text PostgreSQL cannot hold as sent is refused by its field, not a 500 from the store; filters with it find nothing.
+    expectProblem(await postScore(api, { traceId, name: 'q', value: 1, comment: 'a\u0000b' }), 400, 'validation_failed', ['comment']);
+    expectProblem(await api.post(SCORE_CONFIGS, { name: 'q\u0000', dataType: 'boolean' }), 400, 'validation_failed', ['name']);
+    for (const [path, query] of [
+      [SCORES, { name: 'a\u0000b' }],
+      [TRACES, { scoreName: 'a\u0000b' }],
+      [TRACES, { scoreName: 'q', scoreValue: 'a\u0000b' }],
+    ] as const) {
+      expect((await api.get(path, query)).status).toBeLessThan(500);
+    }
 
     const range = await createConfig(api, { name: 'quality', dataType: 'numeric', min: 0, max: 1, description: 'overall' });
     expect(range).toMatchObject({ name: 'quality', dataType: 'numeric', min: 0, max: 1, categories: null, archived: false });

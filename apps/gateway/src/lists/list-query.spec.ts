@@ -58,6 +58,12 @@ describe('parseListQuery', () => {
     expect(paths(() => parseListQuery({ args: JSON.stringify({ scoreMin: '1' }) }, numeric))).toEqual(['args.scoreMin']);
   });
 
+  it('refuses U+0000 in a text filter, from the query or args, which no stored text can hold', () => {
+    expect(paths(() => parseListQuery({ name: 'a\u0000b' }, spec))).toEqual(['name']);
+    expect(paths(() => parseListQuery({ tags: 'a,b\u0000' }, spec))).toEqual(['tags']);
+    expect(paths(() => parseListQuery({ args: JSON.stringify({ name: '\u0000', tags: ['x\u0000'] }) }, spec))).toEqual(['args.name', 'args.tags']);
+  });
+
   it('refuses unknown and repeated query parameters', () => {
     expect(paths(() => parseListQuery({ color: 'red' }, spec))).toEqual(['color']);
     expect(paths(() => parseListQuery({ limit: ['1', '2'] }, spec))).toEqual(['limit']);

@@ -27,6 +27,9 @@ export interface ListQuery {
 
 const PAGING_PARAMS = new Set(['limit', 'cursor', 'args']);
 
+/** No stored text holds U+0000 (PostgreSQL's text cannot), so a filter with it is the client's mistake, not a query for the store to fail on. */
+const NUL_MESSAGE = 'must not contain U+0000';
+
 /**
  * Parses a list route's query: `limit`, `cursor`, the route's own filters, and `args`
  * (a JSON object of those same filters, merged under the explicit parameters). Anything
@@ -98,6 +101,10 @@ function parseArgs(raw: unknown, spec: FilterSpec, maxJsonDepth: number, errors:
 function fromQueryString(raw: unknown, type: FilterType, name: string, errors: FieldError[]): unknown {
   const value = single(raw, name, errors);
   if (value === undefined) return undefined;
+  if (type !== 'time' && type !== 'number' && value.includes('\u0000')) {
+    errors.push({ path: name, message: NUL_MESSAGE });
+    return undefined;
+  }
   switch (type) {
     case 'string':
       return value;
@@ -123,8 +130,9 @@ function fromQueryString(raw: unknown, type: FilterType, name: string, errors: F
 function fromJson(value: unknown, type: FilterType, path: string, errors: FieldError[]): unknown {
   switch (type) {
     case 'string':
-      if (typeof value === 'string') return value;
-      errors.push({ path, message: 'must be a string' });
+      if (typeof value === 'string' && value.includes('\u0000')) errors.push({ path, message: NUL_MESSAGE });
+      else if (typeof value === 'string') return value;
+      else errors.push({ path, message: 'must be a string' });
       return undefined;
     case 'number':
       return parseNumber(value, path, errors);
@@ -133,8 +141,9 @@ function fromJson(value: unknown, type: FilterType, path: string, errors: FieldE
       errors.push({ path, message: 'must be a boolean' });
       return undefined;
     case 'string-list':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
-      errors.push({ path, message: 'must be an array of strings' });
+      if (Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\u0000'))) errors.push({ path, message: NUL_MESSAGE });
+      else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+      else errors.push({ path, message: 'must be an array of strings' });
       return undefined;
     case 'object':
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;

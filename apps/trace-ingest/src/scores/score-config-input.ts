@@ -1,4 +1,5 @@
 import { DomainError, SCORE_DATA_TYPES, SCORE_LIMITS, type FieldError, type ScoreDataType } from '@cinetrace/contracts';
+import { unfaithfulJsonValues } from '@cinetrace/traces';
 
 const CONFIG_FIELDS = ['name', 'dataType', 'min', 'max', 'categories', 'description'];
 const UPDATE_FIELDS = ['description', 'archived'];
@@ -24,7 +25,9 @@ const finite = (value: unknown): value is number => typeof value === 'number' &&
 /** POST /api/v1/score-configs' body, field by field; throws 400 validation_failed naming each offending one. */
 export function checkScoreConfigInput(raw: unknown): ScoreConfigDraft {
   if (!isPlainObject(raw)) throw DomainError.validation([{ path: 'body', message: 'must be a score config object { name, dataType, … }' }]);
-  const errors: FieldError[] = [];
+  // Text a store cannot hold as sent (U+0000, a lone surrogate), named by its field.
+  const errors: FieldError[] = unfaithfulJsonValues(raw);
+  if (errors.length) throw DomainError.validation(errors, 'The score config is not valid');
   const fail = (path: string, message: string) => errors.push({ path, message });
   for (const key of Object.keys(raw)) if (!CONFIG_FIELDS.includes(key)) fail(key, 'is not accepted here (unknown or read-only field)');
   const { name, dataType, min, max, categories, description } = raw;
@@ -86,7 +89,8 @@ function checkDescription(description: unknown, fail: (path: string, message: st
 /** PUT /api/v1/score-configs/{id}'s body: only the description and archived change; a config's type and range never do. */
 export function checkScoreConfigChange(raw: unknown): ScoreConfigChange {
   if (!isPlainObject(raw)) throw DomainError.validation([{ path: 'body', message: 'must be an object { description?, archived? }' }]);
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = unfaithfulJsonValues(raw);
+  if (errors.length) throw DomainError.validation(errors, 'The score config change is not valid');
   const fail = (path: string, message: string) => errors.push({ path, message });
   for (const key of Object.keys(raw)) {
     if (UPDATE_FIELDS.includes(key)) continue;

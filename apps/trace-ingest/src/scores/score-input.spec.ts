@@ -61,6 +61,11 @@ describe('checkScoreInput', () => {
     expect(paths(check({ traceId: 't', name: 'n', value: { a: 1 } }).errors)).toEqual(['value']);
     expect(paths(check([1]).errors)).toEqual(['body']);
   });
+
+  it('refuses text a store cannot hold as sent (U+0000, a lone surrogate), naming the field', () => {
+    expect(paths(check({ traceId: 't', name: 'a\u0000b', value: 1 }).errors)).toEqual(['name']);
+    expect(paths(check({ traceId: 't', name: 'n', value: 1, comment: 'x\ud800' }).errors)).toEqual(['comment']);
+  });
 });
 
 describe('applyConfig', () => {

@@ -1,5 +1,5 @@
 import { SCORE_DATA_TYPES, SCORE_LIMITS, SCORE_SOURCES, type FieldError, type ScoreDataType, type ScoreSource } from '@cinetrace/contracts';
-import { CLIENT_ID_PATTERN } from '@cinetrace/traces';
+import { CLIENT_ID_PATTERN, unfaithfulJsonValues } from '@cinetrace/traces';
 
 const CLIENT_ID = new RegExp(CLIENT_ID_PATTERN);
 const SCORE_FIELDS = ['id', 'traceId', 'spanId', 'name', 'value', 'stringValue', 'dataType', 'source', 'comment', 'configId', 'evaluatorId', 'author'];
@@ -54,7 +54,13 @@ export function checkScoreInput(raw: unknown, errors: FieldError[]): ScoreDraft 
     return undefined;
   }
   const before = errors.length;
-  const fail = (path: string, message: string) => errors.push({ path, message });
+  // Values a store cannot hold as sent (U+0000, a lone surrogate, a number past the double range), each named once.
+  const unfaithful = unfaithfulJsonValues(raw);
+  errors.push(...unfaithful);
+  const named = new Set(unfaithful.map((e) => e.path.split(/[.[]/)[0]));
+  const fail = (path: string, message: string) => {
+    if (!named.has(path)) errors.push({ path, message });
+  };
   for (const key of Object.keys(raw)) {
     if (!SCORE_FIELDS.includes(key)) fail(key, 'is not accepted here (unknown or read-only field)');
   }
