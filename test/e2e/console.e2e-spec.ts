@@ -204,6 +204,61 @@ describe('Console', () => {
     await expectAccessible(page, 'span-video');
   });
 
+  it('draws sub-millisecond spans: a visible bar, a duration in microseconds, in their order to the microsecond', async () => {
+    // Times to the microsecond (`…00.000100Z`). The two lookups start within one millisecond,
+    // z-lookup first: by their ids (or times to the millisecond) a-lookup would come first.
+    const micro = (ms: number) => `${new Date(T0 + 300_000 + Math.floor(ms)).toISOString().slice(0, -1)}${String(Math.round((ms % 1) * 1000)).padStart(3, '0')}Z`;
+    const trace = {
+      id: unique('tr-console-micro'),
+      name: unique('Cache lookups'),
+      startTime: micro(0),
+      endTime: micro(400),
+      spans: [
+        { id: 'root', name: 'answer-from-cache', kind: 'agent', startTime: micro(0), endTime: micro(400) },
+        { id: 'z-lookup', parentId: 'root', name: 'z-lookup', kind: 'retrieval', startTime: micro(0.1), endTime: micro(0.35) },
+        { id: 'a-lookup', parentId: 'root', name: 'a-lookup', kind: 'retrieval', startTime: micro(0.6), endTime: micro(0.9) },
+        { id: 'render', parentId: 'root', name: 'render-answer', kind: 'llm', startTime: micro(1), endTime: micro(399.5) },
+      ],
+    };
+    await ingest(api, trace, { wait: true });
+    // From the navigation's Traces (on every page), to the new trace.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Traces', exact: true }).click();
+    await page.getByRole('link', { name: trace.name }).click();
+    const waterfall = page.getByRole('table', { name: 'Waterfall' });
+    const rows = waterfall.locator('[role=row][data-span-id]');
+    await expectEventually(async () => expect(await rows.count()).toBe(4));
+    expect(await rows.evaluateAll((els: PageElement[]) => els.map((e) => e.getAttribute('data-span-id')))).toEqual(['root', 'z-lookup', 'a-lookup', 'render']);
+    expect(await waterfall.locator('[data-span-id="z-lookup"] .wf-duration').textContent()).toBe('250 µs');
+    expect(await waterfall.locator('[data-span-id="a-lookup"] .wf-duration').textContent()).toBe('300 µs');
+    // 250 µs of 400 ms is a fraction of a pixel of the track: drawn all the same, a few pixels wide.
+    const bar = await waterfall.locator('[data-span-id="z-lookup"] .wf-bar').boundingBox();
+    expect(bar!.width).toBeGreaterThanOrEqual(3);
+    await screenshot(page, 'trace-sub-ms');
+    await page.getByRole('button', { name: 'z-lookup' }).click();
+    const panel = page.getByRole('complementary', { name: 'Span z-lookup' });
+    await panel.getByText('250 µs').waitFor();
+
+    // A whole trace within a millisecond is drawn to its own scale, its axis in microseconds.
+    const quick = {
+      id: unique('tr-console-quick'),
+      name: unique('One cache hit'),
+      startTime: micro(1000),
+      endTime: micro(1000.9),
+      spans: [
+        { id: 'root', name: 'cache-hit', kind: 'agent', startTime: micro(1000), endTime: micro(1000.9) },
+        { id: 'read', parentId: 'root', name: 'read-entry', kind: 'retrieval', startTime: micro(1000.3), endTime: micro(1000.55) },
+      ],
+    };
+    await ingest(api, quick, { wait: true });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Traces', exact: true }).click();
+    await page.getByRole('link', { name: quick.name }).click();
+    await expectEventually(async () => expect(await rows.count()).toBe(2));
+    const read = await waterfall.locator('[data-span-id="read"] .wf-bar').evaluate((e: PageElement) => ({ left: e.style.left, width: e.style.width }));
+    expect(parseFloat(read.width)).toBeCloseTo((0.25 / 0.9) * 100, 1);
+    expect(await waterfall.locator('.wf-tick').allTextContents()).toEqual(['0', '200 µs', '400 µs', '600 µs', '800 µs']);
+    await screenshot(page, 'trace-under-1ms');
+  });
+
   /**
    * Opens the big trace from the list; answers the console's part of it: from the trace's
    * answer fully received (the browser's resource timing) to the waterfall shown. The answer's

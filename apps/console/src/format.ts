@@ -1,7 +1,12 @@
-/** 850 ms, 1.24 s, 2 m 05 s: short enough for a waterfall column. */
+/**
+ * 250 µs, 2.5 ms, 850 ms, 1.24 s, 2 m 05 s: short enough for a waterfall column. Durations
+ * come to the microsecond: below a millisecond they read in whole microseconds, below ten
+ * with up to two decimals.
+ */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '—';
-  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
+  if (ms < 10) return `${Number(ms.toFixed(2))} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   const minutes = Math.floor(ms / 60_000);

@@ -1,5 +1,6 @@
 import type { Span } from './api-types';
-import { MIN_BAR_PCT, axisTicks, layoutTimeline, visibleWindow } from './timeline';
+import { formatDuration } from './format';
+import { MIN_BAR_PCT, axisTicks, epochMs, layoutTimeline, visibleWindow } from './timeline';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -64,6 +65,63 @@ describe('layoutTimeline', () => {
   it('still shows every span when parents form a cycle', () => {
     const { rows } = layoutTimeline([span('a', 'b', 0, 10), span('b', 'a', 5, 10)], trace);
     expect(rows.map((r) => r.span.id).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('sub-millisecond spans (times to the microsecond)', () => {
+  const trace = { startTime: at(0), endTime: at(1000), durationMs: 1000 };
+  /** A span as the API answers it: ISO times written to the millisecond (truncated), durationMs to the microsecond. */
+  function apiSpan(id: string, parentId: string | null, startMs: number, durationMs: number): Span {
+    const truncated = (ms: number) => new Date(T0 + Math.floor(ms)).toISOString();
+    return { ...span(id, parentId, 0, 0), startTime: truncated(startMs), endTime: truncated(startMs + durationMs), durationMs };
+  }
+
+  it('draws a 0.25 ms span as long as it lasted (the API durationMs), visible, and labels it in microseconds', () => {
+    const { rows } = layoutTimeline([span('root', null, 0, 1000), apiSpan('lookup', 'root', 400.1, 0.25)], trace);
+    expect(rows[1].durationMs).toBe(0.25);
+    expect(rows[1].widthPct).toBeGreaterThanOrEqual(MIN_BAR_PCT);
+    expect(formatDuration(rows[1].durationMs)).toBe('250 µs');
+  });
+
+  it('scales a trace shorter than a millisecond to its own length, not to a whole millisecond', () => {
+    const spans = [apiSpan('root', null, 0, 0.75), apiSpan('a', 'root', 0, 0.25)];
+    const { rows, totalMs } = layoutTimeline(spans, { startTime: at(0), endTime: at(0), durationMs: 0.75 });
+    expect(totalMs).toBe(0.75);
+    expect(rows[0]).toMatchObject({ widthPct: 100, durationMs: 0.75 });
+    expect(rows[1].widthPct).toBeCloseTo(100 / 3, 6);
+    // The axis counts in microseconds: round steps, without the dust of summed decimals.
+    expect(axisTicks(totalMs).map((t) => formatDuration(t.ms))).toEqual(['0 µs', '200 µs', '400 µs', '600 µs']);
+  });
+
+  it('keeps the order the API lists spans in (their start to the microsecond) when they start within one millisecond', () => {
+    // The API lists z (at 0.100) before a (at 0.600): the ISO times say 0 for both, and ids would put a first.
+    const spans = [span('root', null, 0, 1000), apiSpan('z-first', 'root', 0.1, 0.2), apiSpan('a-second', 'root', 0.6, 0.3)];
+    expect(layoutTimeline(spans, trace).rows.map((r) => r.span.id)).toEqual(['root', 'z-first', 'a-second']);
+  });
+
+  it('places spans by their microseconds when the times carry them', () => {
+    const micro = (ms: number) => `${new Date(T0 + Math.floor(ms)).toISOString().slice(0, -1)}${String(Math.round((ms % 1) * 1000)).padStart(3, '0')}Z`;
+    const withMicros = (id: string, start: number, end: number): Span => ({ ...span(id, 'root', 0, 0), startTime: micro(start), endTime: micro(end), durationMs: null });
+    const spans = [span('root', null, 0, 1), withMicros('late', 0.6, 0.9), withMicros('early', 0.1, 0.35)];
+    const { rows } = layoutTimeline(spans, { startTime: at(0), endTime: at(1) });
+    expect(rows.map((r) => r.span.id)).toEqual(['root', 'early', 'late']);
+    expect(rows[1]).toMatchObject({ startMs: 0.1, durationMs: 0.25 });
+    expect(rows[1].offsetPct).toBeCloseTo(10, 6);
+    expect(rows[2].offsetPct).toBeCloseTo(60, 6);
+    expect(rows[2].widthPct).toBeCloseTo(30, 6);
+  });
+
+  it('reads the microseconds of an ISO time, whatever its zone, and times to the millisecond as Date.parse does', () => {
+    // An epoch double holds a time to about a quarter of a microsecond: compared to the microsecond.
+    expect(epochMs('2026-01-01T00:00:00.000250Z') - T0).toBeCloseTo(0.25, 3);
+    expect(epochMs('2026-01-01T01:00:00.123456789+01:00') - T0).toBeCloseTo(123.456, 3);
+    expect(epochMs('2026-01-01T00:00:00.5Z')).toBe(T0 + 500);
+    expect(epochMs('2026-01-01T00:00:00Z')).toBe(T0);
+    expect(epochMs('not a time')).toBeNaN();
+  });
+
+  it('labels durations to the microsecond', () => {
+    expect([0, 0.001, 0.25, 0.999, 1.25, 5, 9.996, 850, 1240].map(formatDuration)).toEqual(['0 µs', '1 µs', '250 µs', '999 µs', '1.25 ms', '5 ms', '10 ms', '850 ms', '1.24 s']);
   });
 });
 

@@ -23,21 +23,47 @@ export interface TimelineLayout {
 }
 
 export const MIN_BAR_PCT = 0.2;
+/** The shortest scale a trace is drawn against: one microsecond, the finest time the API keeps. */
+export const MIN_TOTAL_MS = 0.001;
+
+const SECOND_FRACTION = /T\d{2}:\d{2}:\d{2}\.(\d+)/;
+
+/**
+ * Epoch milliseconds of an ISO time, with its microseconds as a fraction when it writes them
+ * (`…00.000250Z` reads 0.25 ms past the second; Date.parse would drop them). NaN for a time
+ * that does not parse.
+ */
+export function epochMs(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return ms;
+  const fraction = SECOND_FRACTION.exec(iso)?.[1];
+  return fraction && fraction.length > 3 ? ms + Number(fraction.slice(3, 6).padEnd(3, '0')) / 1000 : ms;
+}
+
+/** A time in milliseconds to the microsecond: differences of epoch doubles carry dust past it. */
+const toMicros = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /**
  * Lays the spans out as a waterfall: depth-first tree order (a parent, then its children
  * by start time), so a child sits under its parent; bars to scale of the whole trace.
  * A span whose parent is not in the trace is shown as a root rather than dropped.
+ *
+ * Sub-millisecond spans: the API writes times to the millisecond but answers `durationMs`
+ * to the microsecond, and lists spans in their start order to the microsecond. So a closed
+ * span ends at its start plus its `durationMs` (its bar as long as it was), and spans that
+ * start within one millisecond keep the API's order rather than their ids'.
  */
-export function layoutTimeline(spans: Span[], trace: { startTime: string; endTime?: string | null }, nowMs = Date.now()): TimelineLayout {
+export function layoutTimeline(spans: Span[], trace: { startTime: string; endTime?: string | null; durationMs?: number | null }, nowMs = Date.now()): TimelineLayout {
   const starts = new Map<string, number>();
   const ends = new Map<string, number>();
-  let first = Date.parse(trace.startTime);
-  let last = trace.endTime ? Date.parse(trace.endTime) : Number.NaN;
+  const order = new Map<string, number>();
+  let first = epochMs(trace.startTime);
+  let last = trace.endTime ? endOf(trace, first) : Number.NaN;
   for (const span of spans) {
-    const start = Date.parse(span.startTime);
+    const start = epochMs(span.startTime);
     starts.set(span.id, start);
-    const end = span.endTime ? Date.parse(span.endTime) : Number.NaN;
+    if (!order.has(span.id)) order.set(span.id, order.size);
+    const end = endOf(span, start);
     if (!Number.isNaN(end)) ends.set(span.id, end);
     if (Number.isNaN(first) || start < first) first = start;
     const latest = Number.isNaN(end) ? start : end;
@@ -47,7 +73,7 @@ export function layoutTimeline(spans: Span[], trace: { startTime: string; endTim
   // A running trace with open spans: their bars run to now, not to the latest closed span.
   if (!trace.endTime && spans.some((s) => !ends.has(s.id))) last = Math.max(Number.isNaN(last) ? first : last, nowMs);
   if (Number.isNaN(last)) last = first;
-  const totalMs = Math.max(last - first, 1);
+  const totalMs = Math.max(toMicros(last - first), MIN_TOTAL_MS);
 
   const ids = new Set(spans.map((s) => s.id));
   const children = new Map<string | null, Span[]>();
@@ -57,7 +83,7 @@ export function layoutTimeline(spans: Span[], trace: { startTime: string; endTim
     if (list) list.push(span);
     else children.set(parent, [span]);
   }
-  const byStart = (a: Span, b: Span) => starts.get(a.id)! - starts.get(b.id)! || a.id.localeCompare(b.id);
+  const byStart = (a: Span, b: Span) => starts.get(a.id)! - starts.get(b.id)! || order.get(a.id)! - order.get(b.id)!;
   for (const list of children.values()) list.sort(byStart);
 
   const rows: TimelineRow[] = [];
@@ -84,11 +110,20 @@ export function layoutTimeline(spans: Span[], trace: { startTime: string; endTim
     const start = starts.get(span.id)!;
     const running = !ends.has(span.id);
     const end = running ? last : ends.get(span.id)!;
-    const durationMs = Math.max(0, end - start);
-    const offsetPct = clampPct(((start - first) / totalMs) * 100);
+    const durationMs = Math.max(0, toMicros(end - start));
+    const startMs = toMicros(start - first);
+    const offsetPct = clampPct((startMs / totalMs) * 100);
     const widthPct = Math.min(100 - offsetPct, Math.max(MIN_BAR_PCT, (durationMs / totalMs) * 100));
-    return { span, depth, offsetPct, widthPct, startMs: start - first, durationMs, running, error: span.status === 'error' };
+    return { span, depth, offsetPct, widthPct, startMs, durationMs, running, error: span.status === 'error' };
   }
+}
+
+/** A closed span's (or trace's) end: its start plus the API's durationMs (to the microsecond), else its endTime; NaN while it runs. */
+function endOf(timed: { endTime?: string | null; durationMs?: number | null }, start: number): number {
+  if (!timed.endTime) return Number.NaN;
+  const { durationMs } = timed;
+  if (typeof durationMs === 'number' && Number.isFinite(durationMs) && durationMs >= 0 && !Number.isNaN(start)) return start + durationMs;
+  return epochMs(timed.endTime);
 }
 
 function clampPct(value: number): number {
@@ -101,7 +136,11 @@ export function axisTicks(totalMs: number, count = 5): Array<{ ms: number; pct: 
   const magnitude = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-3)));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
   const ticks: Array<{ ms: number; pct: number }> = [];
-  for (let ms = 0; ms <= totalMs + 1e-9; ms += step) ticks.push({ ms, pct: (ms / totalMs) * 100 });
+  // Multiplied, not summed: 0.1 added three times is 0.30000000000000004.
+  for (let i = 0; i * step <= totalMs * (1 + 1e-9); i++) {
+    const ms = toMicros(i * step);
+    ticks.push({ ms, pct: (ms / totalMs) * 100 });
+  }
   return ticks;
 }
 
