@@ -36,7 +36,7 @@ import {
   scoreConfigView,
   scoreView,
   selectLiveConfigsByName,
-  selectScoreConfig,
+  selectScoreConfigs,
   selectScoreConfigPage,
   selectScorePage,
   selectScoresById,
@@ -152,8 +152,8 @@ export class ScoresService {
     const fresh = checked.flatMap((c) => (c.ok ? [c.score] : []));
     // A batch naming one id twice: the first stands, the second is compared with it as with a stored one.
     const firstOfId = new Map<string, StoredScore>();
-    const toInsert = fresh.filter((s) => !firstOfId.has(s.id) && !!firstOfId.set(s.id, s));
-    const inserted = await insertScores(manager, toInsert);
+    for (const score of fresh) if (!firstOfId.has(score.id)) firstOfId.set(score.id, score);
+    const inserted = await insertScores(manager, [...firstOfId.values()]);
     const held = await selectScoresById(
       manager,
       ctx.projectId,
@@ -177,12 +177,7 @@ export class ScoresService {
   private async configsFor(manager: EntityManager, projectId: string, drafts: Array<ScoreDraft | undefined>) {
     const ids = [...new Set(drafts.flatMap((d) => (d?.configId !== undefined ? [d.configId] : [])))];
     const names = [...new Set(drafts.flatMap((d) => (d && d.configId === undefined ? [d.name] : [])))];
-    const byId = new Map<string, StoredScoreConfig>();
-    for (const id of ids) {
-      const config = await selectScoreConfig(manager, projectId, id);
-      if (config) byId.set(id, config);
-    }
-    return { byId, byName: await selectLiveConfigsByName(manager, projectId, names) };
+    return { byId: await selectScoreConfigs(manager, projectId, ids), byName: await selectLiveConfigsByName(manager, projectId, names) };
   }
 }
 

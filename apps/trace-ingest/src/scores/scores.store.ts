@@ -229,10 +229,12 @@ export async function countScoreConfigs(manager: EntityManager, projectId: strin
   return Number(row.n);
 }
 
-export async function selectScoreConfig(manager: EntityManager, projectId: string, id: string): Promise<StoredScoreConfig | undefined> {
+/** The project's configs of these ids, archived or not (a score naming one by id is checked by it). */
+export async function selectScoreConfigs(manager: EntityManager, projectId: string, ids: readonly string[]): Promise<Map<string, StoredScoreConfig>> {
+  if (!ids.length) return new Map();
   const sql = new SqlBuilder(dialectOf(manager));
-  const [row]: Row[] = await manager.query(`SELECT ${CONFIG_COLUMNS} FROM score_configs WHERE project_id = ${sql.bind(projectId)} AND id = ${sql.bind(id)}`, sql.params);
-  return row ? configFromRow(row) : undefined;
+  const rows: Row[] = await manager.query(`SELECT ${CONFIG_COLUMNS} FROM score_configs WHERE project_id = ${sql.bind(projectId)} AND id IN (${sql.bindAll(ids)})`, sql.params);
+  return new Map(rows.map((r) => [r.id as string, configFromRow(r)]));
 }
 
 /** The configs of these names that are not archived: the ones that check a score by its name. */
