@@ -9,9 +9,10 @@ import type { Readable } from 'node:stream';
  * faults included), which every other request waited behind; copied as they arrive, each
  * chunk costs a few microseconds. The buffer owns its memory whole (Buffer.allocUnsafeSlow,
  * never a slice of a shared pool), so it can be moved to a worker thread without a copy
- * (ownsItsMemory, owned-bytes.ts). A body without Content-Length (chunked) is joined at its end as before.
+ * (ownsItsMemory, owned-bytes.ts), or comes from `allocate` (a BodyMemoryPool's). A body without
+ * Content-Length (chunked) is joined at its end as before.
  */
-export function readRawBody(request: FastifyRequest, payload: Readable, limit: number): Promise<Buffer> {
+export function readRawBody(request: FastifyRequest, payload: Readable, limit: number, allocate: (length: number) => Buffer = Buffer.allocUnsafeSlow): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length']);
     const sized = Number.isSafeInteger(declared) && declared >= 0;
@@ -20,7 +21,7 @@ export function readRawBody(request: FastifyRequest, payload: Readable, limit: n
       reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
       return;
     }
-    const whole = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
+    const whole = sized ? allocate(declared) : undefined;
     const chunks: Buffer[] = [];
     let received = 0;
 

@@ -2,6 +2,7 @@ import { DomainError, ErrorCode } from '@cinetrace/contracts';
 import type { OtlpEncoding } from '@cinetrace/traces';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BodyIntake } from '../http/body-intake';
+import { BodyMemoryPool } from '../http/body-memory-pool';
 import { bodyLimitOf, readRawBody } from '../http/raw-body';
 import { ON_LOOP_MAX_BYTES, gunzipWithin } from './otlp-gunzip';
 import { isOtlpRoute } from './otlp-routes';
@@ -13,6 +14,13 @@ export interface OtlpBody {
   /** The bytes are still gzip: a large body, decompressed on a decoding thread (readOtlpBody). */
   gzipped?: true;
 }
+
+/**
+ * The memory of protobuf exports too large to decode on the loop (they go to a decoding thread
+ * and back): used again for the next once an export is refused or decoded and not kept
+ * (OtlpDecoder.release). At most 32 MiB of it is kept.
+ */
+export const OTLP_BODY_MEMORY = new BodyMemoryPool(ON_LOOP_MAX_BYTES + 1, 32 * 1024 * 1024);
 
 export const PROTOBUF_CONTENT_TYPES = ['application/x-protobuf', 'application/protobuf'];
 
@@ -36,7 +44,7 @@ export function registerProtobufBodyParser(fastify: FastifyInstance, maxBodyByte
       done(new DomainError(ErrorCode.UnsupportedMediaType, 'Send the body as application/json'), undefined);
       return;
     }
-    readRawBody(request, payload, bodyLimitOf(request, maxBodyBytes))
+    readRawBody(request, payload, bodyLimitOf(request, maxBodyBytes), (length) => OTLP_BODY_MEMORY.take(length))
       .then((bytes) => (isIdentity(request) ? { encoding: 'protobuf' as const, bytes } : readOtlpBody(request, bytes, 'protobuf', maxBodyBytes)))
       .then(
         (read) => done(null, read),

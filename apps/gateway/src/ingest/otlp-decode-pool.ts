@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { GatewayEnv } from '../gateway.env';
 import { FairShareLimiter, FairShareRefusal } from './fair-share-limiter';
 import { ownsItsMemory } from '../http/owned-bytes';
-import type { OtlpBody } from './otlp-body';
+import { OTLP_BODY_MEMORY, type OtlpBody } from './otlp-body';
 import { decodeOtlpExport, type OtlpDecoded } from './otlp-decoding';
 import type { OtlpThreadAnswer, OtlpThreadTask } from './otlp-decode.worker';
 import { ON_LOOP_MAX_BYTES } from './otlp-gunzip';
@@ -31,6 +31,8 @@ export interface OtlpDecoder {
   decode(projectId: string, body: OtlpBody): Promise<OtlpDecoded>;
   /** Why an export of `bytes` (as its Content-Length says) to `projectId` would be refused now, before its body is read; undefined if it would not. */
   refusalBeforeReading(projectId: string, bytes: number): DomainError | undefined;
+  /** Says `body` will not be read again (refused, or decoded and not published as its bytes): its memory may serve the next export. */
+  release(body: OtlpBody): void;
 }
 
 /**
@@ -80,17 +82,23 @@ export class OtlpDecodePool implements OtlpDecoder, OnApplicationShutdown {
     return refusal && refusalError(refusal);
   }
 
+  release(body: OtlpBody): void {
+    OTLP_BODY_MEMORY.give(body.bytes);
+  }
+
   /**
    * The bytes are moved to the thread and back, not copied (a 3 MiB copy held the loop for
    * milliseconds): `body.bytes` is a new view of the same bytes once this resolves. A body
-   * that is a view of a larger buffer (gunzipped, or from a pool), which a move would take
-   * whole, is copied first.
+   * that is a view of a larger buffer (gunzipped, or from Node's pool), which a move would
+   * take whole, is copied first; a body of OTLP_BODY_MEMORY's moves with its memory.
    */
   private async onThread(body: OtlpBody): Promise<OtlpDecoded> {
-    const bytes = ownsItsMemory(body.bytes) ? body.bytes : new Uint8Array(body.bytes);
+    const pooled = OTLP_BODY_MEMORY.handedOut(body.bytes);
+    const bytes = OTLP_BODY_MEMORY.handedOut(body.bytes) || ownsItsMemory(body.bytes) ? body.bytes : new Uint8Array(body.bytes);
     const task: OtlpThreadTask = { encoding: body.encoding, bytes, maxJsonDepth: this.env.MAX_JSON_DEPTH, ...(body.gzipped ? { gunzipWithin: this.env.MAX_BODY_BYTES } : {}) };
     const { decoded, bytes: back } = await this.pool.run(task, { transferList: [bytes.buffer] });
-    // Decompressed, when they came gzipped.
+    // Decompressed, when they came gzipped; else the same memory, the pool's again if it was.
+    if (pooled && !body.gzipped) OTLP_BODY_MEMORY.adopt(back.buffer);
     body.bytes = Buffer.from(back.buffer, back.byteOffset, back.byteLength);
     delete body.gzipped;
     return decoded;

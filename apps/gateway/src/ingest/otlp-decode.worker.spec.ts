@@ -39,6 +39,18 @@ entry.default({ encoding: 'protobuf', bytes, maxJsonDepth: 64 }).then((result) =
     expect(answer).toEqual({ movable: true, transfers: 1, ok: true, bytes: [0x0a, 0x00] });
   }, 60_000);
 
+  it("hands a body that is a view at the start of larger memory (the gateway's body pool) back with all of its memory", async () => {
+    const answer = await inDecodingThread<{ bytes: number[]; memory: number }>(`
+const { Piscina } = require('piscina');
+const bytes = new Uint8Array(new ArrayBuffer(1024), 0, 2);
+bytes.set([0x0a, 0x00]);
+entry.default({ encoding: 'protobuf', bytes, maxJsonDepth: 64 }).then((result) => {
+  const value = result[Piscina.valueSymbol];
+  parentPort.postMessage({ bytes: [...value.bytes], memory: value.bytes.buffer.byteLength });
+});`);
+    expect(answer).toEqual({ bytes: [0x0a, 0x00], memory: 1024 });
+  }, 60_000);
+
   it('decompresses a gzipped export on the thread, within the body limit, and answers 413 past it', async () => {
     const answer = await inDecodingThread<Array<{ ok: boolean; code?: string; bytes: number }>>(`
 const { Piscina } = require('piscina');

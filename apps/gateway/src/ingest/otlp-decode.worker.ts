@@ -45,8 +45,9 @@ export default async function decodeOnThread(task: OtlpThreadTask): Promise<Otlp
     if (!(err instanceof DomainError)) throw err;
     decoded = { ok: false, code: err.code, detail: err.detail };
   }
-  // zlib's output may be a view of a larger buffer (or of this thread's Buffer pool), which a move would take whole.
-  if (!ownsItsMemory(bytes)) bytes = new Uint8Array(bytes);
+  // The task's own bytes go back with all their memory (the gateway's body pool gives more than a
+  // body needs); zlib's output may be a view of a larger buffer (or of this thread's Buffer pool), which a move would take whole.
+  if (bytes !== task.bytes && !ownsItsMemory(bytes)) bytes = new Uint8Array(bytes);
   const moved = { [Piscina.transferableSymbol]: [bytes.buffer], [Piscina.valueSymbol]: { decoded, bytes } };
   return Piscina.move(moved as unknown as Parameters<typeof Piscina.move>[0]) as unknown as OtlpThreadAnswer;
 }

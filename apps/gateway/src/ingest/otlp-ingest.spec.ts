@@ -5,6 +5,7 @@ import { OTLP_TRACE_DESCRIPTOR, traceOfExportRecord } from '@cinetrace/traces';
 import * as protobuf from 'protobufjs';
 import { TraceIngestor } from '../traces/trace-ingestor';
 import type { OtlpBody } from './otlp-body';
+import type { OtlpDecoder } from './otlp-decode-pool';
 import { decodeOtlpExport } from './otlp-decoding';
 import { OtlpIngest } from './otlp-ingest';
 import { ProjectExportsInFlight } from './project-exports-in-flight';
@@ -31,7 +32,11 @@ const protobufBody = (...spans: Array<ReturnType<typeof span>>) => {
 };
 
 /** Decodes on the calling thread: the pool runs the same function on its threads. */
-const inlineDecoder = { decode: (_projectId: string, b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }), refusalBeforeReading: () => undefined };
+const inlineDecoder: OtlpDecoder = {
+  decode: (_projectId: string, b: OtlpBody) => decodeOtlpExport({ ...b, maxJsonDepth: 64 }),
+  refusalBeforeReading: () => undefined,
+  release: () => undefined,
+};
 
 /**
  * OtlpIngest over the real TraceIngestor (validation included), publishing into an array; no
@@ -41,6 +46,7 @@ function setup(
   publish: (records: StreamRecord<TraceIngestMessage>[]) => Promise<void> = async () => undefined,
   storedParents: Record<string, string | null> = {},
   serializesRecords = true,
+  decoder: OtlpDecoder = inlineDecoder,
 ) {
   const published: StreamRecord<TraceIngestMessage>[] = [];
   const streams = {
@@ -52,7 +58,7 @@ function setup(
       Object.fromEntries(request.spanIds.filter((id) => id in storedParents).map((id) => [id, storedParents[id]])),
   };
   const ingestor = new TraceIngestor(streams as unknown as StreamPublisher, bus as unknown as BusClient);
-  return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, inlineDecoder, new ProjectExportsInFlight(16)), published };
+  return { otlp: new OtlpIngest(ingestor, bus as unknown as BusClient, decoder, new ProjectExportsInFlight(16)), published };
 }
 
 describe('OtlpIngest', () => {
@@ -126,6 +132,33 @@ describe('OtlpIngest', () => {
     await inProcess.otlp.export(ctx, whole);
     expect(inProcess.published[0].bytes).toBeUndefined();
     expect(inProcess.published[0].value.trace.spans).toHaveLength(2);
+  });
+
+  it("gives a body's memory back once its export is answered, unless the stream took the bytes themselves", async () => {
+    const released: OtlpBody[] = [];
+    const decoder = { ...inlineDecoder, release: (b: OtlpBody) => void released.push(b) };
+    const { otlp } = setup(undefined, {}, true, decoder);
+    const whole = protobufBody(span('1'.repeat(16), 'root'));
+    await otlp.export(ctx, whole);
+    expect(released).toEqual([]); // published as these bytes: the stream's now
+
+    const mapped = body(span('1'.repeat(16), 'root'));
+    await otlp.export(ctx, mapped);
+    const undecodable = { encoding: 'protobuf' as const, bytes: Buffer.from([0xff, 0xff, 0xff]) };
+    await expect(otlp.export(ctx, undecodable)).rejects.toMatchObject({ code: ErrorCode.MalformedRequest });
+    expect(released).toEqual([mapped, undecodable]);
+
+    // Refused by the stream after it was handed the bytes: still never given back (the stream may hold them).
+    const lagging = setup(
+      async () => {
+        throw new DomainError(ErrorCode.Unavailable, 'behind', undefined, 2);
+      },
+      {},
+      true,
+      decoder,
+    );
+    await expect(lagging.otlp.export(ctx, whole)).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+    expect(released).toHaveLength(2);
   });
 
   it('refuses an undecodable body as a whole (400), and lets backpressure through (503: the exporter retries)', async () => {

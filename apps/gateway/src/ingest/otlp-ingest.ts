@@ -40,33 +40,41 @@ export class OtlpIngest {
   }
 
   async export(ctx: ProjectContext, body: OtlpBody): Promise<PartialSuccess> {
-    const decoded = await this.decoder.decode(ctx.projectId, body);
-    if (!decoded.ok) throw new DomainError(decoded.code, decoded.detail, decoded.errors);
-    const refusals = decoded.refusals;
-    let rejectedSpans = decoded.rejectedSpans;
-    let refusedTraces = decoded.refusedTraces;
-    // Most exports name no parent outside themselves: then nothing is asked of the store.
-    const valid: TraceInput[] = [];
-    const foreign = decoded.traces.map(foreignParentIds);
-    const checked = foreign.some((ids) => ids.length)
-      ? await Promise.all(decoded.traces.map((trace, i) => this.checkStoredParents(ctx, trace, foreign[i])))
-      : decoded.traces.map((trace): CheckedOtlpTrace => ({ trace, rejected: 0, messages: [] }));
-    for (const result of checked) {
-      rejectedSpans += result.rejected;
-      refusals.push(...result.messages);
-      if (result.trace) valid.push(result.trace);
-      else refusedTraces++;
+    // Unless the stream takes the bytes themselves, their memory serves the next export once this one is answered.
+    let bytesKept = false;
+    try {
+      const decoded = await this.decoder.decode(ctx.projectId, body);
+      if (!decoded.ok) throw new DomainError(decoded.code, decoded.detail, decoded.errors);
+      const refusals = decoded.refusals;
+      let rejectedSpans = decoded.rejectedSpans;
+      let refusedTraces = decoded.refusedTraces;
+      // Most exports name no parent outside themselves: then nothing is asked of the store.
+      const valid: TraceInput[] = [];
+      const foreign = decoded.traces.map(foreignParentIds);
+      const checked = foreign.some((ids) => ids.length)
+        ? await Promise.all(decoded.traces.map((trace, i) => this.checkStoredParents(ctx, trace, foreign[i])))
+        : decoded.traces.map((trace): CheckedOtlpTrace => ({ trace, rejected: 0, messages: [] }));
+      for (const result of checked) {
+        rejectedSpans += result.rejected;
+        refusals.push(...result.messages);
+        if (result.trace) valid.push(result.trace);
+        else refusedTraces++;
+      }
+      // Spans refused, and traces none of whose spans were kept (what reaches the stream counts as accepted).
+      if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
+      // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
+      // An export that is one whole valid trace crosses the stream as its bytes; otherwise a span
+      // input or output made from an attribute (input.value …) travels once, as that attribute.
+      // Only while the one trace is exactly what the bytes map to: validated as mapped, kept as it is by the parents' check.
+      const keptAsMapped = decoded.asMapped && valid.length === 1 && valid[0] === decoded.traces[0];
+      const whole = keptAsMapped && exportTravelsAsBytes(body.encoding, body.bytes, decoded.traces);
+      // Bytes handed to the stream are its own from here, whatever publish answers.
+      bytesKept = whole;
+      if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false, ...(whole ? { exportBytes: body.bytes } : {}) });
+      return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
+    } finally {
+      if (!bytesKept) this.decoder.release(body);
     }
-    // Spans refused, and traces none of whose spans were kept (what reaches the stream counts as accepted).
-    if (rejectedSpans) countTracesRejected('invalid', refusedTraces, rejectedSpans);
-    // Throws (503 with Retry-After, as POST /traces) when the stream cannot take them: the exporter retries the whole export.
-    // An export that is one whole valid trace crosses the stream as its bytes; otherwise a span
-    // input or output made from an attribute (input.value …) travels once, as that attribute.
-    // Only while the one trace is exactly what the bytes map to: validated as mapped, kept as it is by the parents' check.
-    const keptAsMapped = decoded.asMapped && valid.length === 1 && valid[0] === decoded.traces[0];
-    const whole = keptAsMapped && exportTravelsAsBytes(body.encoding, body.bytes, decoded.traces);
-    if (valid.length) await this.ingestor.publish(ctx, valid, { fromOtlp: true, awaited: false, ...(whole ? { exportBytes: body.bytes } : {}) });
-    return { rejectedSpans, errorMessage: summary(rejectedSpans, refusals) };
   }
 
   /**
