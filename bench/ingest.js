@@ -339,7 +339,12 @@ async function groupCommitTurns() {
 async function runOne(kind, halfRateFrom) {
   const label = `${kind} (${opts.mode})`;
   log(`\n== ${label}: starting`);
-  const target = kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps }) : await c.startBaseline(opts.mode, { log, groupCommit: kind === 'baseline-group' });
+  // With --format otlp, the project may have as many exports in flight as the bench has
+  // connections (OTLP_PROJECT_EXPORTS, 16 by default): a deployment whose one project exports
+  // over 32 connections at once sets it so, and past it every other export would be a 429 that
+  // the JSON route, which has no such limit, never answers.
+  const env = opts.format === 'otlp' ? { OTLP_PROJECT_EXPORTS: String(opts.connections) } : {};
+  const target = kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps, env }) : await c.startBaseline(opts.mode, { log, groupCommit: kind === 'baseline-group' });
   const run = randomBytes(4).toString('hex');
   const out = { kind };
   try {
