@@ -344,7 +344,8 @@ async function runOne(kind, halfRateFrom) {
   // over 32 connections at once sets it so, and past it every other export would be a 429 that
   // the JSON route, which has no such limit, never answers.
   const env = opts.format === 'otlp' ? { OTLP_PROJECT_EXPORTS: String(opts.connections) } : {};
-  const target = kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps, env }) : await c.startBaseline(opts.mode, { log, groupCommit: kind === 'baseline-group' });
+  const target =
+    kind === 'service' ? await c.startService(opts.mode, { log, apps: opts.apps, env }) : await c.startBaseline(opts.mode, { log, groupCommit: kind === 'baseline-group' });
   const run = randomBytes(4).toString('hex');
   const out = { kind };
   try {
