@@ -44,8 +44,19 @@ class Rig {
   async start(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic: this.replyTopic, numPartitions: 1 }], waitForLeaders: true });
-    await admin.disconnect();
+    try {
+      await admin.createTopics({ topics: [{ topic: this.replyTopic, numPartitions: 1 }], waitForLeaders: false });
+      // kafkajs' own wait for leaders gives up when the broker's metadata does not know a new topic yet (UNKNOWN_TOPIC_OR_PARTITION): ask until it does.
+      await this.until('the reply topic has its leader', () =>
+        admin.fetchTopicMetadata({ topics: [this.replyTopic] }).then(
+          ({ topics }) => topics[0]?.partitions.length === 1 && topics[0].partitions.every((partition) => partition.leader >= 0),
+          () => false,
+        ),
+      );
+    } finally {
+      // Also when the wait fails: an admin left connected keeps jest from exiting.
+      await admin.disconnect();
+    }
     this.consumer = this.kafka.consumer({ groupId: `${this.service}-caller`, maxWaitTimeInMs: 100 });
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: this.replyTopic, fromBeginning: true });
